@@ -1,0 +1,281 @@
+// Command k3sconf explains a k3s node's effective configuration: the value of every flag,
+// where it came from, and why every other setting lost.
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/spf13/afero"
+
+	"github.com/k3sconf/k3sconf/report"
+	"github.com/k3sconf/k3sconf/resolve"
+)
+
+// Exit codes (README "Exit codes").
+const (
+	exitOK      = 0
+	exitProblem = 1 // check found problems; explain got an unknown key
+	exitUsage   = 2
+	exitInput   = 3 // a node file cannot be read or parsed
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+const usage = `k3sconf explains a k3s node's effective configuration: the value of every flag,
+where it came from (file:line), and why every other setting lost.
+
+Usage:
+  k3sconf [global flags] COMMAND [command flags] [args]
+
+Commands:
+  show           the effective configuration, one key per line with its origin
+                 (--all adds keys left at their defaults)
+  explain KEY…   the value in force, where it came from, and every other assignment
+                 in precedence order with the reason it lost
+  args           the argv k3s really parses: config-file values spliced in after the
+                 subcommand, before the command-line arguments
+  sources        every input considered, missing and ignored ones included
+  check          findings with a fix each; exit 1 on errors (--strict: on warnings too)
+
+Global flags (also accepted after the command):
+  --root DIR             read the node's files under DIR (a support bundle, a mounted disk);
+                         paths in the output are as on the node (default /)
+  --command NAME         server, agent or etcd-snapshot (default: from the unit found)
+  --unit PATH            the systemd unit to read (default: k3s.service or k3s-agent.service
+                         in /etc/systemd/system, /usr/local/lib/systemd/system, /lib/systemd/system)
+  --config PATH          the config file to read instead of the one k3s would choose
+  --k3s-version VERSION  model this k3s release (default: newest); releases before v1.31.8,
+                         v1.32.4 and v1.33.0 parse flags with urfave/cli v1
+  --json                 machine-readable output (schemaVersion 1, see the README)
+  --show-secrets         print tokens, passwords and keys instead of REDACTED
+
+Exit codes: 0 ok, 1 problems found (check) or unknown key (explain), 2 usage,
+3 a node file cannot be read or parsed.
+
+Examples:
+  k3sconf explain write-kubeconfig-mode
+  k3sconf --root ./support-bundle check
+  k3sconf show --json | jq '.keys.disable'
+`
+
+type globals struct {
+	root, command, unit, config, version, product string
+	json, showSecrets                             bool
+	all, strict                                   bool
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	var g globals
+	fs := flag.NewFlagSet("k3sconf", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.StringVar(&g.root, "root", "/", "")
+	fs.StringVar(&g.command, "command", "", "")
+	fs.StringVar(&g.unit, "unit", "", "")
+	fs.StringVar(&g.config, "config", "", "")
+	fs.StringVar(&g.version, "k3s-version", "", "")
+	fs.StringVar(&g.product, "product", "k3s", "")
+	fs.BoolVar(&g.json, "json", false, "")
+	fs.BoolVar(&g.showSecrets, "show-secrets", false, "")
+	fs.BoolVar(&g.all, "all", false, "")
+	fs.BoolVar(&g.strict, "strict", false, "")
+	// Accept flags before and after the command and its arguments.
+	var positional []string
+	rest := args
+	for {
+		if err := fs.Parse(rest); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				fmt.Fprint(stdout, usage)
+				return exitOK
+			}
+			fmt.Fprintf(stderr, "k3sconf: %v\n\n%s", err, usage)
+			return exitUsage
+		}
+		rest = fs.Args()
+		if len(rest) == 0 {
+			break
+		}
+		positional = append(positional, rest[0])
+		rest = rest[1:]
+	}
+	if len(positional) == 0 {
+		fmt.Fprint(stderr, usage)
+		return exitUsage
+	}
+	cmd, cmdArgs := positional[0], positional[1:]
+	if cmd == "help" {
+		fmt.Fprint(stdout, usage)
+		return exitOK
+	}
+	switch cmd {
+	case "show", "args", "sources", "check":
+		if len(cmdArgs) > 0 {
+			fmt.Fprintf(stderr, "k3sconf %s: takes no arguments (got %q)\n", cmd, cmdArgs)
+			return exitUsage
+		}
+	case "explain":
+		if len(cmdArgs) == 0 {
+			fmt.Fprintln(stderr, "k3sconf explain: name at least one key, e.g. `k3sconf explain write-kubeconfig-mode`")
+			return exitUsage
+		}
+	default:
+		fmt.Fprintf(stderr, "k3sconf: unknown command %q\n\n%s", cmd, usage)
+		return exitUsage
+	}
+	if g.product != "k3s" {
+		fmt.Fprintf(stderr, "k3sconf: --product %q is not supported yet (k3s only)\n", g.product)
+		return exitUsage
+	}
+	if fi, err := os.Stat(g.root); err != nil || !fi.IsDir() {
+		fmt.Fprintf(stderr, "k3sconf: --root %s: not a directory\n", g.root)
+		return exitUsage
+	}
+	var fsys afero.Fs = afero.NewReadOnlyFs(afero.NewOsFs())
+	if g.root != "/" {
+		fsys = afero.NewReadOnlyFs(afero.NewBasePathFs(afero.NewOsFs(), g.root))
+	}
+	res, err := resolve.Resolve(resolve.Options{FS: fsys, Command: g.command, Unit: g.unit, Config: g.config, Version: g.version})
+	if err != nil {
+		fmt.Fprintf(stderr, "k3sconf: %v\n", err)
+		return exitUsage
+	}
+	red := report.NewRedactor(res, g.showSecrets)
+	code := exitOK
+	if res.InputInvalid() {
+		code = exitInput
+	}
+	switch cmd {
+	case "show":
+		if g.json {
+			return writeJSON(stdout, stderr, report.JSON(res, red), code)
+		}
+		report.Show(stdout, res, red, g.all)
+	case "args":
+		if g.json {
+			return writeJSON(stdout, stderr, report.Args(res, red), code)
+		}
+		report.PrintArgs(stdout, res, red)
+	case "sources":
+		if g.json {
+			return writeJSON(stdout, stderr, res.Sources, code)
+		}
+		report.Sources(stdout, res)
+	case "check":
+		if g.json {
+			doc := report.JSON(res, red)
+			c := checkCode(res, g.strict, code)
+			return writeJSON(stdout, stderr, map[string]any{"diagnostics": doc.Diagnostics, "error": doc.Error}, c)
+		}
+		errs, warns := report.Check(stdout, res, red)
+		if code == exitInput {
+			return code
+		}
+		if errs > 0 || (g.strict && warns > 0) {
+			return exitProblem
+		}
+		return exitOK
+	case "explain":
+		return explain(stdout, stderr, res, red, cmdArgs, g.json, code)
+	}
+	return code
+}
+
+func checkCode(res *resolve.Result, strict bool, code int) int {
+	if code == exitInput {
+		return code
+	}
+	for _, d := range res.Diagnostics {
+		if d.Severity == "error" || (strict && d.Severity == "warning") {
+			return exitProblem
+		}
+	}
+	if res.Error != "" {
+		return exitProblem
+	}
+	return exitOK
+}
+
+func explain(stdout, stderr io.Writer, res *resolve.Result, red *report.Redactor, names []string, asJSON bool, code int) int {
+	out := map[string]*report.Key{}
+	for i, n := range names {
+		k := res.Key(strings.TrimLeft(n, "-"))
+		if k == nil {
+			fmt.Fprintf(stderr, "k3sconf: %s %s has no flag %q%s\n", res.Product, res.Command, n, didYouMean(res, n))
+			if code == exitOK {
+				code = exitProblem
+			}
+			continue
+		}
+		if asJSON {
+			doc := report.JSON(res, red)
+			out[k.Name()] = doc.Keys[k.Name()]
+			continue
+		}
+		if i > 0 {
+			fmt.Fprintln(stdout)
+		}
+		report.Explain(stdout, res, k, red)
+	}
+	if asJSON {
+		return writeJSON(stdout, stderr, map[string]any{"keys": out}, code)
+	}
+	return code
+}
+
+func didYouMean(res *resolve.Result, name string) string {
+	type cand struct {
+		name string
+		d    int
+	}
+	var cs []cand
+	for _, k := range res.Keys {
+		for _, n := range k.Flag.Names() {
+			if d := levenshtein(name, n); d <= 3 {
+				cs = append(cs, cand{k.Name(), d})
+			}
+		}
+	}
+	if len(cs) == 0 {
+		return ""
+	}
+	sort.Slice(cs, func(i, j int) bool { return cs[i].d < cs[j].d })
+	return fmt.Sprintf("; did you mean %q?", cs[0].name)
+}
+
+func levenshtein(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			c := 1
+			if a[i-1] == b[j-1] {
+				c = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+c)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
+}
+
+func writeJSON(stdout, stderr io.Writer, v any, code int) int {
+	enc := json.NewEncoder(stdout)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		fmt.Fprintf(stderr, "k3sconf: %v\n", err)
+		return exitInput
+	}
+	return code
+}

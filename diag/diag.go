@@ -1,0 +1,92 @@
+package diag
+
+import (
+	"fmt"
+	"strconv"
+)
+
+// Position is a place in a file as it is on the node (absolute path, without any --root
+// prefix). Line and Column are 1-based; 0 means unknown.
+type Position struct {
+	File   string `json:"file,omitempty"`
+	Line   int    `json:"line,omitempty"`
+	Column int    `json:"column,omitempty"`
+}
+
+// String renders file:line:column, leaving out what is unknown.
+func (p Position) String() string {
+	s := p.File
+	if p.Line > 0 {
+		s += ":" + strconv.Itoa(p.Line)
+		if p.Column > 0 {
+			s += ":" + strconv.Itoa(p.Column)
+		}
+	}
+	return s
+}
+
+// IsZero reports whether nothing is known about the position.
+func (p Position) IsZero() bool { return p == Position{} }
+
+// Severity orders diagnostics: an error means k3s misbehaves or refuses to start.
+type Severity string
+
+const (
+	Error   Severity = "error"
+	Warning Severity = "warning"
+	Info    Severity = "info"
+)
+
+// Rank gives a sortable weight; higher is worse.
+func (s Severity) Rank() int {
+	switch s {
+	case Error:
+		return 3
+	case Warning:
+		return 2
+	case Info:
+		return 1
+	}
+	return 0
+}
+
+// Diagnostic is a finding about the inputs: what is wrong (Message), where (Pos) and what to
+// do about it (Hint). Code is stable and documented in the README.
+type Diagnostic struct {
+	Severity Severity
+	Code     string
+	Pos      Position
+	Message  string
+	Hint     string
+	// Key is the flag the finding is about, when there is one; explain uses it to show
+	// the finding next to the key.
+	Key string
+}
+
+// String is a one-line rendering for logs and tests.
+func (d Diagnostic) String() string {
+	s := string(d.Severity) + " " + d.Code
+	if !d.Pos.IsZero() {
+		s += " " + d.Pos.String()
+	}
+	return s + ": " + d.Message
+}
+
+// ParseError is an input that cannot be read the way k3s (or systemd) reads it. Error()
+// stays on one line and starts with the position.
+type ParseError struct {
+	Pos Position
+	// Msg says what was found and what was expected.
+	Msg string
+	// Err is the underlying error, if any (for errors.Is / errors.As).
+	Err error
+}
+
+func (e *ParseError) Error() string {
+	if e.Pos.IsZero() {
+		return e.Msg
+	}
+	return fmt.Sprintf("%s: %s", e.Pos, e.Msg)
+}
+
+func (e *ParseError) Unwrap() error { return e.Err }

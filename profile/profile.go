@@ -1,0 +1,296 @@
+package profile
+
+import (
+	_ "embed"
+	"fmt"
+	"strings"
+	"sync"
+)
+
+// FlagType is the urfave/cli flag type of a flag.
+type FlagType string
+
+const (
+	String      FlagType = "string"
+	Bool        FlagType = "bool"
+	Int         FlagType = "int"
+	Duration    FlagType = "duration"
+	StringSlice FlagType = "stringslice"
+)
+
+// Flag is one flag of a command, as k3s declares it.
+type Flag struct {
+	Name    string
+	Aliases []string
+	Type    FlagType
+	// Default is the urfave Value in its string form ("" when none, "false", "0", "10m0s").
+	Default string
+	// DefaultNote says how k3s computes a default at runtime when urfave has none
+	// (e.g. cluster-cidr "10.42.0.0/16"); informational only.
+	DefaultNote string
+	EnvVars     []string
+	Hidden      bool
+	// Secret flags have their values redacted in every output unless asked for.
+	Secret bool
+	// Destination groups flags that share one Go variable in k3s (urfave Destination):
+	// values set through either name accumulate in one list, visible under both.
+	Destination string
+	Usage       string
+	Category    string
+}
+
+// Names returns the primary name followed by the aliases, as urfave's Names() does.
+func (f *Flag) Names() []string { return append([]string{f.Name}, f.Aliases...) }
+
+// Command is one k3s subcommand with its flags in declaration order.
+type Command struct {
+	Name  string
+	Flags []*Flag
+	// FiltersConfig is true when k3s drops config-file keys this command does not know
+	// (configfilearg DefaultParser.ValidFlags has an entry for it); false means unknown keys
+	// reach the CLI parser and are fatal.
+	FiltersConfig bool
+	// ConfigValid lists the names k3s accepts from the config file when FiltersConfig is
+	// set (for k3s server, cmds.ServerFlags; for etcd-snapshot, cmds.EtcdSnapshotFlags).
+	ConfigValid map[string]bool
+	// Subcommands, for etcd-snapshot (save, delete, list, prune…); each gets the same flags.
+	Subcommands []string
+
+	byName map[string]*Flag
+}
+
+// Lookup finds a flag by its name or an alias.
+func (c *Command) Lookup(name string) *Flag { return c.byName[name] }
+
+func (c *Command) index() {
+	c.byName = make(map[string]*Flag)
+	for _, f := range c.Flags {
+		for _, n := range f.Names() {
+			c.byName[n] = f
+		}
+	}
+}
+
+// Profile is everything product-specific the resolver needs.
+type Profile struct {
+	// Name is "k3s" or "rke2".
+	Name string
+	// ConfigEnv names the variable that moves the config file (K3S_CONFIG_FILE).
+	ConfigEnv string
+	// DefaultConfig is the config file used when nothing moves it.
+	DefaultConfig string
+	// ConfigFlags are the argv spellings findConfigFileFlag recognises.
+	ConfigFlags []string
+	// After lists the words after which config args are spliced; "etcd-snapshot:1" means
+	// "and one more argument, the subcommand, when it does not start with '-'"
+	// (pkg/configfilearg/defaultparser.go).
+	After []string
+	// Units maps a command to the systemd unit the installer writes for it.
+	Units map[string]string
+	// UnitDirs are searched in systemd's order of precedence, highest first.
+	UnitDirs []string
+	// EnvFilePattern is where install.sh writes the env file: %s is the unit path.
+	EnvFilePattern string
+	// RootFlags are the app-level flags accepted before the subcommand (cmds.NewApp).
+	RootFlags []*Flag
+	// Commands by name: server, agent, etcd-snapshot.
+	Commands map[string]*Command
+	// SecretEnv names environment variables whose values are secret.
+	SecretEnv map[string]bool
+	// Program is the binary name (k3s), used in messages and hints.
+	Program string
+
+	cliV2            firstRelease
+	missingConfigFix firstRelease
+}
+
+// Command returns the named command, or nil.
+func (p *Profile) Command(name string) *Command { return p.Commands[name] }
+
+var (
+	//go:embed data/k3s-flags.tsv
+	k3sFlagsTSV string
+	//go:embed data/k3s-etcd-snapshot-flags.tsv
+	k3sEtcdSnapshotFlagsTSV string
+
+	k3sOnce    sync.Once
+	k3sProfile *Profile
+	k3sErr     error
+)
+
+// K3s returns the profile of current k3s. It is built once, on first use, and must not be
+// modified by callers.
+func K3s() *Profile {
+	k3sOnce.Do(func() { k3sProfile, k3sErr = buildK3s() })
+	if k3sErr != nil {
+		// The catalog is embedded; a failure here is a bug in the shipped data.
+		panic(k3sErr)
+	}
+	return k3sProfile
+}
+
+// secretFlags are the flags whose values must never be printed unless asked for.
+var k3sSecretFlags = map[string]bool{
+	"token": true, "agent-token": true, "datastore-endpoint": true, "vpn-auth": true,
+	"etcd-s3-access-key": true, "etcd-s3-secret-key": true, "etcd-s3-session-token": true,
+	"s3-access-key": true, "s3-secret-key": true, "s3-session-token": true, "etcd-token": true,
+}
+
+// k3sSharedDestinations: pkg/cli/cmds/server.go declares the deprecated aliases with the same
+// Destination as their replacements (ServerConfig.ExtraControllerArgs and
+// ServerConfig.ExtraCloudControllerArgs).
+var k3sSharedDestinations = map[string]string{
+	"kube-controller-manager-arg":       "kube-controller-manager-arg",
+	"kube-controller-arg":               "kube-controller-manager-arg",
+	"kube-cloud-controller-manager-arg": "kube-cloud-controller-manager-arg",
+	"kube-cloud-controller-arg":         "kube-cloud-controller-manager-arg",
+}
+
+func buildK3s() (*Profile, error) {
+	p := &Profile{
+		Name:           "k3s",
+		Program:        "k3s",
+		ConfigEnv:      "K3S_CONFIG_FILE",
+		DefaultConfig:  "/etc/rancher/k3s/config.yaml",
+		ConfigFlags:    []string{"--config", "-c"},
+		After:          []string{"server", "agent", "etcd-snapshot:1"},
+		Units:          map[string]string{"server": "k3s.service", "agent": "k3s-agent.service", "etcd-snapshot": "k3s.service"},
+		UnitDirs:       []string{"/etc/systemd/system", "/run/systemd/system", "/usr/local/lib/systemd/system", "/usr/lib/systemd/system", "/lib/systemd/system"},
+		EnvFilePattern: "%s.env",
+		Commands:       map[string]*Command{},
+		// Placeholder until the release tags are checked; see version.go.
+		cliV2:            firstRelease{minor: 33, patches: map[int]int{32: 4, 31: 8}},
+		missingConfigFix: firstRelease{minor: 31, patches: map[int]int{30: 4, 29: 8, 28: 12}},
+		SecretEnv: map[string]bool{
+			"K3S_TOKEN": true, "K3S_AGENT_TOKEN": true, "K3S_DATASTORE_ENDPOINT": true,
+			"K3S_VPN_AUTH": true, "AWS_ACCESS_KEY_ID": true, "AWS_SECRET_ACCESS_KEY": true,
+			"AWS_SESSION_TOKEN": true, "K3S_CLUSTER_SECRET": true,
+		},
+	}
+	rows, err := parseTSV(k3sFlagsTSV)
+	if err != nil {
+		return nil, fmt.Errorf("k3s-flags.tsv: %w", err)
+	}
+	server := &Command{Name: "server", FiltersConfig: true, ConfigValid: map[string]bool{}}
+	agent := &Command{Name: "agent"}
+	for _, r := range rows {
+		f := &Flag{
+			Name:        r["name"],
+			Aliases:     splitList(r["aliases"]),
+			Type:        FlagType(r["type"]),
+			DefaultNote: r["default_per_usage_text"],
+			EnvVars:     splitList(r["env_vars"]),
+			Hidden:      r["hidden"] == "true",
+			Usage:       r["usage"],
+			Category:    r["usage_category"],
+		}
+		f.Secret = k3sSecretFlags[f.Name]
+		f.Destination = k3sSharedDestinations[f.Name]
+		serverDefault, agentDefault := perCommandDefault(r["default"])
+		scope := r["scope"]
+		if scope == "both" || scope == "server-only" {
+			sf := *f
+			sf.Default = serverDefault
+			server.Flags = append(server.Flags, &sf)
+		}
+		if scope == "both" || scope == "agent-only" {
+			af := *f
+			af.Default = agentDefault
+			agent.Flags = append(agent.Flags, &af)
+		}
+		if r["valid_in_config_for_server"] == "yes" {
+			for _, n := range f.Names() {
+				server.ConfigValid[n] = true
+			}
+		}
+	}
+	snapRows, err := parseTSV(k3sEtcdSnapshotFlagsTSV)
+	if err != nil {
+		return nil, fmt.Errorf("k3s-etcd-snapshot-flags.tsv: %w", err)
+	}
+	snap := &Command{Name: "etcd-snapshot", FiltersConfig: true, ConfigValid: map[string]bool{},
+		Subcommands: []string{"delete", "list", "ls", "prune", "save"}}
+	for _, r := range snapRows {
+		f := &Flag{
+			Name:    r["name"],
+			Aliases: splitList(r["aliases"]),
+			Type:    FlagType(r["type"]),
+			Default: r["default"],
+			EnvVars: splitList(r["env_vars"]),
+			Hidden:  r["hidden"] == "true",
+		}
+		f.Secret = k3sSecretFlags[f.Name]
+		snap.Flags = append(snap.Flags, f)
+		for _, n := range f.Names() {
+			snap.ConfigValid[n] = true
+		}
+	}
+	for _, c := range []*Command{server, agent, snap} {
+		c.index()
+		p.Commands[c.Name] = c
+	}
+	p.RootFlags = []*Flag{
+		{Name: "debug", Type: Bool, Default: "false", EnvVars: []string{"K3S_DEBUG"}},
+		{Name: "data-dir", Aliases: []string{"d"}, Type: String, EnvVars: []string{"K3S_DATA_DIR"}},
+	}
+	return p, nil
+}
+
+// perCommandDefault reads the default column, which is either one value or
+// "server: X; agent: Y" where X may be "(none)".
+func perCommandDefault(s string) (server, agent string) {
+	if !strings.HasPrefix(s, "server:") {
+		return s, s
+	}
+	for _, part := range strings.Split(s, ";") {
+		part = strings.TrimSpace(part)
+		k, v, _ := strings.Cut(part, ":")
+		v = strings.TrimSpace(v)
+		if v == "(none)" {
+			v = ""
+		}
+		switch k {
+		case "server":
+			server = v
+		case "agent":
+			agent = v
+		}
+	}
+	return server, agent
+}
+
+func splitList(s string) []string {
+	if s == "" {
+		return nil
+	}
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func parseTSV(data string) ([]map[string]string, error) {
+	lines := strings.Split(strings.TrimRight(data, "\n"), "\n")
+	if len(lines) < 2 {
+		return nil, fmt.Errorf("no rows")
+	}
+	header := strings.Split(lines[0], "\t")
+	var rows []map[string]string
+	for i, l := range lines[1:] {
+		cells := strings.Split(l, "\t")
+		if len(cells) > len(header) {
+			return nil, fmt.Errorf("line %d: %d cells, header has %d", i+2, len(cells), len(header))
+		}
+		r := make(map[string]string, len(header))
+		for j, h := range header {
+			if j < len(cells) {
+				r[h] = cells[j]
+			}
+		}
+		rows = append(rows, r)
+	}
+	return rows, nil
+}

@@ -1,0 +1,100 @@
+package profile
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Version is a parsed k3s release version such as v1.32.3+k3s1.
+type Version struct {
+	Major, Minor, Patch int
+	// Text is the version as given.
+	Text string
+}
+
+// ParseVersion accepts "v1.32.3+k3s1", "1.32.3", "v1.32" (patch 0) and similar.
+func ParseVersion(s string) (Version, error) {
+	t := strings.TrimPrefix(strings.TrimSpace(s), "v")
+	if i := strings.IndexAny(t, "+-"); i >= 0 {
+		t = t[:i]
+	}
+	parts := strings.Split(t, ".")
+	if len(parts) < 2 || len(parts) > 3 {
+		return Version{}, fmt.Errorf("version %q: want MAJOR.MINOR[.PATCH], e.g. v1.32.3+k3s1", s)
+	}
+	var n [3]int
+	for i, p := range parts {
+		v, err := strconv.Atoi(p)
+		if err != nil || v < 0 {
+			return Version{}, fmt.Errorf("version %q: %q is not a number", s, p)
+		}
+		n[i] = v
+	}
+	return Version{Major: n[0], Minor: n[1], Patch: n[2], Text: s}, nil
+}
+
+// Less orders versions by major, minor and patch.
+func (v Version) Less(w Version) bool {
+	if v.Major != w.Major {
+		return v.Major < w.Major
+	}
+	if v.Minor != w.Minor {
+		return v.Minor < w.Minor
+	}
+	return v.Patch < w.Patch
+}
+
+// atLeast reports whether v is at or after the first release of its minor line that carries
+// a change; lines listed in firstPatch got it as a backport, later minors have it from .0.
+func (v Version) atLeast(firstMinor int, firstPatch map[int]int) bool {
+	if v.Major != 1 {
+		return v.Major > 1
+	}
+	if v.Minor >= firstMinor {
+		return true
+	}
+	if p, ok := firstPatch[v.Minor]; ok {
+		return v.Patch >= p
+	}
+	return false
+}
+
+// Behaviour is what changes with the release: which CLI library parses the arguments and
+// which configfilearg fixes are in.
+type Behaviour struct {
+	// CLI is the urfave/cli major version: 1 or 2.
+	CLI int
+	// MissingExplicitConfigFatal: before k3s-io/k3s commit e51494002 (2024-07-29), a config
+	// file named with --config or K3S_CONFIG_FILE that did not exist was an error.
+	MissingExplicitConfigFatal bool
+	// Version modelled ("newest" when none was given).
+	Version string
+}
+
+// Behaviour returns what the given version does; "" means the newest release.
+func (p *Profile) Behaviour(version string) (Behaviour, error) {
+	if version == "" || version == "latest" || version == "newest" {
+		return Behaviour{CLI: 2, Version: "newest"}, nil
+	}
+	v, err := ParseVersion(version)
+	if err != nil {
+		return Behaviour{}, err
+	}
+	if v.Major == 1 && v.Minor < 19 {
+		return Behaviour{}, fmt.Errorf("version %s: k3s reads config.yaml only from v1.19.1 on; k3sconf models v1.19 and later", version)
+	}
+	b := Behaviour{CLI: 1, Version: version}
+	if v.atLeast(p.cliV2.minor, p.cliV2.patches) {
+		b.CLI = 2
+	}
+	b.MissingExplicitConfigFatal = !v.atLeast(p.missingConfigFix.minor, p.missingConfigFix.patches)
+	return b, nil
+}
+
+// firstRelease records the first release carrying a change: every minor from minor on, and
+// the given patch of older minors that got a backport.
+type firstRelease struct {
+	minor   int
+	patches map[int]int
+}

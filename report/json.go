@@ -1,0 +1,200 @@
+package report
+
+import (
+	"strings"
+
+	"github.com/k3sconf/k3sconf/diag"
+	"github.com/k3sconf/k3sconf/profile"
+	"github.com/k3sconf/k3sconf/resolve"
+	"github.com/k3sconf/k3sconf/sources"
+)
+
+// SchemaVersion is the version of the JSON output contract.
+const SchemaVersion = 1
+
+// Document is the JSON output contract of `k3sconf show --json` (see the README).
+type Document struct {
+	SchemaVersion int             `json:"schemaVersion"`
+	Product       string          `json:"product"`
+	Command       string          `json:"command"`
+	Subcommand    string          `json:"subcommand,omitempty"`
+	Version       string          `json:"version"`
+	CLI           string          `json:"cli"`
+	Unit          string          `json:"unit,omitempty"`
+	Config        *ConfigDoc      `json:"config,omitempty"`
+	Args          []string        `json:"args"`
+	Keys          map[string]*Key `json:"keys"`
+	Diagnostics   []Diagnostic    `json:"diagnostics"`
+	Error         string          `json:"error,omitempty"`
+	ErrorSource   *Source         `json:"errorSource,omitempty"`
+}
+
+// ConfigDoc says which config file k3s reads and why.
+type ConfigDoc struct {
+	Path string `json:"path"`
+	Why  string `json:"why"`
+}
+
+// Key is one flag in the JSON document.
+type Key struct {
+	// Value is a string, bool, number, or list of strings for repeatable flags.
+	Value   any       `json:"value"`
+	Source  Source    `json:"source"`
+	History []History `json:"history"`
+	Note    string    `json:"note,omitempty"`
+}
+
+// Source says where a value came from. File and Line are absent only for kind "default".
+type Source struct {
+	Kind   string `json:"kind"`
+	File   string `json:"file,omitempty"`
+	Line   int    `json:"line,omitempty"`
+	Column int    `json:"column,omitempty"`
+	Name   string `json:"name,omitempty"`
+}
+
+// History is one assignment of a key with what became of it.
+type History struct {
+	Kind    string   `json:"kind"`
+	File    string   `json:"file,omitempty"`
+	Line    int      `json:"line,omitempty"`
+	Column  int      `json:"column,omitempty"`
+	Name    string   `json:"name,omitempty"`
+	Raw     string   `json:"raw,omitempty"`
+	Value   string   `json:"value"`
+	Items   []string `json:"items,omitempty"`
+	Outcome string   `json:"outcome"`
+	Reason  string   `json:"reason,omitempty"`
+}
+
+// Diagnostic is a finding in the JSON document.
+type Diagnostic struct {
+	Severity string `json:"severity"`
+	Code     string `json:"code"`
+	File     string `json:"file,omitempty"`
+	Line     int    `json:"line,omitempty"`
+	Column   int    `json:"column,omitempty"`
+	Key      string `json:"key,omitempty"`
+	Message  string `json:"message"`
+	Hint     string `json:"hint,omitempty"`
+}
+
+// JSON builds the document for a result. Keys holds every flag of the command.
+func JSON(res *resolve.Result, red *Redactor) *Document {
+	d := &Document{
+		SchemaVersion: SchemaVersion,
+		Product:       res.Product,
+		Command:       res.Command,
+		Subcommand:    res.Subcommand,
+		Version:       res.Version,
+		CLI:           "urfave/cli " + res.Era,
+		Unit:          res.Unit,
+		Args:          Args(res, red),
+		Keys:          map[string]*Key{},
+		Diagnostics:   []Diagnostic{},
+		Error:         red.Scrub(res.Error),
+	}
+	if res.ConfigPath != "" {
+		d.Config = &ConfigDoc{Path: res.ConfigPath, Why: res.ConfigWhy}
+	}
+	if res.Error != "" && !res.ErrorPos.IsZero() {
+		d.ErrorSource = &Source{Kind: "input", File: res.ErrorPos.File, Line: res.ErrorPos.Line, Column: res.ErrorPos.Column}
+	}
+	for _, k := range res.Keys {
+		d.Keys[k.Name()] = keyDoc(k, red)
+	}
+	for _, dg := range res.Diagnostics {
+		d.Diagnostics = append(d.Diagnostics, diagDoc(dg, red))
+	}
+	return d
+}
+
+func keyDoc(k *resolve.Key, red *Redactor) *Key {
+	kd := &Key{Value: KeyValue(k, red), Source: Source{Kind: string(sources.KindDefault)}, History: []History{}, Note: red.Scrub(k.Note)}
+	if s := k.Source; s != nil {
+		kd.Source = Source{Kind: string(s.Kind), File: s.Pos.File, Line: s.Pos.Line, Column: s.Pos.Column, Name: s.Name}
+	}
+	for _, a := range k.History {
+		if a == k.Source {
+			continue
+		}
+		kd.History = append(kd.History, historyDoc(k.Name(), a, red))
+	}
+	return kd
+}
+
+// KeyValue is the key's value for output, redacted when secret.
+func KeyValue(k *resolve.Key, red *Redactor) any {
+	switch v := k.Value.(type) {
+	case string:
+		if k.Flag.Secret {
+			return red.Value(k.Name(), v)
+		}
+		return red.Scrub(v)
+	case []string:
+		out := make([]string, len(v))
+		for i, s := range v {
+			if k.Flag.Secret {
+				s = red.Value(k.Name(), s)
+			}
+			out[i] = red.Scrub(s)
+		}
+		return out
+	}
+	return k.Value
+}
+
+func historyDoc(name string, a *resolve.Assignment, red *Redactor) History {
+	h := History{Kind: string(a.Kind), File: a.Pos.File, Line: a.Pos.Line, Column: a.Pos.Column,
+		Name: a.Name, Raw: red.Scrub(a.Raw), Value: red.Scrub(a.Value), Outcome: string(a.Outcome), Reason: red.Scrub(a.Reason)}
+	if a.Secret() {
+		h.Value = red.Value(name, a.Value)
+		if h.Raw != "" {
+			h.Raw = red.Value(name, a.Raw)
+		}
+	}
+	for _, it := range a.Items {
+		if a.Secret() {
+			it = red.Value(name, it)
+		}
+		h.Items = append(h.Items, red.Scrub(it))
+	}
+	return h
+}
+
+func diagDoc(d diag.Diagnostic, red *Redactor) Diagnostic {
+	return Diagnostic{Severity: string(d.Severity), Code: d.Code, File: d.Pos.File, Line: d.Pos.Line,
+		Column: d.Pos.Column, Key: d.Key, Message: red.Scrub(d.Message), Hint: red.Scrub(d.Hint)}
+}
+
+// Args is the spliced argv with secret values redacted: "--token=x" and the word after a
+// secret flag written without "=".
+func Args(res *resolve.Result, red *Redactor) []string {
+	out := make([]string, 0, len(res.Args))
+	var pending *profile.Flag
+	lookup := func(name string) *profile.Flag {
+		if k := res.Key(name); k != nil {
+			return k.Flag
+		}
+		return nil
+	}
+	for _, a := range res.Args {
+		v := a.Value
+		switch {
+		case pending != nil:
+			v = red.Value(pending.Name, v)
+			pending = nil
+		case strings.HasPrefix(v, "-") && len(v) > 1:
+			name := strings.TrimLeft(v, "-")
+			if n, val, ok := strings.Cut(name, "="); ok {
+				if f := lookup(n); f != nil && f.Secret {
+					v = v[:len(v)-len(val)] + red.Value(f.Name, val)
+				}
+			} else if f := lookup(name); f != nil && f.Secret {
+				pending = f
+			}
+		}
+		out = append(out, red.Scrub(v))
+	}
+	return out
+}

@@ -1,0 +1,245 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/k3sconf/k3sconf/diag"
+	"github.com/k3sconf/k3sconf/resolve"
+)
+
+// FormatValue renders a key's value for text output: lists in brackets, strings quoted only
+// when they are empty or contain spaces.
+func FormatValue(v any) string {
+	switch x := v.(type) {
+	case []string:
+		parts := make([]string, len(x))
+		for i, s := range x {
+			parts[i] = quoteIfNeeded(s)
+		}
+		return "[" + strings.Join(parts, ", ") + "]"
+	case string:
+		return quoteIfNeeded(x)
+	}
+	return fmt.Sprint(v)
+}
+
+func quoteIfNeeded(s string) string {
+	if s == "" || strings.ContainsAny(s, " \t,[]\"") {
+		return fmt.Sprintf("%q", s)
+	}
+	return s
+}
+
+// origin renders where an assignment was made: "config /etc/…/config.yaml:3:24".
+func origin(a *resolve.Assignment) string {
+	if a == nil {
+		return "default"
+	}
+	return string(a.Kind) + " " + a.Pos.String()
+}
+
+// Header prints what was resolved: product, command, version, unit and config.
+func Header(w io.Writer, res *resolve.Result) {
+	cmd := res.Command
+	if res.Subcommand != "" {
+		cmd += " " + res.Subcommand
+	}
+	fmt.Fprintf(w, "%s %s (k3s %s, urfave/cli %s)\n", res.Product, cmd, res.Version, res.Era)
+	if res.Unit != "" {
+		fmt.Fprintf(w, "unit:   %s\n", res.Unit)
+	}
+	if res.ConfigPath != "" {
+		fmt.Fprintf(w, "config: %s (%s)\n", res.ConfigPath, res.ConfigWhy)
+	}
+}
+
+// Show prints one line per key that is set (all keys with all), with its origin.
+func Show(w io.Writer, res *resolve.Result, red *Redactor, all bool) {
+	Header(w, res)
+	if res.Error != "" {
+		fmt.Fprintf(w, "\nk3s refuses to start: %s\n", red.Scrub(res.Error))
+	}
+	fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "KEY\tVALUE\tFROM")
+	shown := 0
+	for _, k := range res.Keys {
+		if k.Source == nil && !all {
+			continue
+		}
+		shown++
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", k.Name(), FormatValue(KeyValue(k, red)), origin(k.Source))
+	}
+	tw.Flush()
+	if shown == 0 {
+		fmt.Fprintln(w, "(every key has its default; --all lists them)")
+	}
+	if n := countSeverity(res.Diagnostics, diag.Error) + countSeverity(res.Diagnostics, diag.Warning); n > 0 {
+		fmt.Fprintf(w, "\n%d finding(s); run `k3sconf check` for details.\n", n)
+	}
+}
+
+// PrintArgs prints the argv k3s parses, one argument per line with its origin.
+func PrintArgs(w io.Writer, res *resolve.Result, red *Redactor) {
+	args := Args(res, red)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for i, a := range res.Args {
+		fmt.Fprintf(tw, "%s\t%s %s\n", shellQuote(args[i]), a.Kind, a.Pos)
+	}
+	tw.Flush()
+}
+
+func shellQuote(s string) string {
+	if s != "" && !strings.ContainsAny(s, " \t\n'\"\\$`!*?[]{}();&|<>#~") {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// Sources prints every input considered, in precedence order.
+func Sources(w io.Writer, res *resolve.Result) {
+	Header(w, res)
+	fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "ROLE\tSTATE\tPATH\tWHY")
+	for _, s := range res.Sources {
+		p := s.Path
+		if p == "" {
+			p = "-"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", s.Role, s.State, p, s.Why)
+	}
+	tw.Flush()
+}
+
+// Check prints the diagnostics, worst first, and returns how many errors and warnings
+// there are.
+func Check(w io.Writer, res *resolve.Result, red *Redactor) (errors, warnings int) {
+	ds := append([]diag.Diagnostic{}, res.Diagnostics...)
+	sort.SliceStable(ds, func(i, j int) bool { return ds[i].Severity.Rank() > ds[j].Severity.Rank() })
+	if res.Error != "" {
+		fmt.Fprintf(w, "k3s refuses to start: %s\n", red.Scrub(res.Error))
+		if !res.ErrorPos.IsZero() {
+			fmt.Fprintf(w, "  at %s\n", res.ErrorPos)
+		}
+		fmt.Fprintln(w)
+	}
+	for _, d := range ds {
+		fmt.Fprintf(w, "%s[%s] %s\n", d.Severity, d.Code, posOrDash(d.Pos))
+		fmt.Fprintf(w, "  %s\n", red.Scrub(d.Message))
+		if d.Hint != "" {
+			fmt.Fprintf(w, "  fix: %s\n", red.Scrub(d.Hint))
+		}
+	}
+	errors = countSeverity(ds, diag.Error)
+	warnings = countSeverity(ds, diag.Warning)
+	if res.Error != "" && errors == 0 {
+		errors = 1
+	}
+	if len(ds) == 0 && res.Error == "" {
+		fmt.Fprintln(w, "no findings")
+	}
+	return errors, warnings
+}
+
+func posOrDash(p diag.Position) string {
+	if p.IsZero() {
+		return "-"
+	}
+	return p.String()
+}
+
+func countSeverity(ds []diag.Diagnostic, s diag.Severity) int {
+	n := 0
+	for _, d := range ds {
+		if d.Severity == s {
+			n++
+		}
+	}
+	return n
+}
+
+// Explain tells the story of one key: the value in force, where it came from, and every
+// other assignment in precedence order with what became of it.
+func Explain(w io.Writer, res *resolve.Result, k *resolve.Key, red *Redactor) {
+	fmt.Fprintf(w, "%s = %s\n", k.Name(), FormatValue(KeyValue(k, red)))
+	if k.Source == nil {
+		def := k.Flag.Default
+		if def == "" {
+			def = `""`
+		}
+		fmt.Fprintf(w, "  from: the built-in default (%s)", def)
+		if k.Flag.DefaultNote != "" {
+			fmt.Fprintf(w, "; k3s computes %s at runtime", k.Flag.DefaultNote)
+		}
+		fmt.Fprintln(w)
+	} else {
+		fmt.Fprintf(w, "  from: %s %s  %s\n", k.Source.Kind, k.Source.Pos, describe(k.Name(), k.Source, red))
+	}
+	if k.Note != "" {
+		fmt.Fprintf(w, "  note: %s\n", red.Scrub(k.Note))
+	}
+	if res.Error != "" {
+		fmt.Fprintf(w, "  but k3s refuses to start: %s\n", red.Scrub(res.Error))
+	}
+	if len(k.History) > 0 {
+		fmt.Fprintln(w, "\n  every assignment, in precedence order:")
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		for i, a := range k.History {
+			fmt.Fprintf(tw, "  %d.\t%s\t%s\t%s\t%s\n", i+1, a.Kind, a.Pos, describe(k.Name(), a, red), a.Outcome)
+		}
+		tw.Flush()
+		for i, a := range k.History {
+			if a.Reason != "" {
+				fmt.Fprintf(w, "  %d. %s: %s\n", i+1, a.Outcome, red.Scrub(a.Reason))
+			}
+		}
+	}
+	for _, d := range res.Diagnostics {
+		if d.Key == k.Name() {
+			fmt.Fprintf(w, "\n  %s[%s] %s\n", d.Severity, d.Code, red.Scrub(d.Message))
+			if d.Hint != "" {
+				fmt.Fprintf(w, "    fix: %s\n", red.Scrub(d.Hint))
+			}
+		}
+	}
+}
+
+// describe shows an assignment as written: "write-kubeconfig-mode: 0644" or
+// "--token REDACTED" or "K3S_TOKEN=REDACTED".
+func describe(key string, a *resolve.Assignment, red *Redactor) string {
+	v := a.Value
+	if a.Secret() {
+		v = red.Value(key, v)
+	} else {
+		v = red.Scrub(v)
+	}
+	if len(a.Items) > 1 {
+		items := make([]string, len(a.Items))
+		for i, it := range a.Items {
+			if a.Secret() {
+				it = red.Value(key, it)
+			}
+			items[i] = red.Scrub(it)
+		}
+		v = "[" + strings.Join(items, ", ") + "]"
+	}
+	switch a.Kind {
+	case "env":
+		return a.Name + "=" + v
+	case "config":
+		raw := a.Raw
+		if raw == "" || a.Secret() {
+			raw = v
+		}
+		return a.Name + " " + red.Scrub(raw)
+	}
+	if strings.HasSuffix(a.Name, ":") {
+		return a.Name + " " + v
+	}
+	return a.Name + "=" + v
+}

@@ -1,0 +1,181 @@
+package resolve
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"sort"
+	"strings"
+	"syscall"
+
+	"github.com/spf13/afero"
+
+	"github.com/k3sconf/k3sconf/diag"
+	"github.com/k3sconf/k3sconf/sources"
+)
+
+// maxFileSize bounds every file read. Real config files, units and env files are a few
+// kilobytes; anything this large is not a configuration file.
+const maxFileSize = 16 << 20
+
+// readFile reads a node file, refusing directories and huge files with an error that names
+// the node path (never the --root prefix).
+func readFile(fsys afero.Fs, name string) ([]byte, error) {
+	fi, err := fsys.Stat(name)
+	if err != nil {
+		return nil, nodeErr("open", name, err)
+	}
+	if fi.IsDir() {
+		return nil, &os.PathError{Op: "read", Path: name, Err: syscall.EISDIR}
+	}
+	if fi.Size() > maxFileSize {
+		return nil, fmt.Errorf("read %s: file is %d bytes, more than k3sconf's limit of %d", name, fi.Size(), maxFileSize)
+	}
+	data, err := afero.ReadFile(fsys, name)
+	if err != nil {
+		return nil, nodeErr("read", name, err)
+	}
+	return data, nil
+}
+
+// nodeErr rewrites a filesystem error so that it names the path as on the node.
+func nodeErr(op, name string, err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return &os.PathError{Op: op, Path: name, Err: pe.Err}
+	}
+	return fmt.Errorf("%s %s: %w", op, name, err)
+}
+
+// unitFiles finds a unit and its drop-ins the way systemd's unit search path does: the unit
+// file from the first directory that has it; drop-ins "<unit>.d/*.conf" from every directory,
+// where a drop-in in a higher-priority directory masks one of the same name in a lower one,
+// applied in file-name order.
+func unitFiles(fsys afero.Fs, dirs []string, name, explicit string) (main string, dropins []string, searched []string) {
+	if explicit != "" {
+		main = explicit
+		dirs = []string{path.Dir(explicit)}
+		name = path.Base(explicit)
+	} else {
+		for _, d := range dirs {
+			p := path.Join(d, name)
+			searched = append(searched, p)
+			if fi, err := fsys.Stat(p); err == nil && !fi.IsDir() {
+				main = p
+				break
+			}
+		}
+	}
+	seen := map[string]string{}
+	for _, d := range dirs {
+		dd := path.Join(d, name+".d")
+		infos, err := afero.ReadDir(fsys, dd)
+		if err != nil {
+			continue
+		}
+		for _, fi := range infos {
+			if fi.IsDir() || !strings.HasSuffix(fi.Name(), ".conf") {
+				continue
+			}
+			if _, ok := seen[fi.Name()]; !ok {
+				seen[fi.Name()] = path.Join(dd, fi.Name())
+			}
+		}
+	}
+	names := make([]string, 0, len(seen))
+	for n := range seen {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		dropins = append(dropins, seen[n])
+	}
+	return main, dropins, searched
+}
+
+// configFiles reproduces dotDFiles and the start of readConfigFile (k3s
+// pkg/configfilearg/parser.go): the drop-in folder is "<file>.d"; os.ReadDir sorts by name,
+// byte-wise; an entry is used when it is not a directory and its name ends in .yaml or .yml,
+// ignoring case. A missing folder is fine; any other error reading it is fatal. The main file
+// is read first when it exists; when it does not, the drop-ins alone are fine; with neither,
+// k3s reads no config (os.IsNotExist).
+func configFiles(fsys afero.Fs, file string) (files []string, ignored []Source, mainMissing bool, err error) {
+	dir := file + ".d"
+	infos, derr := afero.ReadDir(fsys, dir)
+	switch {
+	case derr == nil:
+		for _, fi := range infos {
+			p := path.Join(dir, fi.Name())
+			lower := strings.ToLower(fi.Name())
+			switch {
+			case fi.IsDir():
+				ignored = append(ignored, Source{Role: "config-dropin", Path: p, State: "ignored", Why: "a directory; k3s reads only files"})
+			case !strings.HasSuffix(lower, ".yaml") && !strings.HasSuffix(lower, ".yml"):
+				ignored = append(ignored, Source{Role: "config-dropin", Path: p, State: "ignored", Why: "name does not end in .yaml or .yml; k3s skips it"})
+			default:
+				files = append(files, p)
+			}
+		}
+	case isNotExist(derr):
+	default:
+		return nil, ignored, false, nodeErr("open", dir, derr)
+	}
+	fi, serr := fsys.Stat(file)
+	if serr != nil {
+		if isNotExist(serr) && len(files) > 0 {
+			return files, ignored, true, nil
+		}
+		return nil, ignored, isNotExist(serr), nodeErr("stat", file, serr)
+	}
+	_ = fi
+	return append([]string{file}, files...), ignored, false, nil
+}
+
+// isNotExist is os.IsNotExist, plus ENOTDIR, which afero's base-path filesystem returns for
+// a path under a regular file and which os.Stat on the real node reports as not existing
+// only for ENOENT. Keep ENOTDIR separate so the k3s behaviour stays exact.
+func isNotExist(err error) bool {
+	return errors.Is(err, fs.ErrNotExist)
+}
+
+// readEnvFiles reads the unit's EnvironmentFile= files in order. A missing optional ("-")
+// file is skipped; a missing required one makes systemd refuse to start the unit.
+func readEnvFiles(fsys afero.Fs, refs []sources.EnvFileRef) (assigns [][]sources.EnvAssignment, srcs []Source, diags []diag.Diagnostic, refusal string, refusalPos diag.Position) {
+	for _, ref := range refs {
+		data, err := readFile(fsys, ref.Path)
+		if err != nil {
+			if isNotExist(err) {
+				if ref.Optional {
+					srcs = append(srcs, Source{Role: "envfile", Path: ref.Path, State: "missing-optional",
+						Why: fmt.Sprintf("EnvironmentFile=-%s at %s: the '-' makes a missing file fine", ref.Path, ref.Pos)})
+					assigns = append(assigns, nil)
+					continue
+				}
+				srcs = append(srcs, Source{Role: "envfile", Path: ref.Path, State: "missing",
+					Why: fmt.Sprintf("EnvironmentFile=%s at %s is required (no '-') and missing: systemd will not start the unit", ref.Path, ref.Pos)})
+				if refusal == "" {
+					refusal = fmt.Sprintf("systemd: Failed to load environment files: %s does not exist (EnvironmentFile= without '-')", ref.Path)
+					refusalPos = ref.Pos
+				}
+				diags = append(diags, diag.Diagnostic{Severity: diag.Error, Code: "unit-envfile-missing", Pos: ref.Pos,
+					Message: fmt.Sprintf("EnvironmentFile=%s is missing and not marked optional; systemd refuses to start the service", ref.Path),
+					Hint:    fmt.Sprintf("create %s or write EnvironmentFile=-%s", ref.Path, ref.Path)})
+				assigns = append(assigns, nil)
+				continue
+			}
+			srcs = append(srcs, Source{Role: "envfile", Path: ref.Path, State: "unreadable", Why: err.Error()})
+			diags = append(diags, diag.Diagnostic{Severity: diag.Error, Code: "input-unreadable", Pos: ref.Pos,
+				Message: fmt.Sprintf("cannot read %s: %v", ref.Path, err)})
+			assigns = append(assigns, nil)
+			continue
+		}
+		as, ds := sources.ParseEnvFile(ref.Path, data)
+		diags = append(diags, ds...)
+		assigns = append(assigns, as)
+		srcs = append(srcs, Source{Role: "envfile", Path: ref.Path, State: "read",
+			Why: fmt.Sprintf("EnvironmentFile= at %s", ref.Pos)})
+	}
+	return assigns, srcs, diags, refusal, refusalPos
+}

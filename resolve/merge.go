@@ -1,0 +1,154 @@
+package resolve
+
+import (
+	"fmt"
+
+	"github.com/k3sconf/k3sconf/diag"
+	"github.com/k3sconf/k3sconf/sources"
+)
+
+// configEntry is one top-level key of one config file, as the merge sees it.
+type configEntry struct {
+	file  *sources.ConfigFile
+	entry *sources.ConfigEntry
+	// assignment records what became of the entry when it produced no argument of its own
+	// (replaced by a later file, an empty list, "+" with null).
+	assignment *Assignment
+	order      int
+}
+
+// piece is one future argument value of a merged key, remembering the entry and list item
+// it came from.
+type piece struct {
+	text  string
+	from  *configEntry
+	item  int // index into entry.Items, or -1 for a scalar value
+	pos   diag.Position
+	raw   string
+	isNil bool
+}
+
+// mergedKey is a key after all config files were read: the value k3s turns into arguments.
+type mergedKey struct {
+	name   string
+	list   bool // the value is a list: one argument per piece
+	pieces []piece
+	// entries are all entries that set this key, in file order.
+	entries []*configEntry
+}
+
+// mergeConfig reproduces readConfigFile in k3s pkg/configfilearg/parser.go: for each file in
+// order and each key in document order, "key+" appends to what came before (toSlice on both
+// sides) and a plain key replaces it; keys keep the order in which they were first seen.
+func mergeConfig(files []*sources.ConfigFile, seq *int) []*mergedKey {
+	var order []*mergedKey
+	byName := map[string]*mergedKey{}
+	for _, f := range files {
+		for i := range f.Entries {
+			e := &f.Entries[i]
+			*seq++
+			ce := &configEntry{file: f, entry: e, order: *seq}
+			mk, seen := byName[e.Key]
+			if !seen {
+				mk = &mergedKey{name: e.Key}
+				byName[e.Key] = mk
+				order = append(order, mk)
+			}
+			exists := seen // a previous value exists, even a null one
+			newPieces, newIsList := valuePieces(ce)
+			if exists && e.Append {
+				old := toSlicePieces(mk)
+				add := newPieces
+				if !newIsList {
+					add = toSliceScalar(newPieces)
+				}
+				mk.pieces = append(old, add...)
+				mk.list = true
+				if len(add) == 0 {
+					ce.assignment = entryAssignment(ce, Ignored,
+						fmt.Sprintf("%s appends nothing: a null value adds no item (k3s toSlice)", e.RawKey))
+				}
+			} else {
+				for _, prev := range mk.entries {
+					if prev.assignment == nil {
+						prev.assignment = entryAssignment(prev, Replaced, replacedReason(ce))
+					}
+				}
+				mk.pieces = newPieces
+				mk.list = newIsList
+				if newIsList && len(newPieces) == 0 {
+					ce.assignment = entryAssignment(ce, Ignored,
+						fmt.Sprintf("%s is an empty list: k3s emits no argument for it, so the flag stays unset here", e.RawKey))
+				}
+			}
+			// Pieces that no longer survive belong to entries that were replaced; the
+			// assignment above records that. Surviving pieces become arguments.
+			mk.entries = append(mk.entries, ce)
+		}
+	}
+	return order
+}
+
+func replacedReason(by *configEntry) string {
+	return fmt.Sprintf("replaced by %s at %s: a key without '+' replaces the earlier value, lists included (use %s+: to append)",
+		by.entry.RawKey, by.entry.KeyPos, by.entry.Key)
+}
+
+// entryAssignment makes the assignment record of an entry that produced no argument.
+func entryAssignment(ce *configEntry, out Outcome, reason string) *Assignment {
+	e := ce.entry
+	a := &Assignment{
+		Kind:    sources.KindConfig,
+		Pos:     e.KeyPos,
+		Name:    e.RawKey + ":",
+		Raw:     e.Raw,
+		Value:   sources.ToString(e.Value),
+		Outcome: out,
+		Reason:  reason,
+		order:   rankConfig + ce.order*1000,
+	}
+	for _, it := range e.Items {
+		a.Items = append(a.Items, sources.ToString(it.Value))
+	}
+	return a
+}
+
+// valuePieces turns an entry's value into pieces, as the emitting loop of readConfigFile
+// would: a list gives one piece per item, anything else one piece.
+func valuePieces(ce *configEntry) ([]piece, bool) {
+	e := ce.entry
+	if list, ok := e.Value.([]any); ok {
+		ps := make([]piece, 0, len(list))
+		for i, v := range list {
+			p := piece{text: sources.ToString(v), from: ce, item: i, isNil: v == nil}
+			if i < len(e.Items) {
+				p.pos, p.raw = e.Items[i].Pos, e.Items[i].Raw
+			} else {
+				p.pos = e.ValuePos
+			}
+			ps = append(ps, p)
+		}
+		return ps, true
+	}
+	_, isString := e.Value.(string)
+	return []piece{{text: sources.ToString(e.Value), from: ce, item: -1, pos: e.ValuePos, raw: e.Raw,
+		isNil: e.Value == nil || (!isString && sources.ToString(e.Value) == "")}}, false
+}
+
+// toSlicePieces is k3s's toSlice applied to the value built so far.
+func toSlicePieces(mk *mergedKey) []piece {
+	if mk.list {
+		return mk.pieces
+	}
+	return toSliceScalar(mk.pieces)
+}
+
+// toSliceScalar: a string becomes a one-item list (not split, not trimmed — trimming happens
+// when it is rendered); any other scalar becomes its trimmed string, or nothing when that is
+// empty (null).
+func toSliceScalar(ps []piece) []piece {
+	if len(ps) == 1 && ps[0].isNil {
+		return nil
+	}
+	return ps
+}

@@ -1,0 +1,490 @@
+package resolve
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/k3sconf/k3sconf/diag"
+	"github.com/k3sconf/k3sconf/profile"
+	"github.com/k3sconf/k3sconf/sources"
+)
+
+// Error stages: what k3s runs first decides which error it reports.
+const (
+	stageSystemd = 1 // systemd refuses to start the unit
+	stageWrapper = 2 // the k3s multicall wrapper parses the command line alone
+	stageConfig  = 3 // configfilearg reads the config files
+	stageMain    = 4 // k3s-server/k3s-agent parses the spliced argv
+)
+
+func (r *resolver) failAt(stage int, msg string, pos diag.Position) {
+	if r.res.Error == "" || stage < r.res.errStage {
+		r.res.Error, r.res.ErrorPos, r.res.errStage = msg, pos, stage
+	}
+}
+
+// cliRun is one pass of the CLI library over an argv.
+type cliRun struct {
+	cmd    *profile.Command
+	sub    string
+	final  *flagSet   // the flag set whose values k3s uses
+	lost   []*flagSet // flag sets parsed earlier whose values the final one reset
+	rest   []token    // positional arguments left after the final flag set
+	err    *cliError
+	errSet *flagSet
+	// unreached are tokens never looked at because of err.
+	unreached []token
+}
+
+var versionFlag = &profile.Flag{Name: "version", Aliases: []string{"v"}, Type: profile.Bool, Default: "false"}
+
+// runCLI reproduces app.Run on an argv (without argv[0]): the app's own flags up to the
+// subcommand name, then the subcommand's flags (v1: after reordering), then for etcd-snapshot
+// a second level of subcommands.
+func (r *resolver) runCLI(toks []token) *cliRun {
+	run := &cliRun{}
+	rootFlags := append(append([]*profile.Flag{}, r.p.RootFlags...), helpFlag, versionFlag)
+	rootFS, err := newFlagSet(r.era, rootFlags, r.lookupEnv, nil)
+	if err != nil {
+		run.err, run.errSet, run.unreached = err, rootFS, toks
+		return run
+	}
+	rest, err := rootFS.parse(toks)
+	if err == nil {
+		err = rootFS.normalize()
+	}
+	if err != nil {
+		run.err, run.errSet = err, rootFS
+		if len(rest) > 0 {
+			run.unreached = rest[1:]
+		}
+		return run
+	}
+	run.lost = append(run.lost, rootFS)
+	if rootFS.vals[helpFlag].b || rootFS.vals[versionFlag].b {
+		run.err = &cliError{msg: fmt.Sprintf("%s prints its help or version and exits instead of starting", r.p.Program)}
+		run.unreached = rest
+		return run
+	}
+	if len(rest) == 0 {
+		run.err = &cliError{msg: fmt.Sprintf("no command: %s prints its help and exits", r.p.Program)}
+		return run
+	}
+	cmd := r.p.Command(rest[0].text)
+	if cmd == nil {
+		run.err = &cliError{msg: fmt.Sprintf("%q is not one of the commands k3sconf models (server, agent, etcd-snapshot)", rest[0].text), tok: &rest[0]}
+		run.unreached = rest[1:]
+		return run
+	}
+	run.cmd = cmd
+	fs, rest2, err := r.parseCommand(cmd.Flags, rest[1:], cmd.Subcommands == nil)
+	run.final = fs
+	if err != nil {
+		run.err, run.errSet = err, fs
+		run.unreached = rest2
+		return run
+	}
+	if len(cmd.Subcommands) > 0 {
+		if len(rest2) == 0 {
+			run.err = &cliError{msg: fmt.Sprintf("%s %s without a subcommand prints help and exits", r.p.Program, cmd.Name)}
+			return run
+		}
+		sub := canonicalSub(rest2[0].text)
+		if sub == "" {
+			run.err = &cliError{msg: fmt.Sprintf("No help topic for '%s'", rest2[0].text), tok: &rest2[0]}
+			run.unreached = rest2[1:]
+			return run
+		}
+		run.sub = sub
+		flags := cmd.Flags
+		if sub == "ls" {
+			flags = append(append([]*profile.Flag{}, cmd.Flags...), lsOutputFlag)
+		}
+		run.lost = append(run.lost, fs)
+		sfs, rest3, err := r.parseCommand(flags, rest2[1:], true)
+		run.final = sfs
+		if err != nil {
+			run.err, run.errSet = err, sfs
+			run.unreached = rest3
+			return run
+		}
+		rest2 = rest3
+	}
+	run.rest = rest2
+	return run
+}
+
+// lsOutputFlag is the extra flag of "etcd-snapshot ls" (pkg/cli/cmds/etcd_snapshot.go).
+var lsOutputFlag = &profile.Flag{Name: "output", Aliases: []string{"o"}, Type: profile.String}
+
+// canonicalSub maps an etcd-snapshot subcommand name or alias to its name
+// (pkg/cli/cmds/etcd_snapshot.go: ls has aliases list and l).
+func canonicalSub(s string) string {
+	switch s {
+	case "save", "delete", "prune", "ls":
+		return s
+	case "list", "l":
+		return "ls"
+	}
+	return ""
+}
+
+// parseCommand builds a command's flag set and parses its arguments. A command that
+// dispatches to subcommands parses its own flags without reordering in v1 (startApp).
+func (r *resolver) parseCommand(flags []*profile.Flag, args []token, reorder bool) (*flagSet, []token, *cliError) {
+	all := append(append([]*profile.Flag{}, flags...), helpFlag)
+	fs, err := newFlagSet(r.era, all, r.lookupEnv, map[string]*sliceValue{})
+	if err != nil {
+		return fs, args, err
+	}
+	if r.era == EraV1 && reorder {
+		args = reorderV1(fs.byName, args)
+	}
+	rest, err := fs.parse(args)
+	if err != nil {
+		if len(rest) > 0 {
+			rest = rest[1:]
+		}
+		return fs, rest, err
+	}
+	if err := fs.normalize(); err != nil {
+		return fs, nil, err
+	}
+	if fs.vals[helpFlag].b {
+		return fs, nil, &cliError{msg: fmt.Sprintf("--help: %s prints the command's help and exits instead of starting", r.p.Program)}
+	}
+	return fs, rest, nil
+}
+
+// parse splices the config values into the argv and runs the CLI passes.
+func (r *resolver) parse(files []*sources.ConfigFile) {
+	argv := r.argv
+	var cfgToks []token
+	if len(files) > 0 {
+		keys := mergeConfig(files, &r.seq)
+		for _, mk := range keys {
+			r.entries = append(r.entries, mk.entries...)
+		}
+		cfgToks = configTokens(keys)
+		cfgToks = r.strip(cfgToks)
+	}
+	spliced := make([]token, 0, len(argv)+len(cfgToks))
+	spliced = append(spliced, argv[:r.res.splitAt]...)
+	spliced = append(spliced, cfgToks...)
+	spliced = append(spliced, argv[r.res.splitAt:]...)
+	for i := range spliced {
+		spliced[i].argIndex = i
+		secret := false
+		r.res.Args = append(r.res.Args, Arg{Value: spliced[i].text, Kind: spliced[i].kind, Pos: spliced[i].pos, secret: secret})
+	}
+
+	// The multicall wrapper (cmd/k3s/main.go) runs app.Run on the raw argv with the same flag
+	// definitions before it execs k3s-server or k3s-agent, so a command-line error is
+	// reported there first, without the config file's values.
+	wrapper := r.runCLI(cloneTokens(argv))
+	if wrapper.err != nil {
+		r.failAt(stageWrapper, wrapper.err.msg, tokPos(wrapper.err.tok))
+	}
+	main := r.runCLI(spliced)
+	if main.err != nil {
+		r.failAt(stageMain, main.err.msg, tokPos(main.err.tok))
+	}
+	r.collect(main, wrapper)
+}
+
+func cloneTokens(ts []token) []token { return append([]token(nil), ts...) }
+
+func tokPos(t *token) diag.Position {
+	if t == nil {
+		return diag.Position{}
+	}
+	return t.pos
+}
+
+// strip reproduces stripInvalidFlags: when os.Args[1] is a command with ValidFlags (server,
+// etcd-snapshot), every generated argument whose name (regexp ^-+([^=]*)=) the command does
+// not define is dropped with a warning. agent has no entry, so nothing is dropped there.
+func (r *resolver) strip(toks []token) []token {
+	if len(r.argv) == 0 {
+		return toks
+	}
+	cmd := r.p.Command(r.argv[0].text)
+	if cmd == nil || !cmd.FiltersConfig {
+		return toks
+	}
+	out := toks[:0:0]
+	for _, t := range toks {
+		name := configArgName(t.text)
+		if cmd.ConfigValid[name] {
+			out = append(out, t)
+			continue
+		}
+		a := &Assignment{Kind: sources.KindConfig, Pos: t.pos, Name: t.name + ":", Raw: t.raw,
+			Value: t.text[strings.IndexByte(t.text, '=')+1:], Outcome: Skipped, order: t.order,
+			Reason: fmt.Sprintf("k3s %s does not know the flag %q, so k3s skips this config key (\"Unknown flag %s found in config.yaml, skipping\")", cmd.Name, name, strings.Split(t.text, "=")[0])}
+		r.stray = append(r.stray, a)
+		r.diag(diag.Diagnostic{Severity: diag.Warning, Code: "config-unknown-key", Pos: t.pos, Key: name,
+			Message: fmt.Sprintf("k3s %s does not know %q; k3s skips it with \"Unknown flag %s found in config.yaml, skipping\"", cmd.Name, name, strings.Split(t.text, "=")[0]),
+			Hint:    suggestHint(name, cmd)})
+	}
+	return out
+}
+
+// suggestHint proposes the closest flag name for a misspelt key.
+func suggestHint(name string, cmd *profile.Command) string {
+	best, bestD := "", 4
+	for _, f := range cmd.Flags {
+		for _, n := range f.Names() {
+			if d := editDistance(name, n); d < bestD {
+				best, bestD = f.Name, d
+			}
+		}
+	}
+	if best != "" && best != name {
+		return fmt.Sprintf("did you mean %q?", best)
+	}
+	return fmt.Sprintf("remove the key, or check `k3s %s --help` for the flag you meant", cmd.Name)
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// collect turns the final flag set into keys with their histories and outcomes.
+func (r *resolver) collect(main, wrapper *cliRun) {
+	cmdName := r.opts.Command
+	if main.cmd != nil {
+		cmdName = main.cmd.Name
+	}
+	if cmdName == "" {
+		cmdName = "server"
+	}
+	r.res.Command = cmdName
+	r.res.Subcommand = main.sub
+	cmd := r.p.Command(cmdName)
+	final := main.final
+	if final == nil || main.cmd == nil || main.cmd.Name != cmdName {
+		// The command line never reached the command: show defaults and environment.
+		fs, _ := newFlagSet(r.era, cmd.Flags, r.lookupEnv, map[string]*sliceValue{})
+		final = fs
+	}
+	// Occurrences parsed by a flag set whose values were then reset (flags before the
+	// subcommand) are reported as ignored.
+	lostBy := map[string][]*Assignment{}
+	for _, fs := range main.lost {
+		for _, fv := range fs.vals {
+			for _, a := range fv.occurrences {
+				a.Outcome = Ignored
+				a.Reason = "given before the subcommand: k3s parses it, then setting up the subcommand's own flags (the same flag objects) resets it to its default or environment value"
+				lostBy[fv.flag.Name] = append(lostBy[fv.flag.Name], a)
+			}
+		}
+	}
+	// Tokens after the first positional argument, or never reached because of an error.
+	ignoredBy := map[string][]*Assignment{}
+	if len(main.rest) > 0 {
+		first := main.rest[0]
+		r.diag(diag.Diagnostic{Severity: diag.Warning, Code: "cli-positional", Pos: first.pos,
+			Message: fmt.Sprintf("%q is a positional argument; urfave/cli stops reading flags there, so it and everything after it is ignored", first.text),
+			Hint:    "remove the stray word (often a second \"server\" from INSTALL_K3S_EXEC), or write a bool flag as --flag=false"})
+		r.markIgnored(final, main.rest[1:], ignoredBy, Ignored,
+			fmt.Sprintf("after the positional argument %q at %s: urfave/cli stops parsing flags at the first argument that is not a flag", first.text, first.pos))
+	}
+	if main.err != nil {
+		r.markIgnored(final, main.unreached, ignoredBy, Unreached, "never parsed: k3s stopped at an earlier error ("+main.err.msg+")")
+	}
+	for _, f := range final.flags {
+		if f == helpFlag {
+			continue
+		}
+		fv := final.vals[f]
+		k := &Key{Flag: f, Value: fv.value()}
+		if r.era == EraV1 && f.Name == "disable" {
+			k.Value = v1StringSliceLookup(k.Value.([]string), "")
+		}
+		h := append([]*Assignment{}, lostBy[f.Name]...)
+		h = append(h, ignoredBy[f.Name]...)
+		h = append(h, r.decide(final, fv)...)
+		h = append(h, r.configEntryAssignments(f)...)
+		sortHistory(h)
+		k.History = h
+		for _, a := range h {
+			if a.Outcome == Applied {
+				k.Source = a
+			}
+		}
+		r.res.Keys = append(r.res.Keys, k)
+		for _, n := range f.Names() {
+			r.res.keyIndex[n] = k
+		}
+	}
+	// Config entries and tokens for names that are no key of this command.
+	for _, ce := range r.entries {
+		if ce.assignment != nil && cmd.Lookup(ce.entry.Key) == nil {
+			r.stray = append(r.stray, ce.assignment)
+		}
+	}
+	r.res.Stray = r.stray
+}
+
+// markIgnored records tokens that name flags but were never parsed.
+func (r *resolver) markIgnored(fs *flagSet, toks []token, into map[string][]*Assignment, out Outcome, reason string) {
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		s := t.text
+		if len(s) < 2 || s[0] != '-' || s == "--" {
+			continue
+		}
+		name := strings.TrimLeft(s, "-")
+		value, hasValue := "", false
+		if j := strings.IndexByte(name, '='); j >= 0 {
+			name, value, hasValue = name[:j], name[j+1:], true
+		}
+		f := fs.byName[name]
+		a := &Assignment{Kind: t.kind, Pos: t.pos, Name: displayName(t, strings.Count(s[:len(s)-len(strings.TrimLeft(s, "-"))], "-"), name),
+			Raw: t.raw, Value: value, Outcome: out, Reason: reason, order: t.order}
+		if f == nil {
+			r.stray = append(r.stray, a)
+			continue
+		}
+		if !hasValue && f.Type != profile.Bool && i+1 < len(toks) {
+			a.Value = toks[i+1].text
+			i++
+		}
+		a.secret = f.Secret
+		into[f.Name] = append(into[f.Name], a)
+	}
+}
+
+// decide sets the outcome of every assignment the final flag set saw for a flag.
+func (r *resolver) decide(fs *flagSet, fv *flagValue) []*Assignment {
+	f := fv.flag
+	occ := fv.occurrences
+	// Flags sharing a Destination see each other's values.
+	if f.Destination != "" {
+		for _, other := range fs.flags {
+			if other != f && other.Destination == f.Destination {
+				occ = append(occ, fs.vals[other].occurrences...)
+			}
+		}
+		sortHistory(occ)
+	}
+	var out []*Assignment
+	if f.Type == profile.StringSlice {
+		contributed := map[*Assignment]bool{}
+		for _, it := range fv.slice.items {
+			contributed[it.by] = true
+		}
+		var last *Assignment
+		for _, a := range occ {
+			if a.Outcome != "" {
+				continue
+			}
+			if contributed[a] {
+				a.Outcome, a.Reason = Appended, "adds its item to the list (repeatable flag: every occurrence counts, config values first)"
+				last = a
+			} else {
+				a.Outcome, a.Reason = Replaced, "its items were dropped"
+			}
+		}
+		if fv.env != nil {
+			switch {
+			case contributed[fv.env] && last == nil:
+				fv.env.Outcome, fv.env.Reason = Applied, "no argument sets the flag, so urfave/cli uses the environment variable"
+			case contributed[fv.env]:
+				fv.env.Outcome, fv.env.Reason = Appended, "urfave/cli v1 keeps the environment's items and appends the arguments' items after them"
+			default:
+				fv.env.Outcome, fv.env.Reason = Replaced, "the first value given as an argument replaces the list that came from the environment (urfave/cli v2 StringSlice.Set)"
+			}
+			out = append(out, fv.env)
+		}
+		if last != nil {
+			last.Outcome, last.Reason = Applied, "the last argument that adds to the list; every earlier occurrence is kept too"
+		}
+		out = append(out, fv.occurrences...)
+		return out
+	}
+	var winner *Assignment
+	for i := len(occ) - 1; i >= 0; i-- {
+		if occ[i].Outcome == "" {
+			winner = occ[i]
+			break
+		}
+	}
+	for _, a := range occ {
+		if a.Outcome != "" {
+			continue
+		}
+		if a == winner {
+			a.Outcome, a.Reason = Applied, "the last occurrence of a single-value flag wins"
+			continue
+		}
+		a.Outcome = Overridden
+		a.Reason = fmt.Sprintf("overridden by %s at %s: for a single-value flag the last occurrence wins", winner.Name, winner.Pos)
+		if a.Kind == sources.KindConfig && winner.Kind == sources.KindCLI {
+			a.Reason += "; k3s puts config-file values before the command line, so the command line wins"
+		}
+	}
+	if fv.env != nil {
+		if winner != nil {
+			fv.env.Outcome = Shadowed
+			fv.env.Reason = fmt.Sprintf("%s is used only when the flag is not given as an argument, and %s at %s gives it", fv.env.Name, winner.Name, winner.Pos)
+			if winner.Kind == sources.KindConfig {
+				fv.env.Reason += " (config-file values are passed as arguments, so they beat environment variables)"
+			}
+		} else {
+			fv.env.Outcome, fv.env.Reason = Applied, "no argument sets the flag, so urfave/cli uses the environment variable"
+		}
+		out = append(out, fv.env)
+	}
+	return append(out, fv.occurrences...)
+}
+
+// configEntryAssignments are the config entries of a flag that produced no argument:
+// replaced by a later file, an empty list, "+" with null.
+func (r *resolver) configEntryAssignments(f *profile.Flag) []*Assignment {
+	var out []*Assignment
+	for _, ce := range r.entries {
+		if ce.assignment == nil || !slices.Contains(f.Names(), ce.entry.Key) {
+			continue
+		}
+		ce.assignment.secret = f.Secret
+		out = append(out, ce.assignment)
+	}
+	return out
+}
+
+// v1StringSliceLookup reproduces urfave/cli v1.22 lookupStringSlice, through which k3s reads
+// `disable` (pkg/cli/server/server.go, app.StringSlice("disable")): unless the list equals
+// the default text split on commas, the first occurrence of each default item is removed.
+// With no default the default text is "", so the first empty item disappears.
+func v1StringSliceLookup(list []string, defValue string) []string {
+	def := strings.Split(defValue, ",")
+	if slices.Equal(list, def) {
+		return list
+	}
+	out := append([]string{}, list...)
+	for _, d := range def {
+		if i := slices.Index(out, d); i >= 0 {
+			out = append(out[:i], out[i+1:]...)
+		}
+	}
+	return out
+}

@@ -1,0 +1,368 @@
+package resolve
+
+import (
+	"errors"
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/spf13/afero"
+
+	"github.com/k3sconf/k3sconf/diag"
+	"github.com/k3sconf/k3sconf/profile"
+	"github.com/k3sconf/k3sconf/sources"
+)
+
+// Options say what to resolve. The zero value resolves the machine's own k3s server or agent.
+type Options struct {
+	// FS is the node's filesystem; nil means the real root. Use afero.NewBasePathFs for a
+	// node tree, afero.NewMemMapFs in tests.
+	FS afero.Fs
+	// Profile is the product; nil means k3s.
+	Profile *profile.Profile
+	// Command is server, agent or etcd-snapshot; "" takes it from the unit found.
+	Command string
+	// Unit is the unit file to read (as a node path); "" searches the usual directories.
+	Unit string
+	// Config replaces the config file path k3s would choose.
+	Config string
+	// Version is the k3s version to model; "" is the newest.
+	Version string
+	// Args, when not nil, is the argv (without argv[0]) to use instead of the unit's
+	// ExecStart. The unit's environment still applies.
+	Args []string
+}
+
+// ErrUsage marks errors in Options (not in the node's files).
+var ErrUsage = errors.New("usage")
+
+// Resolve reads a node's configuration sources and merges them as k3s does. Problems with the
+// node's files are reported in the Result (Error, Diagnostics); the error return is only for
+// Options that make no sense.
+func Resolve(opts Options) (*Result, error) {
+	p := opts.Profile
+	if p == nil {
+		p = profile.K3s()
+	}
+	fsys := opts.FS
+	if fsys == nil {
+		fsys = afero.NewReadOnlyFs(afero.NewOsFs())
+	}
+	beh, err := p.Behaviour(opts.Version)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrUsage, err)
+	}
+	if opts.Command != "" && p.Command(opts.Command) == nil {
+		return nil, fmt.Errorf("%w: unknown command %q (want server, agent or etcd-snapshot)", ErrUsage, opts.Command)
+	}
+	r := &resolver{p: p, fs: fsys, opts: opts, beh: beh, era: EraV2}
+	if beh.CLI == 1 {
+		r.era = EraV1
+	}
+	r.res = &Result{Product: p.Name, Version: beh.Version, Era: r.era.String(), keyIndex: map[string]*Key{}}
+	r.run()
+	return r.res, nil
+}
+
+type resolver struct {
+	p    *profile.Profile
+	fs   afero.Fs
+	opts Options
+	beh  profile.Behaviour
+	era  Era
+	res  *Result
+
+	env     map[string]*EnvVar
+	argv    []token // argv without argv[0], with origins
+	stray   []*Assignment
+	entries []*configEntry
+	seq     int
+}
+
+func (r *resolver) diag(d diag.Diagnostic) { r.res.Diagnostics = append(r.res.Diagnostics, d) }
+
+func (r *resolver) fail(msg string, pos diag.Position) { r.failAt(stageSystemd, msg, pos) }
+
+
+func (r *resolver) run() {
+	r.loadUnit()
+	r.buildArgs()
+	files := r.loadConfig()
+	r.parse(files)
+	r.finish()
+}
+
+// loadUnit finds the unit, reads it with its drop-ins and env files, and builds the process
+// environment and the argv.
+func (r *resolver) loadUnit() {
+	cmd := r.opts.Command
+	var candidates []string
+	switch {
+	case r.opts.Unit != "":
+		candidates = []string{r.opts.Unit}
+	case cmd != "":
+		candidates = []string{r.p.Units[cmd]}
+	default:
+		candidates = []string{r.p.Units["server"], r.p.Units["agent"]}
+	}
+	var mainPath string
+	var dropins []string
+	for _, c := range candidates {
+		explicit := ""
+		if r.opts.Unit != "" {
+			explicit = c
+		}
+		m, d, searched := unitFiles(r.fs, r.p.UnitDirs, c, explicit)
+		if m == "" && explicit == "" {
+			for _, s := range searched {
+				r.res.Sources = append(r.res.Sources, Source{Role: "unit", Path: s, State: "missing", Why: "not found in this unit directory"})
+			}
+			continue
+		}
+		mainPath, dropins = m, d
+		break
+	}
+	r.env = map[string]*EnvVar{}
+	if mainPath == "" {
+		r.diag(diag.Diagnostic{Severity: diag.Info, Code: "unit-not-found",
+			Message: fmt.Sprintf("no systemd unit found (%s); resolving with no command-line arguments and an empty environment", strings.Join(candidates, ", ")),
+			Hint:    "point k3sconf at the unit with --unit PATH, or at the node's files with --root DIR"})
+		return
+	}
+	var files []*sources.UnitFile
+	for i, f := range append([]string{mainPath}, dropins...) {
+		role := "unit"
+		if i > 0 {
+			role = "unit-dropin"
+		}
+		data, err := readFile(r.fs, f)
+		if err != nil {
+			r.res.Sources = append(r.res.Sources, Source{Role: role, Path: f, State: "unreadable", Why: err.Error()})
+			r.inputError(stageSystemd, diag.Position{File: f}, err.Error())
+			if i == 0 {
+				return
+			}
+			continue
+		}
+		uf, ds := sources.ParseUnit(f, data)
+		r.res.Diagnostics = append(r.res.Diagnostics, ds...)
+		files = append(files, uf)
+		why := "the unit systemd loads"
+		if i > 0 {
+			why = "drop-in, applied in file-name order after the unit"
+		}
+		r.res.Sources = append(r.res.Sources, Source{Role: role, Path: f, State: "read", Why: why})
+	}
+	r.res.Unit = mainPath
+	u := sources.MergeUnit(path.Base(mainPath), files)
+	r.res.Diagnostics = append(r.res.Diagnostics, u.Diagnostics...)
+	if u.Refused != "" {
+		r.fail("systemd: "+u.Refused, u.ExecStartPos)
+	}
+	// Process environment: Environment= first (later wins), then each EnvironmentFile= in
+	// order, whose values override Environment= (systemd.exec(5)).
+	for _, a := range u.Environment {
+		r.setEnv(a, "Environment=")
+	}
+	assigns, srcs, ds, refusal, refusalPos := readEnvFiles(r.fs, u.EnvironmentFiles)
+	r.res.Sources = append(r.res.Sources, srcs...)
+	r.res.Diagnostics = append(r.res.Diagnostics, ds...)
+	if refusal != "" {
+		r.fail(refusal, refusalPos)
+	}
+	for _, as := range assigns {
+		for _, a := range as {
+			r.setEnv(a, "EnvironmentFile")
+		}
+	}
+	if r.opts.Args == nil {
+		words := u.ExecStart
+		if len(words) > 0 {
+			words = sources.ExpandCommandLine(words, func(name string) (string, bool) {
+				if ev, ok := r.env[name]; ok {
+					return ev.Value, true
+				}
+				return "", false
+			})
+		}
+		if len(words) > 1 {
+			for _, w := range words[1:] {
+				r.argv = append(r.argv, token{text: w.Value, kind: sources.KindCLI, pos: w.Pos, raw: w.Raw})
+			}
+		}
+	}
+}
+
+func (r *resolver) setEnv(a sources.EnvAssignment, via string) {
+	r.seq++
+	as := &Assignment{Kind: sources.KindEnv, Pos: a.Pos, Name: a.Name, Raw: a.Raw, Value: a.Value,
+		order: rankEnv + r.seq, secret: r.p.SecretEnv[a.Name] || looksSecretEnv(a.Name, a.Value)}
+	ev := r.env[a.Name]
+	if ev == nil {
+		ev = &EnvVar{Name: a.Name}
+		r.env[a.Name] = ev
+	}
+	if n := len(ev.Assignments); n > 0 {
+		prev := ev.Assignments[n-1]
+		prev.Outcome = Overridden
+		prev.Reason = fmt.Sprintf("%s is set again at %s (%s); the last assignment wins", a.Name, a.Pos, via)
+	}
+	as.Outcome = Applied
+	ev.Value = a.Value
+	ev.Assignments = append(ev.Assignments, as)
+}
+
+func (r *resolver) lookupEnv(name string) (string, *Assignment, bool) {
+	ev, ok := r.env[name]
+	if !ok {
+		return "", nil, false
+	}
+	return ev.Value, ev.Assignments[len(ev.Assignments)-1], true
+}
+
+// buildArgs settles the argv when no unit supplied one.
+func (r *resolver) buildArgs() {
+	if r.opts.Args != nil {
+		r.argv = nil
+		for i, a := range r.opts.Args {
+			r.argv = append(r.argv, token{text: a, kind: sources.KindCLI, raw: a,
+				pos: diag.Position{File: "(command line)", Column: i + 1}})
+		}
+	}
+	if len(r.argv) == 0 && r.res.Unit == "" {
+		cmd := r.opts.Command
+		if cmd == "" {
+			cmd = "server"
+		}
+		r.argv = []token{{text: cmd, kind: sources.KindCLI, raw: cmd, pos: diag.Position{File: "(implied)"}}}
+	}
+	for i := range r.argv {
+		r.argv[i].order = rankCLI + i
+	}
+}
+
+// inputError records a file k3s (or systemd) cannot read: k3s refuses to start.
+func (r *resolver) inputError(stage int, pos diag.Position, msg string) {
+	r.diag(diag.Diagnostic{Severity: diag.Error, Code: "input-invalid", Pos: pos, Message: msg})
+	r.failAt(stage, msg, pos)
+	r.res.inputInvalid = true
+}
+
+// loadConfig reproduces Parser.Parse up to the point where the file values are known.
+func (r *resolver) loadConfig() []*sources.ConfigFile {
+	texts := tokenTexts(r.argv)
+	split, found := findStart(texts, r.p.After)
+	r.res.splitAt = split
+	r.res.spliced = found
+	if !found {
+		r.diag(diag.Diagnostic{Severity: diag.Info, Code: "config-not-read",
+			Message: "the command line names none of server, agent or etcd-snapshot, so k3s reads no config file"})
+		return nil
+	}
+	envVal, _, _ := r.lookupEnv(r.p.ConfigEnv)
+	cfg, why, _ := findConfigFile(texts, r.p.ConfigEnv, envVal, r.p.ConfigFlags, r.p.DefaultConfig)
+	explicit := cfg != r.p.DefaultConfig || why != "the default location"
+	if r.opts.Config != "" {
+		cfg, why, explicit = r.opts.Config, "given to k3sconf with --config", true
+	}
+	r.res.ConfigPath, r.res.ConfigWhy = cfg, why
+	if cfg == "" {
+		r.res.Sources = append(r.res.Sources, Source{Role: "config", State: "ignored", Why: why})
+		return nil
+	}
+	if strings.Contains(cfg, "://") {
+		r.diag(diag.Diagnostic{Severity: diag.Warning, Code: "config-url-ignored",
+			Message: fmt.Sprintf("config location %s is a URL; k3s stats it as a file first, finds nothing and reads no config", cfg),
+			Hint:    "copy the file onto the node and point K3S_CONFIG_FILE or --config at it"})
+	}
+	files, ignored, mainMissing, err := configFiles(r.fs, cfg)
+	if err != nil {
+		if isNotExist(err) {
+			r.res.Sources = append(r.res.Sources, Source{Role: "config", Path: cfg, State: "missing", Why: why})
+			if explicit && r.beh.MissingExplicitConfigFatal {
+				r.failAt(stageConfig, fmt.Sprintf("stat %s: no such file or directory", cfg), diag.Position{File: cfg})
+				r.diag(diag.Diagnostic{Severity: diag.Error, Code: "config-missing", Pos: diag.Position{File: cfg},
+					Message: fmt.Sprintf("config file %s (%s) does not exist; k3s %s refuses to start", cfg, why, r.beh.Version),
+					Hint:    "create the file or remove the setting that points at it"})
+			} else if explicit {
+				r.diag(diag.Diagnostic{Severity: diag.Warning, Code: "config-missing", Pos: diag.Position{File: cfg},
+					Message: fmt.Sprintf("config file %s (%s) does not exist and has no drop-ins; k3s reads no config file", cfg, why),
+					Hint:    "create the file, or fix the path"})
+			}
+			return nil
+		}
+		r.res.Sources = append(r.res.Sources, Source{Role: "config", Path: cfg, State: "unreadable", Why: err.Error()})
+		r.inputError(stageConfig, diag.Position{File: cfg}, err.Error())
+		return nil
+	}
+	if mainMissing {
+		r.res.Sources = append(r.res.Sources, Source{Role: "config", Path: cfg, State: "missing",
+			Why: why + "; missing, which is fine because drop-ins exist"})
+	}
+	var out []*sources.ConfigFile
+	for i, f := range files {
+		role := "config-dropin"
+		w := "drop-in, read after the main file in byte-wise name order"
+		if i == 0 && !mainMissing {
+			role, w = "config", why
+		}
+		data, err := readFile(r.fs, f)
+		if err != nil {
+			r.res.Sources = append(r.res.Sources, Source{Role: role, Path: f, State: "unreadable", Why: err.Error()})
+			r.inputError(stageConfig, diag.Position{File: f}, err.Error())
+			return nil
+		}
+		cf, ds, perr := sources.ParseConfig(f, data)
+		r.res.Diagnostics = append(r.res.Diagnostics, ds...)
+		if perr != nil {
+			r.res.Sources = append(r.res.Sources, Source{Role: role, Path: f, State: "invalid", Why: perr.Error()})
+			pos := diag.Position{File: f}
+			var pe *diag.ParseError
+			if errors.As(perr, &pe) {
+				pos = pe.Pos
+			}
+			r.inputError(stageConfig, pos, perr.Error())
+			return nil
+		}
+		r.res.Sources = append(r.res.Sources, Source{Role: role, Path: f, State: "read", Why: w})
+		out = append(out, cf)
+	}
+	r.res.Sources = append(r.res.Sources, ignored...)
+	return out
+}
+
+func tokenTexts(ts []token) []string {
+	out := make([]string, len(ts))
+	for i, t := range ts {
+		out[i] = t.text
+	}
+	return out
+}
+
+// sortHistory puts a key's assignments into precedence order.
+func sortHistory(h []*Assignment) {
+	sort.SliceStable(h, func(i, j int) bool { return h[i].order < h[j].order })
+}
+
+// looksSecretEnv catches secrets in variables no profile names: proxy URLs with
+// credentials, and names that say what they hold.
+func looksSecretEnv(name, value string) bool {
+	u := strings.ToUpper(name)
+	for _, w := range []string{"TOKEN", "PASSWORD", "SECRET", "PASSWD"} {
+		if strings.Contains(u, w) {
+			return true
+		}
+	}
+	if strings.HasSuffix(u, "_PROXY") && strings.Contains(value, "@") {
+		return true
+	}
+	return false
+}
+
+func (r *resolver) finish() {
+	for _, ev := range r.env {
+		r.res.Env = append(r.res.Env, ev)
+	}
+	sort.Slice(r.res.Env, func(i, j int) bool { return r.res.Env[i].Name < r.res.Env[j].Name })
+}

@@ -1,0 +1,156 @@
+package resolve
+
+import (
+	"github.com/k3sconf/k3sconf/diag"
+	"github.com/k3sconf/k3sconf/profile"
+	"github.com/k3sconf/k3sconf/sources"
+)
+
+// Outcome says what became of one assignment.
+type Outcome string
+
+const (
+	// Applied: this assignment gave the key its value (the source).
+	Applied Outcome = "applied"
+	// Appended: this assignment contributed items to a list that is in force.
+	Appended Outcome = "appended"
+	// Overridden: a later assignment of the same single-value flag won.
+	Overridden Outcome = "overridden"
+	// Replaced: a later config file set the key without '+', dropping this value before
+	// k3s built its arguments; or a list set from the environment or a default was replaced
+	// by the first value given as an argument.
+	Replaced Outcome = "replaced"
+	// Shadowed: an environment variable not used because the flag was given as an argument
+	// (config-file values are arguments too).
+	Shadowed Outcome = "shadowed"
+	// Skipped: k3s dropped the config key because the subcommand does not know it.
+	Skipped Outcome = "skipped"
+	// Ignored: never parsed: it sits after a positional argument, or another source of the
+	// same variable took precedence.
+	Ignored Outcome = "ignored"
+	// Rejected: this assignment makes k3s refuse to start.
+	Rejected Outcome = "rejected"
+	// Unreached: never parsed because k3s stopped at an earlier error.
+	Unreached Outcome = "unreached"
+	// Unused: only a default; something else was set.
+	Unused Outcome = "unused"
+)
+
+// Assignment is one place that sets (or tries to set) a key.
+type Assignment struct {
+	Kind sources.Kind
+	Pos  diag.Position
+	// Name is how the key was named there: "--token", "-t", "token+:" (config), "K3S_TOKEN".
+	Name string
+	// Raw is the text as written (a config value before typing, a quoted unit word).
+	Raw string
+	// Value is what it sets, as a string the CLI parser receives. For a config list entry
+	// it is one item; Items holds them all.
+	Value string
+	// Items are the list items a config entry contributed (config lists only).
+	Items []string
+	// Outcome and Reason say what became of it.
+	Outcome Outcome
+	Reason  string
+	// order sorts history into precedence order.
+	order int
+	// secret marks a value that must be redacted in output.
+	secret bool
+}
+
+// Secret reports whether the assignment's value must be redacted in output.
+func (a *Assignment) Secret() bool { return a.secret }
+
+// Key is one flag of the command with its value in force and its story.
+type Key struct {
+	Flag *profile.Flag
+	// Value in force: string, bool, int64, string (duration, Go syntax) or []string.
+	Value any
+	// Source is the assignment that gave Value; nil means the default.
+	Source *Assignment
+	// History is every assignment of the key in precedence order (default first, then
+	// environment, config files in order, command line), the source included.
+	History []*Assignment
+	// Note explains what k3s does with the value after parsing, when that matters
+	// (e.g. write-kubeconfig-mode read as octal).
+	Note string
+}
+
+// Name is the flag's primary name.
+func (k *Key) Name() string { return k.Flag.Name }
+
+// Arg is one element of the argv k3s parses, with where it came from.
+type Arg struct {
+	Value  string
+	Kind   sources.Kind
+	Pos    diag.Position
+	secret bool
+}
+
+// Secret reports whether the argument carries a secret value.
+func (a Arg) Secret() bool { return a.secret }
+
+// Source is one input k3sconf considered, in precedence order.
+type Source struct {
+	// Role: "unit", "unit-dropin", "envfile", "config", "config-dropin", "config-dir".
+	Role string
+	Path string
+	// State: "read", "missing", "missing-optional", "ignored", "unreadable".
+	State string
+	// Why explains the state or how the path was chosen.
+	Why string
+}
+
+// EnvVar is one variable of the k3s process environment with every assignment of it.
+type EnvVar struct {
+	Name  string
+	Value string
+	// Assignments in the order systemd applies them; the last is in force.
+	Assignments []*Assignment
+}
+
+// Result is the one resolution of a node: everything the CLI renders comes from here.
+type Result struct {
+	Product string
+	Command string
+	// Subcommand of etcd-snapshot (save, list, …), if any.
+	Subcommand string
+	// Version is the k3s version modelled; Era is the urfave/cli major version ("v1", "v2").
+	Version string
+	Era     string
+	// Unit is the systemd unit read, if any.
+	Unit string
+	// ConfigPath is the config file k3s reads, and ConfigWhy how it was chosen.
+	ConfigPath string
+	ConfigWhy  string
+	// Args is the argv k3s parses after splicing, without argv[0].
+	Args []Arg
+	// Keys holds every flag of the command, in declaration order.
+	Keys []*Key
+	// Env is the process environment from the unit, sorted by name.
+	Env         []*EnvVar
+	Sources     []Source
+	Diagnostics []diag.Diagnostic
+	// Error is set when k3s would refuse to start, with k3s's own reason.
+	Error string
+	// ErrorPos points at the input that causes Error, when known.
+	ErrorPos diag.Position
+
+	// Stray are assignments to names the command has no flag for (config keys k3s
+	// skipped, flags after a positional argument that the command does not define, …).
+	Stray []*Assignment
+
+	keyIndex     map[string]*Key
+	splitAt      int
+	spliced      bool
+	inputInvalid bool
+	errStage     int
+}
+
+// InputInvalid reports whether an input file could not be read or parsed (k3sconf exits 3).
+func (r *Result) InputInvalid() bool { return r.inputInvalid }
+
+// Key finds a key by its primary name or an alias; nil when the command has no such flag.
+func (r *Result) Key(name string) *Key {
+	return r.keyIndex[name]
+}

@@ -1,0 +1,126 @@
+package resolve
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/k3sconf/k3sconf/diag"
+	"github.com/k3sconf/k3sconf/sources"
+)
+
+// token is one argv element on its way to the CLI parser.
+type token struct {
+	text string
+	kind sources.Kind
+	pos  diag.Position
+	raw  string
+	// name is how the source spelled the key (config: "disable+"), for explanations.
+	name string
+	// from is the config entry a config argument came from.
+	from *configEntry
+	// argIndex is the index in Result.Args.
+	argIndex int
+	// order sorts the assignment this token makes into precedence order.
+	order int
+}
+
+// Precedence ranks for sorting a key's history: defaults, then the environment, then config
+// files in the order k3s reads them, then the command line.
+const (
+	rankEnv    = 1_000_000_000
+	rankConfig = 2_000_000_000
+	rankCLI    = 3_000_000_000
+)
+
+// findStart reproduces Parser.findStart (k3s pkg/configfilearg/parser.go): the first argument
+// equal to an After word is the split point; "word:N" moves the split N arguments further when
+// that argument exists and does not start with "-". It scans every argument, not just the
+// subcommand position.
+func findStart(args []string, after []string) (split int, found bool) {
+	words := make([]string, len(after))
+	skips := map[string]int{}
+	for i, a := range after {
+		words[i] = a
+		if name, n, ok := strings.Cut(a, ":"); ok {
+			if k, err := strconv.Atoi(n); err == nil && name != "" {
+				words[i] = name
+				skips[name] = k
+			}
+		}
+	}
+	for i, v := range args {
+		for _, w := range words {
+			if v != w {
+				continue
+			}
+			if skip := skips[w]; skip != 0 {
+				if len(args) <= i+skip || strings.HasPrefix(args[i+skip], "-") {
+					return i + 1, true
+				}
+				return i + skip + 1, true
+			}
+			return i + 1, true
+		}
+	}
+	return len(args), false
+}
+
+// findConfigFile reproduces Parser.findConfigFileFlag: a non-empty K3S_CONFIG_FILE in the
+// process environment wins; then the first "--config X" / "-c X" / "--config=X" / "-c=X"
+// anywhere in argv; then the default. A --config that is the last argument yields "" (no
+// config file is read; the CLI parser later complains).
+func findConfigFile(args []string, envName, envValue string, flags []string, def string) (path, why string, argIndex int) {
+	if envName != "" && envValue != "" {
+		return envValue, fmt.Sprintf("%s is set in the k3s process environment; it beats --config on the command line", envName), -1
+	}
+	for i, a := range args {
+		for _, f := range flags {
+			if a == f {
+				if len(args) > i+1 {
+					return args[i+1], fmt.Sprintf("given as %s on the command line", f), i
+				}
+				return "", fmt.Sprintf("%s is the last argument and has no value, so k3s reads no config file", f), i
+			}
+			if strings.HasPrefix(a, f+"=") {
+				return a[len(f)+1:], fmt.Sprintf("given as %s= on the command line", f), i
+			}
+		}
+	}
+	return def, "the default location", -1
+}
+
+var flagNameRE = regexp.MustCompile(`^-+([^=]*)=`)
+
+// configArgName is the flag name stripInvalidFlags derives from a generated argument.
+func configArgName(arg string) string {
+	if m := flagNameRE.FindStringSubmatch(arg); m != nil {
+		return m[1]
+	}
+	return arg
+}
+
+// configTokens renders merged keys as k3s does: "-k=v" for one-byte keys, "--key=v"
+// otherwise, one argument per list item, none for an empty list.
+func configTokens(keys []*mergedKey) []token {
+	var out []token
+	for _, mk := range keys {
+		prefix := "--"
+		if len(mk.name) == 1 {
+			prefix = "-"
+		}
+		for _, p := range mk.pieces {
+			out = append(out, token{
+				order: rankConfig + p.from.order*1000 + max(p.item, 0)%1000,
+				text: prefix + mk.name + "=" + p.text,
+				kind: sources.KindConfig,
+				pos:  p.pos,
+				raw:  p.raw,
+				name: p.from.entry.RawKey,
+				from: p.from,
+			})
+		}
+	}
+	return out
+}
