@@ -55,6 +55,10 @@ type Command struct {
 	ConfigValid map[string]bool
 	// Subcommands, for etcd-snapshot (save, delete, list, prune…); each gets the same flags.
 	Subcommands []string
+	// SkipArgReorder is set when the urfave/cli v1 command had SkipArgReorder: true, so v1
+	// did not move flags in front of positional arguments (k3s v1-era
+	// pkg/cli/cmds/etcd_snapshot.go sets it on etcd-snapshot and each subcommand).
+	SkipArgReorder bool
 
 	byName map[string]*Flag
 }
@@ -209,7 +213,7 @@ func buildK3s() (*Profile, error) {
 		return nil, fmt.Errorf("k3s-etcd-snapshot-flags.tsv: %w", err)
 	}
 	snap := &Command{Name: "etcd-snapshot", FiltersConfig: true, ConfigValid: map[string]bool{},
-		Subcommands: []string{"delete", "list", "ls", "prune", "save"}}
+		Subcommands: []string{"delete", "list", "ls", "prune", "save"}, SkipArgReorder: true}
 	for _, r := range snapRows {
 		f := &Flag{
 			Name:    r["name"],

@@ -119,6 +119,9 @@ func newFlagSet(era Era, flags []*profile.Flag, env envLookup, shared map[string
 		default:
 			fv.str = f.Default
 		}
+	}
+	for _, f := range flags {
+		fv := fs.vals[f]
 		for _, name := range f.EnvVars {
 			val, by, ok := env(name)
 			if !ok {

@@ -26,13 +26,15 @@ func (r *resolver) failAt(stage int, msg string, pos diag.Position) {
 
 // cliRun is one pass of the CLI library over an argv.
 type cliRun struct {
-	cmd    *profile.Command
-	sub    string
-	final  *flagSet   // the flag set whose values k3s uses
-	lost   []*flagSet // flag sets parsed earlier whose values the final one reset
-	rest   []token    // positional arguments left after the final flag set
-	err    *cliError
-	errSet *flagSet
+	cmd *profile.Command
+	sub string
+	// helpOnly: a command with subcommands was given none; k3s prints help and exits 0.
+	helpOnly bool
+	final    *flagSet   // the flag set whose values k3s uses
+	lost     []*flagSet // flag sets parsed earlier whose values the final one reset
+	rest     []token    // positional arguments left after the final flag set
+	err      *cliError
+	errSet   *flagSet
 	// unreached are tokens never looked at because of err.
 	unreached []token
 }
@@ -78,7 +80,7 @@ func (r *resolver) runCLI(toks []token) *cliRun {
 		return run
 	}
 	run.cmd = cmd
-	fs, rest2, err := r.parseCommand(cmd.Flags, rest[1:], cmd.Subcommands == nil)
+	fs, rest2, err := r.parseCommand(cmd.Flags, rest[1:], cmd.Subcommands == nil && !cmd.SkipArgReorder)
 	run.final = fs
 	if err != nil {
 		run.err, run.errSet = err, fs
@@ -87,7 +89,8 @@ func (r *resolver) runCLI(toks []token) *cliRun {
 	}
 	if len(cmd.Subcommands) > 0 {
 		if len(rest2) == 0 {
-			run.err = &cliError{msg: fmt.Sprintf("%s %s without a subcommand prints help and exits", r.p.Program, cmd.Name)}
+			// No Action: urfave shows the command's help and k3s exits without doing anything.
+			run.helpOnly = true
 			return run
 		}
 		sub := canonicalSub(rest2[0].text)
@@ -102,7 +105,7 @@ func (r *resolver) runCLI(toks []token) *cliRun {
 			flags = append(append([]*profile.Flag{}, cmd.Flags...), lsOutputFlag)
 		}
 		run.lost = append(run.lost, fs)
-		sfs, rest3, err := r.parseCommand(flags, rest2[1:], true)
+		sfs, rest3, err := r.parseCommand(flags, rest2[1:], !cmd.SkipArgReorder)
 		run.final = sfs
 		if err != nil {
 			run.err, run.errSet = err, sfs
@@ -284,6 +287,11 @@ func (r *resolver) collect(main, wrapper *cliRun) {
 		// The command line never reached the command: show defaults and environment.
 		fs, _ := newFlagSet(r.era, cmd.Flags, r.lookupEnv, map[string]*sliceValue{})
 		final = fs
+	}
+	if main.helpOnly && main.err == nil {
+		r.diag(diag.Diagnostic{Severity: diag.Warning, Code: "cli-no-subcommand",
+			Message: fmt.Sprintf("%s %s without a subcommand prints its help and exits; nothing runs", r.p.Program, cmdName),
+			Hint:    fmt.Sprintf("add a subcommand: %s %s save (or ls, delete, prune)", r.p.Program, cmdName)})
 	}
 	// Occurrences parsed by a flag set whose values were then reset (flags before the
 	// subcommand) are reported as ignored.

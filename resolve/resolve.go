@@ -84,7 +84,6 @@ func (r *resolver) diag(d diag.Diagnostic) { r.res.Diagnostics = append(r.res.Di
 
 func (r *resolver) fail(msg string, pos diag.Position) { r.failAt(stageSystemd, msg, pos) }
 
-
 func (r *resolver) run() {
 	r.loadUnit()
 	r.buildArgs()

@@ -113,12 +113,12 @@ func configTokens(keys []*mergedKey) []token {
 		for _, p := range mk.pieces {
 			out = append(out, token{
 				order: rankConfig + p.from.order*1000 + max(p.item, 0)%1000,
-				text: prefix + mk.name + "=" + p.text,
-				kind: sources.KindConfig,
-				pos:  p.pos,
-				raw:  p.raw,
-				name: p.from.entry.RawKey,
-				from: p.from,
+				text:  prefix + mk.name + "=" + p.text,
+				kind:  sources.KindConfig,
+				pos:   p.pos,
+				raw:   p.raw,
+				name:  p.from.entry.RawKey,
+				from:  p.from,
 			})
 		}
 	}
