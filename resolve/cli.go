@@ -68,8 +68,6 @@ type flagValue struct {
 	env *Assignment
 	// occurrences are the arguments that set it, in order.
 	occurrences []*Assignment
-	// ignored are arguments naming it that were never parsed.
-	ignored []*Assignment
 }
 
 type flagSet struct {

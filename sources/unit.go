@@ -757,7 +757,8 @@ func extractFirstWordAndWarn(s string, p int, flags extractFlags) (w extracted, 
 	if err == nil {
 		return w, ok, fmt.Sprintf("Ignoring unknown escape sequences: \"%s\"", w.value), nil
 	}
-	return w, false, "", fmt.Errorf("Unbalanced quoting, ignoring: \"%s\"", s)
+	// systemd's own wording, capital letter included, so users can match it to the journal.
+	return w, false, "", fmt.Errorf("Unbalanced quoting, ignoring: \"%s\"", s) //lint:ignore ST1005 systemd's message
 }
 
 // cunescapeOne decodes the escape whose first character (after the backslash) starts s.
