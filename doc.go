@@ -1,0 +1,53 @@
+// Package k3sconf answers the question every k3s operator eventually asks: "I set it — why
+// didn't it take effect?"
+//
+// A k3s node's configuration comes from several places: the systemd unit (ExecStart=
+// arguments, Environment=, EnvironmentFile=), /etc/rancher/k3s/config.yaml and its drop-ins
+// in config.yaml.d/, each flag's environment variable, and each flag's default. k3sconf merges
+// them exactly as k3s does and keeps, for every flag, the value in force, where it came from
+// (file:line:column) and every other assignment with the reason it lost.
+//
+// # Precedence, in one place
+//
+// The rules below are k3s's own (pkg/configfilearg, pkg/cli/cmds, urfave/cli); the README
+// cites each one.
+//
+//  1. The config file is K3S_CONFIG_FILE from the k3s process environment if it is set, else
+//     the value of the first --config/-c on the command line, else
+//     /etc/rancher/k3s/config.yaml. Its drop-ins are "<file>.d/*.yaml|*.yml" (any case), read
+//     after it in byte-wise name order.
+//  2. Across files, a plain "key:" replaces the earlier value (lists too) and "key+:" appends.
+//  3. The merged values become "--key=value" arguments inserted right after the subcommand,
+//     before the real command-line arguments. server and etcd-snapshot drop keys they do not
+//     know; agent does not, so an unknown key stops the agent.
+//  4. The CLI library then decides: for a single-value flag the last occurrence wins (so the
+//     command line beats config files); repeatable flags accumulate, config values first; an
+//     environment variable counts only when the flag is not given as an argument (so config
+//     files beat environment variables); the same flag under two names is fatal.
+//
+// # Packages
+//
+// [github.com/k3sconf/k3sconf/sources] reads each kind of input with positions;
+// [github.com/k3sconf/k3sconf/resolve] merges them in one pass that records the outcome of
+// every assignment; [github.com/k3sconf/k3sconf/report] renders the result as text or as the
+// JSON output contract; [github.com/k3sconf/k3sconf/profile] holds the flag catalogs.
+//
+// # Example
+//
+//	res, err := resolve.Resolve(resolve.Options{FS: k3sconf.Node("/")})
+//	if err != nil { … }
+//	k := res.Key("write-kubeconfig-mode")
+//	fmt.Println(k.Value, k.Source.Pos) // 644 /etc/systemd/system/k3s.service:31:2
+package k3sconf
+
+import "github.com/spf13/afero"
+
+// Node returns a read-only view of a node's files rooted at dir: "/" for the machine k3sconf
+// runs on, or the folder of a support bundle or mounted disk. Paths inside are as on the node.
+// k3sconf never writes to the node it inspects.
+func Node(dir string) afero.Fs {
+	if dir == "" || dir == "/" {
+		return afero.NewReadOnlyFs(afero.NewOsFs())
+	}
+	return afero.NewReadOnlyFs(afero.NewBasePathFs(afero.NewOsFs(), dir))
+}
