@@ -81,8 +81,11 @@ func (p *Profile) Behaviour(version string) (Behaviour, error) {
 	if err != nil {
 		return Behaviour{}, err
 	}
-	if v.Major == 1 && v.Minor < 19 {
-		return Behaviour{}, fmt.Errorf("version %s: k3s reads config.yaml only from v1.19.1 on; k3sconf models v1.19 and later", version)
+	// Before k3s-io/k3s ef263bd2b (2021-11-16, released in v1.22.4) stripInvalidFlags split
+	// config args on the last "=" and etcd-snapshot kept unknown keys; k3sconf models the
+	// configfilearg that has been in place since.
+	if v.Major == 1 && (v.Minor < 22 || (v.Minor == 22 && v.Patch < 4)) {
+		return Behaviour{}, fmt.Errorf("version %s: k3sconf models k3s v1.22.4 and later (older releases filter config keys differently)", version)
 	}
 	b := Behaviour{CLI: 1, Version: version}
 	if v.atLeast(p.cliV2.minor, p.cliV2.patches) {

@@ -187,16 +187,14 @@ func Explain(w io.Writer, res *resolve.Result, k *resolve.Key, red *Redactor) {
 		fmt.Fprintf(w, "  but k3s refuses to start: %s\n", red.Scrub(res.Error))
 	}
 	if len(k.History) > 0 {
-		fmt.Fprintln(w, "\n  every assignment, in precedence order:")
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		for i, a := range k.History {
-			fmt.Fprintf(tw, "  %d.\t%s\t%s\t%s\t%s\n", i+1, a.Kind, a.Pos, describe(k.Name(), a, red), a.Outcome)
+		fmt.Fprintln(w, "\n  every assignment, in precedence order (defaults, environment, config files, command line):")
+		posW := 0
+		for _, a := range k.History {
+			posW = max(posW, len(a.Pos.String()))
 		}
-		tw.Flush()
 		for i, a := range k.History {
-			if a.Reason != "" {
-				fmt.Fprintf(w, "  %d. %s: %s\n", i+1, a.Outcome, red.Scrub(a.Reason))
-			}
+			fmt.Fprintf(w, "  %2d. %-6s  %-*s  %s\n", i+1, a.Kind, posW, a.Pos, describe(k.Name(), a, red))
+			fmt.Fprintf(w, "      %s: %s\n", a.Outcome, red.Scrub(a.Reason))
 		}
 	}
 	for _, d := range res.Diagnostics {
@@ -233,7 +231,7 @@ func describe(key string, a *resolve.Assignment, red *Redactor) string {
 		return a.Name + "=" + v
 	case "config":
 		raw := a.Raw
-		if raw == "" || a.Secret() {
+		if raw == "" || a.Secret() || len(a.Items) > 0 {
 			raw = v
 		}
 		return a.Name + " " + red.Scrub(raw)

@@ -157,6 +157,8 @@ func (r *resolver) loadUnit() {
 	u := sources.MergeUnit(path.Base(mainPath), files)
 	r.res.Diagnostics = append(r.res.Diagnostics, u.Diagnostics...)
 	if u.Refused != "" {
+		// A unit systemd will not load or start is broken input: k3s never runs.
+		r.res.inputInvalid = true
 		r.fail("systemd: "+u.Refused, u.ExecStartPos)
 	}
 	// Process environment: Environment= first (later wins), then each EnvironmentFile= in
@@ -174,6 +176,15 @@ func (r *resolver) loadUnit() {
 		for _, a := range as {
 			r.setEnv(a, "EnvironmentFile")
 		}
+	}
+	if r.opts.Command == "etcd-snapshot" && r.opts.Args == nil && !execStartRuns(u.ExecStart, "etcd-snapshot") {
+		// Operators run `k3s etcd-snapshot save` from a shell: the unit's argv does not
+		// apply, and neither does its environment.
+		r.env = map[string]*EnvVar{}
+		r.diag(diag.Diagnostic{Severity: diag.Info, Code: "etcd-snapshot-from-shell",
+			Message: fmt.Sprintf("resolving `%s etcd-snapshot save` as run from a shell: without %s's ExecStart arguments and environment", r.p.Program, path.Base(mainPath)),
+			Hint:    "export the K3S_* variables your shell sets, or put them in config.yaml, to see them here"})
+		return
 	}
 	if r.opts.Args == nil {
 		words := u.ExecStart
@@ -229,12 +240,18 @@ func (r *resolver) buildArgs() {
 				pos: diag.Position{File: "(command line)", Column: i + 1}})
 		}
 	}
-	if len(r.argv) == 0 && r.res.Unit == "" {
+	if len(r.argv) == 0 && (r.res.Unit == "" || r.opts.Command == "etcd-snapshot") {
 		cmd := r.opts.Command
 		if cmd == "" {
 			cmd = "server"
 		}
-		r.argv = []token{{text: cmd, kind: sources.KindCLI, raw: cmd, pos: diag.Position{File: "(implied)"}}}
+		words := []string{cmd}
+		if cmd == "etcd-snapshot" {
+			words = append(words, "save")
+		}
+		for _, w := range words {
+			r.argv = append(r.argv, token{text: w, kind: sources.KindCLI, raw: w, pos: diag.Position{File: "(implied)"}})
+		}
 	}
 	for i := range r.argv {
 		r.argv[i].order = rankCLI + i
@@ -342,6 +359,16 @@ func tokenTexts(ts []token) []string {
 // sortHistory puts a key's assignments into precedence order.
 func sortHistory(h []*Assignment) {
 	sort.SliceStable(h, func(i, j int) bool { return h[i].order < h[j].order })
+}
+
+// execStartRuns reports whether an ExecStart argv runs the given k3s command.
+func execStartRuns(words []sources.Word, cmd string) bool {
+	for _, w := range words {
+		if w.Value == cmd {
+			return true
+		}
+	}
+	return false
 }
 
 // looksSecretEnv catches secrets in variables no profile names: proxy URLs with
