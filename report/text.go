@@ -169,7 +169,10 @@ func Explain(w io.Writer, res *resolve.Result, k *resolve.Key, red *Redactor) {
 	fmt.Fprintf(w, "%s = %s\n", k.Name(), FormatValue(KeyValue(k, red)))
 	if k.Source == nil {
 		def := k.Flag.Default
-		if def == "" {
+		switch {
+		case k.Flag.Type == "stringslice" && def == "":
+			def = "empty list"
+		case def == "":
 			def = `""`
 		}
 		fmt.Fprintf(w, "  from: the built-in default (%s)", def)
@@ -237,6 +240,13 @@ func describe(key string, a *resolve.Assignment, red *Redactor) string {
 		return a.Name + " " + red.Scrub(raw)
 	}
 	if strings.HasSuffix(a.Name, ":") {
+		return a.Name + " " + v
+	}
+	if a.Raw != "" && !a.Secret() {
+		// As written in the unit, quotes included.
+		return red.Scrub(a.Raw)
+	}
+	if a.Secret() {
 		return a.Name + " " + v
 	}
 	return a.Name + "=" + v

@@ -245,8 +245,10 @@ func (fs *flagSet) parse(toks []token) (rest []token, err *cliError) {
 				b, perr := strconv.ParseBool(value)
 				if perr != nil {
 					a.Value = value
+					e := &cliError{msg: fmt.Sprintf("invalid boolean value %q for -%s: parse error", value, name), tok: &toks[i-1]}
+					a.Outcome, a.Reason = Rejected, "k3s refuses to start: "+e.msg
 					fs.record(f, a)
-					return toks[i-1:], &cliError{msg: fmt.Sprintf("invalid boolean value %q for -%s: parse error", value, name), tok: &toks[i-1]}
+					return toks[i-1:], e
 				}
 				a.Value = strconv.FormatBool(b)
 				fs.vals[f].b = b
@@ -263,13 +265,17 @@ func (fs *flagSet) parse(toks []token) (rest []token, err *cliError) {
 				i++
 			}
 			if !hasValue {
+				e := &cliError{msg: "flag needs an argument: -" + name, tok: &toks[i-1]}
+				a.Outcome, a.Reason = Rejected, "k3s refuses to start: "+e.msg
 				fs.record(f, a)
-				return toks[i-1:], &cliError{msg: "flag needs an argument: -" + name, tok: &toks[i-1]}
+				return toks[i-1:], e
 			}
 			a.Value = value
 			if perr := fs.set(f, value, a); perr != nil {
+				e := &cliError{msg: fmt.Sprintf("invalid value %q for flag -%s: %s", value, name, perr), tok: &toks[i-1]}
+				a.Outcome, a.Reason = Rejected, "k3s refuses to start: "+e.msg
 				fs.record(f, a)
-				return toks[i-1:], &cliError{msg: fmt.Sprintf("invalid value %q for flag -%s: %s", value, name, perr), tok: &toks[i-1]}
+				return toks[i-1:], e
 			}
 		}
 		fs.visited[name] = true
@@ -355,7 +361,15 @@ func (fs *flagSet) normalize() *cliError {
 				continue
 			}
 			if first != "" {
-				return &cliError{msg: "Cannot use two forms of the same flag: " + n + " " + first}
+				e := &cliError{msg: "Cannot use two forms of the same flag: " + n + " " + first}
+				for _, a := range fs.vals[f].occurrences {
+					a.Outcome = Rejected
+					a.Reason = fmt.Sprintf("k3s refuses to start: %s (urfave/cli allows a flag under one of its names only, and config-file keys count: %s: in a config file is the same flag as --%s)", e.msg, n, first)
+				}
+				if len(fs.vals[f].occurrences) > 0 {
+					e.tok = &token{pos: fs.vals[f].occurrences[len(fs.vals[f].occurrences)-1].Pos}
+				}
+				return e
 			}
 			first = n
 		}

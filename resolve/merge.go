@@ -90,8 +90,8 @@ func mergeConfig(files []*sources.ConfigFile, seq *int) []*mergedKey {
 }
 
 func replacedReason(by *configEntry) string {
-	return fmt.Sprintf("replaced by %s at %s: a key without '+' replaces the earlier value, lists included (use %s+: to append)",
-		by.entry.RawKey, by.entry.KeyPos, by.entry.Key)
+	return fmt.Sprintf("replaced by %s: at %s: a key without '+' replaces the earlier value, lists included (write %s+: there to append)",
+		by.entry.RawKey, valuePos(by.entry), by.entry.Key)
 }
 
 // entryAssignment makes the assignment record of an entry that produced no argument.
@@ -99,7 +99,7 @@ func entryAssignment(ce *configEntry, out Outcome, reason string) *Assignment {
 	e := ce.entry
 	a := &Assignment{
 		Kind:    sources.KindConfig,
-		Pos:     e.KeyPos,
+		Pos:     valuePos(e),
 		Name:    e.RawKey + ":",
 		Raw:     e.Raw,
 		Value:   sources.ToString(e.Value),
@@ -151,4 +151,16 @@ func toSliceScalar(ps []piece) []piece {
 		return nil
 	}
 	return ps
+}
+
+// valuePos is where an entry's value starts (its first item for a list), the position its
+// arguments carry; the key's position when the value is empty.
+func valuePos(e *sources.ConfigEntry) diag.Position {
+	if len(e.Items) > 0 {
+		return e.Items[0].Pos
+	}
+	if e.ValuePos.Line > 0 {
+		return e.ValuePos
+	}
+	return e.KeyPos
 }

@@ -236,7 +236,7 @@ func (r *resolver) strip(toks []token) []token {
 
 // suggestHint proposes the closest flag name for a misspelt key.
 func suggestHint(name string, cmd *profile.Command) string {
-	best, bestD := "", 4
+	best, bestD := "", max(2, len(name)/3+1)
 	for _, f := range cmd.Flags {
 		for _, n := range f.Names() {
 			if d := editDistance(name, n); d < bestD {
@@ -309,14 +309,28 @@ func (r *resolver) collect(main, wrapper *cliRun) {
 	ignoredBy := map[string][]*Assignment{}
 	if len(main.rest) > 0 {
 		first := main.rest[0]
+		msg := fmt.Sprintf("%q is a positional argument; urfave/cli v2 stops reading flags there, so it and everything after it is ignored", first.text)
+		if r.era == EraV1 {
+			msg = fmt.Sprintf("%q is a positional argument; urfave/cli v1 moves the command's flags in front of positional arguments, then ignores everything from %q on", first.text, first.text)
+		}
 		r.diag(diag.Diagnostic{Severity: diag.Warning, Code: "cli-positional", Pos: first.pos,
-			Message: fmt.Sprintf("%q is a positional argument; urfave/cli stops reading flags there, so it and everything after it is ignored", first.text),
+			Message: msg,
 			Hint:    "remove the stray word (often a second \"server\" from INSTALL_K3S_EXEC), or write a bool flag as --flag=false"})
 		r.markIgnored(final, main.rest[1:], ignoredBy, Ignored,
 			fmt.Sprintf("after the positional argument %q at %s: urfave/cli stops parsing flags at the first argument that is not a flag", first.text, first.pos))
+		if len(main.rest[1:]) > 0 && r.era == EraV1 {
+			for _, as := range ignoredBy {
+				for _, a := range as {
+					a.Reason = fmt.Sprintf("after the positional argument %q at %s: urfave/cli v1 moved the command's own flags in front of it; this is not one of them (or is the value of a bool flag), so it is never parsed", first.text, first.pos)
+				}
+			}
+		}
 	}
 	if main.err != nil {
 		r.markIgnored(final, main.unreached, ignoredBy, Unreached, "never parsed: k3s stopped at an earlier error ("+main.err.msg+")")
+		r.refusal(main, cmdName)
+	} else if wrapper.err != nil {
+		r.refusal(wrapper, cmdName)
 	}
 	for _, f := range final.flags {
 		if f == helpFlag {
@@ -331,6 +345,11 @@ func (r *resolver) collect(main, wrapper *cliRun) {
 		h = append(h, ignoredBy[f.Name]...)
 		h = append(h, r.decide(final, fv)...)
 		h = append(h, r.configEntryAssignments(f)...)
+		for _, name := range f.EnvVars {
+			if ev := r.env[name]; ev != nil && len(ev.Assignments) > 1 {
+				h = append(h, ev.Assignments[:len(ev.Assignments)-1]...)
+			}
+		}
 		sortHistory(h)
 		k.History = h
 		for _, a := range h {
@@ -375,6 +394,8 @@ func (r *resolver) markIgnored(fs *flagSet, toks []token, into map[string][]*Ass
 		if !hasValue && f.Type != profile.Bool && i+1 < len(toks) {
 			a.Value = toks[i+1].text
 			i++
+		} else if !hasValue && f.Type == profile.Bool {
+			a.Value = "true"
 		}
 		a.secret = f.Secret
 		into[f.Name] = append(into[f.Name], a)
@@ -406,7 +427,7 @@ func (r *resolver) decide(fs *flagSet, fv *flagValue) []*Assignment {
 				continue
 			}
 			if contributed[a] {
-				a.Outcome, a.Reason = Appended, "adds its item to the list (repeatable flag: every occurrence counts, config values first)"
+				a.Outcome, a.Reason = Appended, "adds its item to the list in force (a repeatable flag collects every occurrence that reaches the parser, config-file values first)"
 				last = a
 			} else {
 				a.Outcome, a.Reason = Replaced, "its items were dropped"
@@ -424,7 +445,7 @@ func (r *resolver) decide(fs *flagSet, fv *flagValue) []*Assignment {
 			out = append(out, fv.env)
 		}
 		if last != nil {
-			last.Outcome, last.Reason = Applied, "the last argument that adds to the list; every earlier occurrence is kept too"
+			last.Outcome, last.Reason = Applied, "adds the last item of the list in force (items from the other appended assignments are kept)"
 		}
 		out = append(out, fv.occurrences...)
 		return out
@@ -495,4 +516,51 @@ func v1StringSliceLookup(list []string, defValue string) []string {
 		}
 	}
 	return out
+}
+
+// refusal turns the CLI error that stops k3s into a diagnostic with a fix, and records the
+// argument that caused it when it names no flag of the command.
+func (r *resolver) refusal(run *cliRun, cmdName string) {
+	e := run.err
+	d := diag.Diagnostic{Severity: diag.Error, Code: "k3s-refuses", Message: "k3s refuses to start: " + e.msg}
+	if e.tok != nil {
+		d.Pos = e.tok.pos
+	}
+	if rest, ok := strings.CutPrefix(e.msg, "Cannot use two forms of the same flag: "); ok {
+		names := strings.Fields(rest)
+		if len(names) == 2 {
+			d.Key = names[1]
+			d.Code = "cli-two-forms"
+			d.Hint = fmt.Sprintf("use one spelling everywhere: either %s or %s (config-file keys count as flags: a %q key and a %q flag are the same flag)", dash(names[0]), dash(names[1]), names[0], dash(names[1]))
+		}
+	}
+	if strings.HasPrefix(e.msg, "flag provided but not defined: ") && e.tok != nil {
+		name := strings.TrimPrefix(e.msg, "flag provided but not defined: -")
+		d.Key = name
+		a := &Assignment{Kind: e.tok.kind, Pos: e.tok.pos, Name: displayName(*e.tok, 2, name), Raw: e.tok.raw,
+			Value: e.tok.text, Outcome: Rejected, order: e.tok.order,
+			Reason: "k3s refuses to start: " + e.msg}
+		r.stray = append(r.stray, a)
+		switch {
+		case e.tok.kind == sources.KindConfig && cmdName == "agent":
+			d.Code = "config-unknown-key-agent"
+			d.Message = fmt.Sprintf("k3s agent has no flag %q and, unlike k3s server, does not skip unknown config keys: it refuses to start (%s)", name, e.msg)
+			d.Hint = fmt.Sprintf("remove %s: from the agent's config (it is a server-only key, or a typo%s)", name, strings.TrimPrefix(" — "+suggestHint(name, r.p.Command("agent")), " — remove the key, or check `k3s agent --help` for the flag you meant"))
+		case e.tok.kind == sources.KindCLI && strings.Contains(e.tok.text, " "):
+			d.Code = "cli-flag-with-space"
+			fields := strings.Fields(e.tok.text)
+			d.Message = fmt.Sprintf("the argument %q is one word holding a flag and its value, so k3s sees a flag named %q: %s", e.tok.text, strings.TrimLeft(fields[0], "-")+" "+strings.Join(fields[1:], " "), e.msg)
+			d.Hint = fmt.Sprintf("split it into two words in the unit: '%s' '%s' (or write '%s=%s')", fields[0], strings.Join(fields[1:], " "), fields[0], strings.Join(fields[1:], " "))
+		default:
+			d.Hint = "remove the flag or fix its name; " + suggestHint(name, r.p.Command(cmdName))
+		}
+	}
+	r.diag(d)
+}
+
+func dash(name string) string {
+	if len(name) == 1 {
+		return "-" + name
+	}
+	return "--" + name
 }

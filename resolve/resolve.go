@@ -123,7 +123,10 @@ func (r *resolver) loadUnit() {
 		break
 	}
 	r.env = map[string]*EnvVar{}
-	if mainPath == "" {
+	if mainPath == "" && r.opts.Args != nil {
+		return
+	}
+	if mainPath == "" && r.opts.Args == nil {
 		r.diag(diag.Diagnostic{Severity: diag.Info, Code: "unit-not-found",
 			Message: fmt.Sprintf("no systemd unit found (%s); resolving with no command-line arguments and an empty environment", strings.Join(candidates, ", ")),
 			Hint:    "point k3sconf at the unit with --unit PATH, or at the node's files with --root DIR"})
@@ -345,6 +348,11 @@ func (r *resolver) loadConfig() []*sources.ConfigFile {
 		out = append(out, cf)
 	}
 	r.res.Sources = append(r.res.Sources, ignored...)
+	for _, ig := range ignored {
+		r.diag(diag.Diagnostic{Severity: diag.Info, Code: "config-dropin-ignored", Pos: diag.Position{File: ig.Path},
+			Message: fmt.Sprintf("%s is in the drop-in folder but k3s does not read it: %s", ig.Path, ig.Why),
+			Hint:    "rename it to end in .yaml or .yml if it should apply, or move it out of the folder"})
+	}
 	return out
 }
 
@@ -387,6 +395,7 @@ func looksSecretEnv(name, value string) bool {
 }
 
 func (r *resolver) finish() {
+	r.addNotes()
 	for _, ev := range r.env {
 		r.res.Env = append(r.res.Env, ev)
 	}

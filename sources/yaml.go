@@ -105,7 +105,17 @@ func ParseConfig(path string, data []byte) (*ConfigFile, []diag.Diagnostic, erro
 		return cf, nil, nil
 	}
 	if err != nil {
-		return nil, nil, syntaxError(path, src, err)
+		p3 := syntaxError(path, src, err)
+		if p2 := v2SyntaxError(path, src, text); p2 != nil {
+			// k3s's words, and the better of the two positions: yaml.v2 numbers scanner
+			// errors at the problem; for parser errors and unknown anchors the yaml.v3
+			// reading (corrected in syntaxError) points closer.
+			if p3.Pos.Line > 0 && (isParserProblem(p3.Msg) || unknownAnchor.MatchString("yaml: "+p3.Msg)) {
+				p2.Pos = p3.Pos
+			}
+			return nil, nil, p2
+		}
+		return nil, nil, p3
 	}
 
 	d := &decoder{path: path, src: src, aliases: map[*yaml.Node]bool{}, warned: map[*yaml.Node]bool{}}
@@ -230,6 +240,15 @@ var parserProblems = []string{
 	"found undefined tag handle",
 }
 
+func isParserProblem(msg string) bool {
+	for _, p := range parserProblems {
+		if msg == p {
+			return true
+		}
+	}
+	return false
+}
+
 var unknownAnchor = regexp.MustCompile(`^yaml: unknown anchor '(.*)' referenced$`)
 
 // syntaxError turns a yaml.v3 parse error into a ParseError.
@@ -246,11 +265,8 @@ func syntaxError(path string, src *sourceText, err error) *diag.ParseError {
 	case m != nil:
 		line, _ := strconv.Atoi(m[1])
 		msg = m[2]
-		for _, p := range parserProblems {
-			if msg == p {
-				line++
-				break
-			}
+		if isParserProblem(msg) {
+			line++
 		}
 		pos.Line = line
 	case unknownAnchor.MatchString(msg):

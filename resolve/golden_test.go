@@ -1,0 +1,247 @@
+package resolve_test
+
+// Golden scenarios: each testdata/scenarios/*.txtar archive is one node. The archive comment
+// holds a one-line description followed by options, one per line:
+//
+//	command: agent              resolve.Options.Command
+//	version: v1.30.5+k3s1       resolve.Options.Version
+//	unit: /etc/systemd/system/x resolve.Options.Unit
+//	config: /path               resolve.Options.Config
+//	args: server --debug        resolve.Options.Args, split on white space
+//	explain: key1 key2          keys rendered into want/explain.txt
+//
+// Files named node/<path> are the node's files, loaded at /<path>. The expected outputs
+// are want/show.json (the JSON document, secrets redacted), want/explain.txt and
+// want/check.txt. `go test ./resolve -run Golden -update` rewrites them.
+//
+// This is an external test package because report imports resolve.
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/rogpeppe/go-internal/txtar"
+	"github.com/spf13/afero"
+
+	"github.com/k3sconf/k3sconf/report"
+	"github.com/k3sconf/k3sconf/resolve"
+)
+
+var update = flag.Bool("update", false, "rewrite the want/ files of testdata/scenarios/*.txtar")
+
+const scenarioGlob = "../testdata/scenarios/*.txtar"
+
+// The want/ files, in the order they are written back into an archive.
+const (
+	wantCheck   = "want/check.txt"
+	wantExplain = "want/explain.txt"
+	wantShow    = "want/show.json"
+)
+
+var wantOrder = []string{wantCheck, wantExplain, wantShow}
+
+// scenario is an archive split into what to resolve and what to expect.
+type scenario struct {
+	description string
+	opts        resolve.Options
+	explain     []string
+	nodeFiles   []txtar.File
+}
+
+func TestGolden(t *testing.T) {
+	paths, err := filepath.Glob(scenarioGlob)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(paths) == 0 {
+		t.Fatalf("no scenarios match %s", scenarioGlob)
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		name := strings.TrimSuffix(filepath.Base(p), ".txtar")
+		t.Run(name, func(t *testing.T) { runScenario(t, p) })
+	}
+}
+
+func runScenario(t *testing.T, path string) {
+	ar, err := txtar.ParseFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := parseScenario(ar)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	got, err := render(sc)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	// Resolving the same node again must give the same bytes: no map order, no temp paths.
+	again, err := render(sc)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	for _, f := range wantOrder {
+		if got[f] != again[f] {
+			t.Errorf("%s: %s is not deterministic: mismatch (-first +second):\n%s", path, f, cmp.Diff(got[f], again[f]))
+		}
+	}
+
+	want := map[string]string{}
+	for _, f := range ar.Files {
+		if strings.HasPrefix(f.Name, "want/") {
+			want[f.Name] = string(f.Data)
+		}
+	}
+	if *update {
+		if err := rewrite(path, ar, sc, got); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	for _, f := range wantOrder {
+		w, inArchive := want[f]
+		g, produced := got[f]
+		switch {
+		case !inArchive && produced:
+			t.Errorf("%s: %s is missing; run go test ./resolve -run Golden -update", path, f)
+		case inArchive && !produced:
+			t.Errorf("%s: %s is in the archive but the scenario produces none (no explain: line?); run with -update", path, f)
+		case w != g:
+			t.Errorf("%s (%s): %s mismatch (-want +got):\n%s", path, sc.description, f, cmp.Diff(w, g))
+		}
+	}
+	for name := range want {
+		if !contains(wantOrder, name) {
+			t.Errorf("%s: unknown expectation %s (want one of %s)", path, name, strings.Join(wantOrder, ", "))
+		}
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// parseScenario reads the comment options and the node files.
+func parseScenario(ar *txtar.Archive) (*scenario, error) {
+	sc := &scenario{}
+	lines := strings.Split(strings.TrimRight(string(ar.Comment), "\n"), "\n")
+	if len(lines) == 0 || strings.TrimSpace(lines[0]) == "" {
+		return nil, fmt.Errorf("the archive comment must start with a one-line description")
+	}
+	sc.description = strings.TrimSpace(lines[0])
+	for i, line := range lines[1:] {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		key, val, ok := strings.Cut(line, ":")
+		if !ok {
+			// Further description text.
+			continue
+		}
+		val = strings.TrimSpace(val)
+		switch strings.TrimSpace(key) {
+		case "command":
+			sc.opts.Command = val
+		case "version":
+			sc.opts.Version = val
+		case "unit":
+			sc.opts.Unit = val
+		case "config":
+			sc.opts.Config = val
+		case "args":
+			sc.opts.Args = strings.Fields(val)
+			if sc.opts.Args == nil {
+				sc.opts.Args = []string{}
+			}
+		case "explain":
+			sc.explain = strings.Fields(val)
+		default:
+			return nil, fmt.Errorf("comment line %d: unknown option %q (want command, version, unit, config, args or explain)", i+2, key)
+		}
+	}
+	fs := afero.NewMemMapFs()
+	for _, f := range ar.Files {
+		rel, ok := strings.CutPrefix(f.Name, "node/")
+		if !ok {
+			if !strings.HasPrefix(f.Name, "want/") {
+				return nil, fmt.Errorf("file %s: names must start with node/ or want/", f.Name)
+			}
+			continue
+		}
+		if err := afero.WriteFile(fs, "/"+rel, f.Data, 0o644); err != nil {
+			return nil, err
+		}
+		sc.nodeFiles = append(sc.nodeFiles, f)
+	}
+	sc.opts.FS = fs
+	return sc, nil
+}
+
+// render resolves the node and renders every expectation the scenario asks for.
+func render(sc *scenario) (map[string]string, error) {
+	res, err := resolve.Resolve(sc.opts)
+	if err != nil {
+		return nil, err
+	}
+	red := report.NewRedactor(res, false)
+	out := map[string]string{}
+
+	js, err := json.MarshalIndent(report.JSON(res, red), "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	out[wantShow] = string(js) + "\n"
+
+	var b bytes.Buffer
+	report.Check(&b, res, red)
+	out[wantCheck] = b.String()
+
+	if len(sc.explain) > 0 {
+		b.Reset()
+		for i, name := range sc.explain {
+			k := res.Key(name)
+			if k == nil {
+				return nil, fmt.Errorf("explain: %s %s has no key %q", res.Product, res.Command, name)
+			}
+			if i > 0 {
+				b.WriteString("\n")
+			}
+			report.Explain(&b, res, k, red)
+		}
+		out[wantExplain] = b.String()
+	}
+	return out, nil
+}
+
+// rewrite writes the archive back with the same comment and node files and fresh want/
+// files in a fixed order. The file is left alone when nothing changed.
+func rewrite(path string, ar *txtar.Archive, sc *scenario, got map[string]string) error {
+	next := &txtar.Archive{Comment: ar.Comment}
+	next.Files = append(next.Files, sc.nodeFiles...)
+	for _, name := range wantOrder {
+		if g, ok := got[name]; ok {
+			next.Files = append(next.Files, txtar.File{Name: name, Data: []byte(g)})
+		}
+	}
+	data := txtar.Format(next)
+	old, err := os.ReadFile(path)
+	if err == nil && bytes.Equal(old, data) {
+		return nil
+	}
+	return os.WriteFile(path, data, 0o644)
+}

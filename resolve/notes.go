@@ -1,0 +1,71 @@
+package resolve
+
+import (
+	"fmt"
+	"io/fs"
+	"strconv"
+	"strings"
+)
+
+// addNotes says what k3s does with a value after the CLI layer hands it over, for the keys
+// where that differs from the value itself.
+func (r *resolver) addNotes() {
+	for _, k := range r.res.Keys {
+		switch k.Flag.Name {
+		case "write-kubeconfig-mode":
+			k.Note = kubeconfigModeNote(k.Value.(string))
+		case "disable":
+			k.Note = splitNote(k.Value.([]string), true,
+				"pkg/cli/server/server.go splits each item on commas and trims spaces; k3s disables")
+		case "tls-san", "cluster-cidr", "service-cidr", "cluster-dns", "node-ip", "node-external-ip":
+			k.Note = splitNote(k.Value.([]string), false,
+				"k3s splits each item on commas (util.SplitStringSlice); it uses")
+		case "node-name":
+			v := k.Value.(string)
+			if v == "" {
+				k.Note = "empty: k3s uses the host name, lowercased (pkg/util/net.go GetHostnameAndIPs)"
+			} else if strings.ToLower(v) != v {
+				k.Note = fmt.Sprintf("k3s lowercases it: the node registers as %q (pkg/util/net.go GetHostnameAndIPs)", strings.ToLower(v))
+			}
+			if wk := r.res.Key("with-node-id"); wk != nil && wk.Value == true {
+				k.Note = strings.TrimSpace(k.Note + " with-node-id is set: k3s appends \"-\" and the id in /etc/rancher/node/id")
+			}
+		}
+	}
+}
+
+// kubeconfigModeNote: pkg/server/server.go writeKubeConfig parses the mode with
+// strconv.ParseInt(mode, 8, 0), so "420" (what an unquoted YAML 0644 becomes) is mode 0420.
+func kubeconfigModeNote(v string) string {
+	if v == "" {
+		return ""
+	}
+	m, err := strconv.ParseInt(v, 8, 0)
+	if err != nil || m < 0 || m > 0o7777 {
+		return fmt.Sprintf("k3s reads this as an octal file mode, and %q is not one: k3s logs an error and k3s.yaml keeps its default mode 0600", v)
+	}
+	return fmt.Sprintf("k3s reads this as an octal file mode: 0%o (%s)", m, fs.FileMode(m).Perm().String()[1:])
+}
+
+func splitNote(items []string, trim bool, prefix string) string {
+	need := false
+	var out []string
+	for _, it := range items {
+		for _, p := range strings.Split(it, ",") {
+			if trim {
+				if t := strings.TrimSpace(p); t != p {
+					need = true
+					p = t
+				}
+			}
+			out = append(out, p)
+		}
+		if strings.Contains(it, ",") {
+			need = true
+		}
+	}
+	if !need {
+		return ""
+	}
+	return fmt.Sprintf("%s [%s]", prefix, strings.Join(out, ", "))
+}
