@@ -42,6 +42,7 @@ type Key struct {
 	Source  Source    `json:"source"`
 	History []History `json:"history"`
 	Note    string    `json:"note,omitempty"`
+	Advice  []string  `json:"advice,omitempty"`
 }
 
 // Source says where a value came from. File and Line are absent only for kind "default".
@@ -111,6 +112,9 @@ func JSON(res *resolve.Result, red *Redactor) *Document {
 
 func keyDoc(k *resolve.Key, red *Redactor) *Key {
 	kd := &Key{Value: KeyValue(k, red), Source: Source{Kind: string(sources.KindDefault)}, History: []History{}, Note: red.Scrub(k.Note)}
+	for _, a := range k.Advice {
+		kd.Advice = append(kd.Advice, red.Scrub(a))
+	}
 	if s := k.Source; s != nil {
 		kd.Source = Source{Kind: string(s.Kind), File: s.Pos.File, Line: s.Pos.Line, Column: s.Pos.Column, Name: s.Name}
 	}

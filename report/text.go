@@ -200,6 +200,12 @@ func Explain(w io.Writer, res *resolve.Result, k *resolve.Key, red *Redactor) {
 			fmt.Fprintf(w, "      %s: %s\n", a.Outcome, red.Scrub(a.Reason))
 		}
 	}
+	if len(k.Advice) > 0 {
+		fmt.Fprintln(w, "\n  what to do:")
+		for _, a := range k.Advice {
+			fmt.Fprintf(w, "  - %s\n", red.Scrub(a))
+		}
+	}
 	for _, d := range res.Diagnostics {
 		if d.Key == k.Name() {
 			fmt.Fprintf(w, "\n  %s[%s] %s\n", d.Severity, d.Code, red.Scrub(d.Message))

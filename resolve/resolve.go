@@ -395,6 +395,8 @@ func looksSecretEnv(name, value string) bool {
 }
 
 func (r *resolver) finish() {
+	r.checks()
+	r.addAdvice()
 	r.addNotes()
 	for _, ev := range r.env {
 		r.res.Env = append(r.res.Env, ev)

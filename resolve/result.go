@@ -74,6 +74,9 @@ type Key struct {
 	// Note explains what k3s does with the value after parsing, when that matters
 	// (e.g. write-kubeconfig-mode read as octal).
 	Note string
+	// Advice lists the concrete edits that make an intended value win, when some
+	// assignment lost.
+	Advice []string
 }
 
 // Name is the flag's primary name.

@@ -1,0 +1,292 @@
+package resolve
+
+import (
+	"fmt"
+	"path"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/k3sconf/k3sconf/diag"
+	"github.com/k3sconf/k3sconf/profile"
+	"github.com/k3sconf/k3sconf/sources"
+)
+
+// checks adds the findings that need the whole resolution: YAML typing traps for the flag a
+// key feeds, lists replaced across files, command-line shapes that mislead the parser, and
+// settings that change what kind of node this is. Every code is documented in the README.
+func (r *resolver) checks() {
+	cmd := r.p.Command(r.res.Command)
+	if cmd == nil {
+		return
+	}
+	r.checkConfigEntries(cmd)
+	r.checkReplacedLists(cmd)
+	r.checkCommandLine(cmd)
+	r.checkEnvironment()
+	r.checkDropinNames()
+	r.checkRole(cmd)
+}
+
+var boolWords = map[string]bool{"y": true, "Y": true, "yes": true, "Yes": true, "YES": true, "n": true, "N": true,
+	"no": true, "No": true, "NO": true, "on": true, "On": true, "ON": true, "off": true, "Off": true, "OFF": true}
+
+// checkConfigEntries looks at each config key and value as written against the flag it sets.
+func (r *resolver) checkConfigEntries(cmd *profile.Command) {
+	for _, ce := range r.entries {
+		e := ce.entry
+		if e.Key != strings.TrimSuffix(e.RawKey, "+") && e.Key != "" {
+			r.diag(diag.Diagnostic{Severity: diag.Warning, Code: "yaml-typed-key", Pos: e.KeyPos, Key: e.Key,
+				Message: fmt.Sprintf("YAML 1.1 reads the key %q as %s, so k3s sees the flag %q", strings.TrimSuffix(e.RawKey, "+"), e.Type, e.Key),
+				Hint:    fmt.Sprintf("quote the key (\"%s\":) if you meant it literally", strings.TrimSuffix(e.RawKey, "+"))})
+		}
+		f := cmd.Lookup(e.Key)
+		if f == nil {
+			continue
+		}
+		if e.Append && f.Type != profile.StringSlice {
+			r.diag(diag.Diagnostic{Severity: diag.Warning, Code: "config-append-single-value", Pos: e.KeyPos, Key: f.Name,
+				Message: fmt.Sprintf("%s+: appends, but %s takes one value: k3s passes every item as --%s and the last one wins", e.Key, f.Name, f.Name),
+				Hint:    fmt.Sprintf("write %s: with the one value you want", e.Key)})
+		}
+		type scalar struct {
+			v                 any
+			raw, typ          string
+			quoted            bool
+			pos               diag.Position
+			isList, fromItems bool
+		}
+		var vals []scalar
+		if len(e.Items) > 0 {
+			for _, it := range e.Items {
+				vals = append(vals, scalar{it.Value, it.Raw, it.Type, it.Quoted, it.Pos, true, true})
+			}
+		} else if _, isList := e.Value.([]any); !isList {
+			vals = append(vals, scalar{e.Value, e.Raw, e.Type, e.Quoted, valuePos(e), false, false})
+		}
+		for _, s := range vals {
+			rendered := sources.ToString(s.v)
+			switch {
+			case f.Name == "write-kubeconfig-mode" && s.typ == "int" && !s.quoted && strings.HasPrefix(strings.TrimLeft(s.raw, "+-"), "0") && len(s.raw) > 1:
+				effect := "not a valid octal mode, so k3s logs an error and k3s.yaml keeps mode 0600"
+				if m, err := strconv.ParseInt(rendered, 8, 0); err == nil {
+					effect = fmt.Sprintf("mode 0%o, not %s", m, s.raw)
+				}
+				sev, also := diag.Error, ""
+				if k := r.res.Key(f.Name); k == nil || k.Source == nil || k.Source.Pos != s.pos {
+					sev, also = diag.Warning, " (another setting wins today; this one bites when it is removed)"
+				}
+				r.diag(diag.Diagnostic{Severity: sev, Code: "yaml-octal-mode", Pos: s.pos, Key: f.Name,
+					Message: fmt.Sprintf("unquoted %s is a YAML 1.1 octal number: k3s receives %q and reads it as octal: %s%s", s.raw, rendered, effect, also),
+					Hint:    fmt.Sprintf("quote it: write-kubeconfig-mode: \"%s\"", s.raw)})
+			case f.Type == profile.Bool && s.typ == "str" && boolWords[strings.TrimSpace(rendered)]:
+				r.diag(diag.Diagnostic{Severity: diag.Error, Code: "yaml-quoted-bool", Pos: s.pos, Key: f.Name,
+					Message: fmt.Sprintf("%s is a bool flag and gets the string %q, which Go's strconv.ParseBool rejects: k3s refuses to start", f.Name, rendered),
+					Hint:    fmt.Sprintf("write %s: %s (unquoted true or false)", e.Key, map[bool]string{true: "true", false: "false"}[isYes(rendered)])})
+			case (f.Type == profile.Bool || f.Type == profile.Int || f.Type == profile.Duration) && s.typ == "null" && !s.isList:
+				r.diag(diag.Diagnostic{Severity: diag.Error, Code: "yaml-null-value", Pos: s.pos, Key: f.Name,
+					Message: fmt.Sprintf("%s: has no value (YAML null), so k3s passes --%s= and the %s flag cannot parse an empty value: k3s refuses to start", e.RawKey, f.Name, f.Type),
+					Hint:    fmt.Sprintf("give %s a value or remove the key", e.Key)})
+			case (f.Type == profile.String || f.Type == profile.StringSlice) && !s.quoted && s.typ == "bool" && boolWords[strings.TrimSpace(s.raw)]:
+				r.diag(diag.Diagnostic{Severity: diag.Warning, Code: "yaml-bool-coerced", Pos: s.pos, Key: f.Name,
+					Message: fmt.Sprintf("unquoted %s is a YAML 1.1 boolean: k3s receives %s=%q, not %q", s.raw, f.Name, rendered, s.raw),
+					Hint:    fmt.Sprintf("quote it: \"%s\"", s.raw)})
+			case (f.Type == profile.String || f.Type == profile.StringSlice) && !s.quoted && (s.typ == "int" || s.typ == "float") && rendered != strings.TrimSpace(s.raw) && f.Name != "write-kubeconfig-mode":
+				r.diag(diag.Diagnostic{Severity: diag.Warning, Code: "yaml-number-coerced", Pos: s.pos, Key: f.Name,
+					Message: fmt.Sprintf("unquoted %s is a YAML 1.1 number: k3s receives %s=%q", s.raw, f.Name, rendered),
+					Hint:    fmt.Sprintf("quote it: \"%s\"", s.raw)})
+			case s.typ == "timestamp" && !s.quoted:
+				r.diag(diag.Diagnostic{Severity: diag.Info, Code: "yaml-date", Pos: s.pos, Key: f.Name,
+					Message: fmt.Sprintf("%s looks like a YAML date; k3s's yaml.v2 keeps the text, so it arrives unchanged, but other YAML tools turn it into a timestamp", s.raw),
+					Hint:    fmt.Sprintf("quote it: \"%s\"", s.raw)})
+			}
+			if s.typ == "map" {
+				r.diag(diag.Diagnostic{Severity: diag.Warning, Code: "yaml-nested-map", Pos: s.pos, Key: f.Name,
+					Message: fmt.Sprintf("%s is given a mapping; k3s renders it as Go syntax, %q, which is almost certainly not what %s expects", e.Key, rendered, f.Name),
+					Hint:    "flags take strings; write the value as one string, or a list of strings for repeatable flags"})
+			}
+			if noSplit[f.Name] && strings.Contains(rendered, ",") {
+				r.diag(diag.Diagnostic{Severity: diag.Warning, Code: "config-comma-not-split", Pos: s.pos, Key: f.Name,
+					Message: fmt.Sprintf("k3s does not split %s on commas: %q is one value", f.Name, rendered),
+					Hint:    fmt.Sprintf("write a YAML list, one item per %s: [%s]", strings.TrimSuffix(f.Name, "s"), strings.Join(strings.Split(rendered, ","), ", "))})
+			}
+		}
+	}
+}
+
+func isYes(s string) bool {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "y", "yes", "on":
+		return true
+	}
+	return false
+}
+
+// noSplit are repeatable flags whose items k3s passes on whole; a comma inside is part of
+// one value (pkg/cli/agent, pkg/agent/config: node labels and taints go to the kubelet one
+// per item). The *-arg flags are left out: "kube-reserved=cpu=1,memory=1Gi" needs its comma.
+var noSplit = map[string]bool{"node-label": true, "node-taint": true, "airgap-extra-registry": true}
+
+// checkReplacedLists finds a list from one file replaced by a later file's plain key (S1).
+func (r *resolver) checkReplacedLists(cmd *profile.Command) {
+	byKey := map[string][]*configEntry{}
+	var order []string
+	for _, ce := range r.entries {
+		k := ce.entry.Key
+		if _, ok := byKey[k]; !ok {
+			order = append(order, k)
+		}
+		byKey[k] = append(byKey[k], ce)
+	}
+	for _, k := range order {
+		f := cmd.Lookup(k)
+		if f == nil || f.Type != profile.StringSlice {
+			continue
+		}
+		es := byKey[k]
+		for i := 1; i < len(es); i++ {
+			prev, cur := es[i-1], es[i]
+			if cur.entry.Append || prev.file == cur.file {
+				continue
+			}
+			r.diag(diag.Diagnostic{Severity: diag.Warning, Code: "config-list-replaced", Pos: cur.entry.KeyPos, Key: f.Name,
+				Message: fmt.Sprintf("%s: in %s replaces the %s list from %s (%s) instead of adding to it", k, path.Base(cur.file.Path), f.Name, path.Base(prev.file.Path), sources.ToString(listText(prev.entry))),
+				Hint:    fmt.Sprintf("write %s+: in %s to append", k, cur.file.Path)})
+		}
+	}
+}
+
+func listText(e *sources.ConfigEntry) string {
+	if len(e.Items) == 0 {
+		return sources.ToString(e.Value)
+	}
+	var items []string
+	for _, it := range e.Items {
+		items = append(items, sources.ToString(it.Value))
+	}
+	return "[" + strings.Join(items, ", ") + "]"
+}
+
+// checkCommandLine looks at the command-line words as systemd hands them to k3s.
+func (r *resolver) checkCommandLine(cmd *profile.Command) {
+	toks := r.argv
+	reported := map[diag.Position]bool{}
+	for _, d := range r.res.Diagnostics {
+		if d.Code == "cli-flag-with-space" {
+			reported[d.Pos] = true
+		}
+	}
+	for i, t := range toks {
+		s := t.text
+		if strings.HasPrefix(s, "-") && strings.ContainsAny(s, " \t") && !strings.Contains(strings.SplitN(s, "=", 2)[0], "=") {
+			name := strings.SplitN(strings.TrimLeft(s, "-"), "=", 2)[0]
+			if strings.ContainsAny(name, " \t") && !reported[t.pos] {
+				fields := strings.Fields(s)
+				r.diag(diag.Diagnostic{Severity: diag.Error, Code: "cli-flag-with-space", Pos: t.pos,
+					Message: fmt.Sprintf("the argument %q is one word holding a flag and its value; k3s looks for a flag named %q", s, strings.TrimLeft(s, "-")),
+					Hint:    fmt.Sprintf("split it into two words: '%s' '%s'", fields[0], strings.Join(fields[1:], " "))})
+			}
+		}
+		if strings.HasPrefix(s, "-") && !strings.Contains(s, "=") && i+1 < len(toks) {
+			f := cmd.Lookup(strings.TrimLeft(s, "-"))
+			next := toks[i+1].text
+			if f != nil && f.Type == profile.Bool {
+				if _, err := strconv.ParseBool(next); err == nil || boolWords[next] {
+					r.diag(diag.Diagnostic{Severity: diag.Error, Code: "cli-bool-separate-value", Pos: toks[i+1].pos, Key: f.Name,
+						Message: fmt.Sprintf("%s is a bool flag, so %q after it is not its value but a positional argument: %s is set to true and every flag after %q is ignored", s, next, f.Name, next),
+						Hint:    fmt.Sprintf("write %s=%s as one word", s, next)})
+				}
+			}
+		}
+	}
+	if n := len(r.res.Diagnostics); n > 0 {
+		for _, d := range r.res.Diagnostics {
+			if d.Code == "cli-positional" && d.Pos.Line > 0 {
+				for _, t := range toks {
+					if t.pos == d.Pos && (t.text == "server" || t.text == "agent") {
+						r.diag(diag.Diagnostic{Severity: diag.Error, Code: "cli-repeated-command", Pos: d.Pos,
+							Message: fmt.Sprintf("a second %q on the command line: the install script adds the command when INSTALL_K3S_EXEC starts with a flag, so %q appears twice and every flag after the second one is ignored", t.text, t.text),
+							Hint:    fmt.Sprintf("remove the second %q from ExecStart (re-run the installer with INSTALL_K3S_EXEC not naming it twice, or systemctl edit --full), then systemctl daemon-reload && systemctl restart", t.text)})
+					}
+				}
+			}
+		}
+	}
+}
+
+// checkEnvironment reports K3S_CONFIG_FILE moving the config (S29).
+func (r *resolver) checkEnvironment() {
+	if ev := r.env[r.p.ConfigEnv]; ev != nil && ev.Value != "" {
+		a := ev.Assignments[len(ev.Assignments)-1]
+		r.diag(diag.Diagnostic{Severity: diag.Info, Code: "config-moved", Pos: a.Pos,
+			Message: fmt.Sprintf("%s=%s moves the config file and its drop-in folder to %s.d/; %s and its drop-ins are not read, and the variable beats --config on the command line", r.p.ConfigEnv, ev.Value, ev.Value, r.p.DefaultConfig),
+			Hint:    fmt.Sprintf("put your settings in %s, or remove %s from %s", ev.Value, r.p.ConfigEnv, a.Pos.File)})
+	}
+}
+
+var numPrefix = regexp.MustCompile(`^(\d+)`)
+
+// checkDropinNames warns when numeric prefixes of different widths sort against intuition
+// (os.ReadDir sorts byte-wise: "10-a.yaml" before "9-b.yaml").
+func (r *resolver) checkDropinNames() {
+	var names []string
+	for _, s := range r.res.Sources {
+		if s.Role == "config-dropin" && s.State == "read" {
+			names = append(names, path.Base(s.Path))
+		}
+	}
+	widths := map[int]string{}
+	for _, n := range names {
+		if m := numPrefix.FindString(n); m != "" {
+			widths[len(m)] = n
+		}
+	}
+	if len(widths) < 2 {
+		return
+	}
+	var ws []int
+	for w := range widths {
+		ws = append(ws, w)
+	}
+	sort.Ints(ws)
+	short, long := widths[ws[0]], widths[ws[len(ws)-1]]
+	r.diag(diag.Diagnostic{Severity: diag.Warning, Code: "config-dropin-order", Pos: diag.Position{File: r.res.ConfigPath + ".d"},
+		Message: fmt.Sprintf("drop-in names have numeric prefixes of different widths (%s, %s); k3s sorts them as text, not numbers, so %s is read before %s", short, long, minStr(short, long), maxStr(short, long)),
+		Hint:    "use prefixes of one width (05-, 10-, 90-) so the order is the one you read"})
+}
+
+func minStr(a, b string) string {
+	if a < b {
+		return a
+	}
+	return b
+}
+
+func maxStr(a, b string) string {
+	if a < b {
+		return b
+	}
+	return a
+}
+
+// checkRole reports settings that make a server join another cluster (S27, S28).
+func (r *resolver) checkRole(cmd *profile.Command) {
+	if cmd.Name != "server" {
+		return
+	}
+	k := r.res.Key("server")
+	if k == nil || k.Value == "" || k.Source == nil {
+		return
+	}
+	switch k.Source.Kind {
+	case sources.KindEnv:
+		r.diag(diag.Diagnostic{Severity: diag.Warning, Code: "k3s-url-on-server", Pos: k.Source.Pos, Key: "server",
+			Message: fmt.Sprintf("%s is set for a unit that runs `k3s server`: this node joins %v as another server (control plane), not as an agent", k.Source.Name, k.Value),
+			Hint:    "to install an agent, re-run the installer with K3S_URL set and no `server` command (it then writes k3s-agent.service); to run a single server, remove K3S_URL from " + k.Source.Pos.File})
+	case sources.KindConfig:
+		r.diag(diag.Diagnostic{Severity: diag.Warning, Code: "config-server-on-server", Pos: k.Source.Pos, Key: "server",
+			Message: "config.yaml sets server: but the unit runs `k3s server`: this node joins that cluster as another server, not as an agent (the installer decides server or agent; it does not read config.yaml)",
+			Hint:    "for an agent, re-run the installer with K3S_URL and K3S_TOKEN set (it installs k3s-agent.service); for a standalone server, remove server:"})
+	}
+}
