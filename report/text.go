@@ -257,3 +257,23 @@ func describe(key string, a *resolve.Assignment, red *Redactor) string {
 	}
 	return a.Name + "=" + v
 }
+
+// ExplainStray prints the assignments of a name the command has no flag for: config keys k3s
+// skipped, or arguments that made it refuse to start.
+func ExplainStray(w io.Writer, res *resolve.Result, name string, red *Redactor) {
+	var found []*resolve.Assignment
+	for _, a := range res.Stray {
+		n := strings.TrimSuffix(strings.TrimSuffix(strings.TrimLeft(a.Name, "-"), ":"), "+")
+		if n == name {
+			found = append(found, a)
+		}
+	}
+	if len(found) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "%s is set, but %s %s has no such flag:\n", name, res.Product, res.Command)
+	for i, a := range found {
+		fmt.Fprintf(w, "  %2d. %-6s  %s  %s\n", i+1, a.Kind, a.Pos, describe(name, a, red))
+		fmt.Fprintf(w, "      %s: %s\n", a.Outcome, red.Scrub(a.Reason))
+	}
+}

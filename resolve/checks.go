@@ -106,6 +106,14 @@ func (r *resolver) checkConfigEntries(cmd *profile.Command) {
 					Message: fmt.Sprintf("%s is given a mapping; k3s renders it as Go syntax, %q, which is almost certainly not what %s expects", e.Key, rendered, f.Name),
 					Hint:    "flags take strings; write the value as one string, or a list of strings for repeatable flags"})
 			}
+			if strings.HasSuffix(f.Name, "-arg") {
+				flagName := strings.TrimLeft(strings.SplitN(rendered, "=", 2)[0], "-")
+				if kebab := toKebab(flagName); kebab != flagName {
+					r.diag(diag.Diagnostic{Severity: diag.Warning, Code: "config-component-arg-camelcase", Pos: s.pos, Key: f.Name,
+						Message: fmt.Sprintf("%q in %s looks like a configuration-file field, not a command-line flag: Kubernetes components take kebab-case flags, so --%s is rejected or ignored", flagName, f.Name, flagName),
+						Hint:    fmt.Sprintf("use the flag name %q (if the component has that flag), or set the field in the component's config file", kebab)})
+				}
+			}
 			if noSplit[f.Name] && strings.Contains(rendered, ",") {
 				r.diag(diag.Diagnostic{Severity: diag.Warning, Code: "config-comma-not-split", Pos: s.pos, Key: f.Name,
 					Message: fmt.Sprintf("k3s does not split %s on commas: %q is one value", f.Name, rendered),
@@ -289,4 +297,20 @@ func (r *resolver) checkRole(cmd *profile.Command) {
 			Message: "config.yaml sets server: but the unit runs `k3s server`: this node joins that cluster as another server, not as an agent (the installer decides server or agent; it does not read config.yaml)",
 			Hint:    "for an agent, re-run the installer with K3S_URL and K3S_TOKEN set (it installs k3s-agent.service); for a standalone server, remove server:"})
 	}
+}
+
+// toKebab turns protectKernelDefaults into protect-kernel-defaults.
+func toKebab(s string) string {
+	var b strings.Builder
+	for i, r := range s {
+		if r >= 'A' && r <= 'Z' {
+			if i > 0 {
+				b.WriteByte('-')
+			}
+			b.WriteRune(r - 'A' + 'a')
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }

@@ -209,6 +209,9 @@ func explain(stdout, stderr io.Writer, res *resolve.Result, red *report.Redactor
 		k := res.Key(strings.TrimLeft(n, "-"))
 		if k == nil {
 			fmt.Fprintf(stderr, "k3sconf: %s %s has no flag %q%s\n", res.Product, res.Command, n, didYouMean(res, n))
+			if !asJSON {
+				report.ExplainStray(stdout, res, strings.TrimLeft(n, "-"), red)
+			}
 			if code == exitOK {
 				code = exitProblem
 			}
