@@ -3,6 +3,7 @@ package resolve
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -20,12 +21,17 @@ import (
 // kilobytes; anything this large is not a configuration file.
 const maxFileSize = 16 << 20
 
-// readFile reads a node file, refusing directories and huge files with an error that names
-// the node path (never the --root prefix).
+// readFile reads a node file with one open, refusing directories and huge files with an
+// error that names the node path (never the --root prefix).
 func readFile(fsys afero.Fs, name string) ([]byte, error) {
-	fi, err := fsys.Stat(name)
+	f, err := fsys.Open(name)
 	if err != nil {
 		return nil, nodeErr("open", name, err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, nodeErr("stat", name, err)
 	}
 	if fi.IsDir() {
 		return nil, &os.PathError{Op: "read", Path: name, Err: syscall.EISDIR}
@@ -33,9 +39,26 @@ func readFile(fsys afero.Fs, name string) ([]byte, error) {
 	if fi.Size() > maxFileSize {
 		return nil, fmt.Errorf("read %s: file is %d bytes, more than k3sconf's limit of %d", name, fi.Size(), maxFileSize)
 	}
-	data, err := afero.ReadFile(fsys, name)
-	if err != nil {
-		return nil, nodeErr("read", name, err)
+	// Size the buffer from the stat, as os.ReadFile does, so a file is read in one call.
+	data := make([]byte, 0, fi.Size()+512)
+	for {
+		n, err := f.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, nodeErr("read", name, err)
+		}
+		if len(data) > maxFileSize {
+			break
+		}
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)]
+		}
+	}
+	if len(data) > maxFileSize {
+		return nil, fmt.Errorf("read %s: more than k3sconf's limit of %d bytes", name, maxFileSize)
 	}
 	return data, nil
 }
@@ -103,20 +126,18 @@ func unitFiles(fsys afero.Fs, dirs []string, name, explicit string) (main string
 // k3s reads no config (os.IsNotExist).
 func configFiles(fsys afero.Fs, file string) (files []string, ignored []Source, mainMissing bool, err error) {
 	dir := file + ".d"
-	infos, derr := afero.ReadDir(fsys, dir)
+	// Names only (one getdents, no stat per entry, like os.ReadDir's DirEntry): a candidate
+	// that turns out to be a directory is found when it is opened (see dropinIsDir).
+	names, derr := readDirNames(fsys, dir)
 	switch {
 	case derr == nil:
-		for _, fi := range infos {
-			p := path.Join(dir, fi.Name())
-			lower := strings.ToLower(fi.Name())
-			switch {
-			case fi.IsDir():
-				ignored = append(ignored, Source{Role: "config-dropin", Path: p, State: "ignored", Why: "a directory; k3s reads only files"})
-			case !strings.HasSuffix(lower, ".yaml") && !strings.HasSuffix(lower, ".yml"):
-				ignored = append(ignored, Source{Role: "config-dropin", Path: p, State: "ignored", Why: "name does not end in .yaml or .yml; k3s skips it"})
-			default:
-				files = append(files, p)
+		for _, n := range names {
+			lower := strings.ToLower(n)
+			if !strings.HasSuffix(lower, ".yaml") && !strings.HasSuffix(lower, ".yml") {
+				ignored = append(ignored, Source{Role: "config-dropin", Path: path.Join(dir, n), State: "ignored", Why: "name does not end in .yaml or .yml; k3s skips it"})
+				continue
 			}
+			files = append(files, path.Join(dir, n))
 		}
 	case isNotExist(derr):
 	default:
@@ -131,6 +152,34 @@ func configFiles(fsys afero.Fs, file string) (files []string, ignored []Source, 
 	}
 	_ = fi
 	return append([]string{file}, files...), ignored, false, nil
+}
+
+// readDirNames lists a folder's entries sorted byte-wise, as os.ReadDir does.
+func readDirNames(fsys afero.Fs, dir string) ([]string, error) {
+	f, err := fsys.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	names, err := f.Readdirnames(-1)
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(names)
+	return names, nil
+}
+
+// dropinIsDir reports whether a drop-in candidate is a real directory, which k3s's dotDFiles
+// skips (DirEntry.IsDir). A symlink to a directory is not skipped: DirEntry describes the
+// link itself, so k3s tries to read it and fails.
+func dropinIsDir(fsys afero.Fs, name string) bool {
+	if l, ok := fsys.(afero.Lstater); ok {
+		if fi, _, err := l.LstatIfPossible(name); err == nil {
+			return fi.IsDir()
+		}
+	}
+	fi, err := fsys.Stat(name)
+	return err == nil && fi.IsDir()
 }
 
 // isNotExist is os.IsNotExist, plus ENOTDIR, which afero's base-path filesystem returns for

@@ -35,6 +35,9 @@ type mergedKey struct {
 	pieces []piece
 	// entries are all entries that set this key, in file order.
 	entries []*configEntry
+	// live are the entries whose value is still part of the key's value: the ones since the
+	// last plain assignment. Only they can be replaced next, which keeps the merge linear.
+	live []*configEntry
 }
 
 // mergeConfig reproduces readConfigFile in k3s pkg/configfilearg/parser.go: for each file in
@@ -69,11 +72,12 @@ func mergeConfig(files []*sources.ConfigFile, seq *int) []*mergedKey {
 						fmt.Sprintf("%s appends nothing: a null value adds no item (k3s toSlice)", e.RawKey))
 				}
 			} else {
-				for _, prev := range mk.entries {
+				for _, prev := range mk.live {
 					if prev.assignment == nil {
 						prev.assignment = entryAssignment(prev, Replaced, replacedReason(ce))
 					}
 				}
+				mk.live = mk.live[:0]
 				mk.pieces = newPieces
 				mk.list = newIsList
 				if newIsList && len(newPieces) == 0 {
@@ -84,6 +88,7 @@ func mergeConfig(files []*sources.ConfigFile, seq *int) []*mergedKey {
 			// Pieces that no longer survive belong to entries that were replaced; the
 			// assignment above records that. Surviving pieces become arguments.
 			mk.entries = append(mk.entries, ce)
+			mk.live = append(mk.live, ce)
 		}
 	}
 	return order

@@ -166,8 +166,10 @@ func (r *resolver) parse(files []*sources.ConfigFile) {
 	var cfgToks []token
 	if len(files) > 0 {
 		keys := mergeConfig(files, &r.seq)
+		r.entriesByKey = map[string][]*configEntry{}
 		for _, mk := range keys {
 			r.entries = append(r.entries, mk.entries...)
+			r.entriesByKey[mk.name] = mk.entries
 		}
 		cfgToks = configTokens(keys)
 		cfgToks = r.strip(cfgToks)
@@ -490,12 +492,14 @@ func (r *resolver) decide(fs *flagSet, fv *flagValue) []*Assignment {
 // replaced by a later file, an empty list, "+" with null.
 func (r *resolver) configEntryAssignments(f *profile.Flag) []*Assignment {
 	var out []*Assignment
-	for _, ce := range r.entries {
-		if ce.assignment == nil || !slices.Contains(f.Names(), ce.entry.Key) {
-			continue
+	for _, n := range f.Names() {
+		for _, ce := range r.entriesByKey[n] {
+			if ce.assignment == nil {
+				continue
+			}
+			ce.assignment.secret = f.Secret
+			out = append(out, ce.assignment)
 		}
-		ce.assignment.secret = f.Secret
-		out = append(out, ce.assignment)
 	}
 	return out
 }

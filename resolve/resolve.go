@@ -6,6 +6,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"syscall"
 
 	"github.com/spf13/afero"
 
@@ -77,7 +78,9 @@ type resolver struct {
 	argv    []token // argv without argv[0], with origins
 	stray   []*Assignment
 	entries []*configEntry
-	seq     int
+	// entriesByKey indexes entries by config key, for per-flag lookups.
+	entriesByKey map[string][]*configEntry
+	seq          int
 }
 
 func (r *resolver) diag(d diag.Diagnostic) { r.res.Diagnostics = append(r.res.Diagnostics, d) }
@@ -327,6 +330,10 @@ func (r *resolver) loadConfig() []*sources.ConfigFile {
 			role, w = "config", why
 		}
 		data, err := readFile(r.fs, f)
+		if err != nil && role == "config-dropin" && errors.Is(err, syscall.EISDIR) && dropinIsDir(r.fs, f) {
+			ignored = append(ignored, Source{Role: "config-dropin", Path: f, State: "ignored", Why: "a directory; k3s reads only files"})
+			continue
+		}
 		if err != nil {
 			r.res.Sources = append(r.res.Sources, Source{Role: role, Path: f, State: "unreadable", Why: err.Error()})
 			r.inputError(stageConfig, diag.Position{File: f}, err.Error())

@@ -2,7 +2,6 @@ package resolve
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -91,12 +90,16 @@ func findConfigFile(args []string, envName, envValue string, flags []string, def
 	return def, "the default location", -1
 }
 
-var flagNameRE = regexp.MustCompile(`^-+([^=]*)=`)
-
-// configArgName is the flag name stripInvalidFlags derives from a generated argument.
+// configArgName is the flag name stripInvalidFlags derives from a generated argument with
+// the regexp ^-+([^=]*)= (written out by hand: it runs once per argument): the text between
+// the leading dashes and the first "=", or the whole argument when there is no match.
 func configArgName(arg string) string {
-	if m := flagNameRE.FindStringSubmatch(arg); m != nil {
-		return m[1]
+	rest := strings.TrimLeft(arg, "-")
+	if len(rest) == len(arg) {
+		return arg
+	}
+	if i := strings.IndexByte(rest, '='); i >= 0 {
+		return rest[:i]
 	}
 	return arg
 }

@@ -2,6 +2,7 @@ package sources
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -18,8 +19,21 @@ func ToString(v any) string {
 		return strings.TrimSpace(t.Format(time.RFC3339))
 	}
 	single := singular(v)
-	if single == nil {
+	// Fast paths give fmt.Sprint's exact text for the common types without its cost
+	// (config files are mostly strings, bools and ints).
+	switch x := single.(type) {
+	case nil:
 		return ""
+	case string:
+		return strings.TrimSpace(x)
+	case bool:
+		return strconv.FormatBool(x)
+	case int:
+		return strconv.Itoa(x)
+	case int64:
+		return strconv.FormatInt(x, 10)
+	case uint64:
+		return strconv.FormatUint(x, 10)
 	}
 	return strings.TrimSpace(fmt.Sprint(single))
 }

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"sort"
 	"strings"
 
@@ -27,6 +28,10 @@ const (
 )
 
 func main() {
+	// k3sconf is a short-lived process that allocates a result and exits: collecting garbage
+	// less often costs a little memory and saves a quarter of the run time on large nodes
+	// (see the README's performance section).
+	debug.SetGCPercent(400)
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
@@ -275,10 +280,25 @@ func levenshtein(a, b string) int {
 
 func writeJSON(stdout, stderr io.Writer, v any, code int) int {
 	enc := json.NewEncoder(stdout)
-	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	// Indented for a person at a terminal; compact for pipes and files, where re-indenting
+	// would cost as much as encoding (jq formats it when wanted).
+	if isTerminal(stdout) {
+		enc.SetIndent("", "  ")
+	}
 	if err := enc.Encode(v); err != nil {
 		fmt.Fprintf(stderr, "k3sconf: %v\n", err)
 		return exitInput
 	}
 	return code
+}
+
+// isTerminal reports whether w is a character device (a terminal), without a dependency.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }

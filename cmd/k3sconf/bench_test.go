@@ -1,0 +1,54 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+	"testing"
+	"time"
+
+	yamlv2 "gopkg.in/yaml.v2"
+
+	"github.com/k3sconf/k3sconf/internal/benchnode"
+)
+
+// BenchmarkShowJSONVsFloor runs `k3sconf --root DIR --json show` on nodes on disk and, in
+// the same run, the floor: reading every config file once and decoding it once with yaml.v2,
+// which k3s itself must do. It reports both and their ratio (x-floor). The GC setting is
+// main()'s.
+func BenchmarkShowJSONVsFloor(b *testing.B) {
+	defer debug.SetGCPercent(debug.SetGCPercent(400))
+	for _, sz := range []struct{ dropins, keys int }{{3, 8}, {500, 25}, {1000, 25}, {2000, 25}} {
+		dir := b.TempDir()
+		files, err := benchnode.WriteDir(dir, sz.dropins, sz.keys)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("dropins=%d", sz.dropins), func(b *testing.B) {
+			var floor, full time.Duration
+			for i := 0; i < b.N; i++ {
+				t0 := time.Now()
+				for _, f := range files {
+					data, err := os.ReadFile(f)
+					if err != nil {
+						b.Fatal(err)
+					}
+					var ms yamlv2.MapSlice
+					if err := yamlv2.Unmarshal(data, &ms); err != nil {
+						b.Fatal(err)
+					}
+				}
+				t1 := time.Now()
+				if code := run([]string{"--root", dir, "--json", "show"}, io.Discard, io.Discard); code != 0 {
+					b.Fatalf("exit %d", code)
+				}
+				floor += t1.Sub(t0)
+				full += time.Since(t1)
+			}
+			b.ReportMetric(float64(floor.Nanoseconds())/float64(b.N), "floor-ns/op")
+			b.ReportMetric(float64(full.Nanoseconds())/float64(b.N), "show-ns/op")
+			b.ReportMetric(float64(full)/float64(floor), "x-floor")
+		})
+	}
+}

@@ -1,0 +1,118 @@
+// Package benchnode builds synthetic k3s nodes of a chosen size for benchmarks.
+package benchnode
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/afero"
+)
+
+// Unit is an install.sh-style server unit.
+const Unit = `[Unit]
+Description=Lightweight Kubernetes
+Documentation=https://k3s.io
+Wants=network-online.target
+After=network-online.target
+
+[Install]
+WantedBy=multi-user.target
+
+[Service]
+Type=notify
+EnvironmentFile=-/etc/default/%N
+EnvironmentFile=-/etc/sysconfig/%N
+EnvironmentFile=-/etc/systemd/system/k3s.service.env
+KillMode=process
+Delegate=yes
+User=root
+LimitNOFILE=1048576
+LimitNPROC=infinity
+LimitCORE=infinity
+TasksMax=infinity
+TimeoutStartSec=0
+Restart=always
+RestartSec=5s
+ExecStartPre=-/sbin/modprobe br_netfilter
+ExecStartPre=-/sbin/modprobe overlay
+ExecStart=/usr/local/bin/k3s \
+    server \
+	'--write-kubeconfig-mode' \
+	'644' \
+	'--disable=traefik' \
+	'--node-label' \
+	'role=edge' \
+
+`
+
+// EnvFile is what install.sh writes next to the unit.
+const EnvFile = "K3S_TOKEN='K10abc::server:secret'\nK3S_KUBECONFIG_MODE='600'\n"
+
+// keys cycles through real flags of each kind: lists appended with "+", scalars replaced.
+var keys = []string{"node-label+", "tls-san+", "kubelet-arg+", "kube-apiserver-arg+", "disable+",
+	"node-taint+", "etcd-arg+", "write-kubeconfig-mode", "cluster-init", "etcd-snapshot-retention",
+	"node-name", "flannel-backend", "cluster-domain", "secrets-encryption", "etcd-expose-metrics",
+	"kube-proxy-arg+", "kube-scheduler-arg+", "kube-controller-manager-arg+", "helm-controller-arg+",
+	"egress-selector-mode", "servicelb-namespace", "snapshotter", "default-local-storage-path",
+	"etcd-snapshot-schedule-cron", "embedded-registry"}
+
+// Config returns the text of one drop-in with n keys; i makes the values differ per file.
+func Config(i, n int) string {
+	var b strings.Builder
+	for k := 0; k < n; k++ {
+		key := keys[k%len(keys)]
+		switch {
+		case strings.HasSuffix(key, "+"):
+			fmt.Fprintf(&b, "%s:\n  - item-%d-%d=x\n", key, i, k)
+		case key == "write-kubeconfig-mode":
+			fmt.Fprintf(&b, "%s: \"0%d44\"\n", key, i%8)
+		case key == "cluster-init" || key == "secrets-encryption" || key == "etcd-expose-metrics" || key == "embedded-registry":
+			fmt.Fprintf(&b, "%s: %v\n", key, i%2 == 0)
+		case key == "etcd-snapshot-retention":
+			fmt.Fprintf(&b, "%s: %d\n", key, i%10+1)
+		default:
+			fmt.Fprintf(&b, "%s: value-%d-%d\n", key, i, k)
+		}
+	}
+	return b.String()
+}
+
+// Node writes a node with a unit, an env file, config.yaml and dropins drop-ins of keys
+// keys each into an in-memory filesystem, and returns it with the config file paths.
+func Node(dropins, keysPer int) (afero.Fs, []string) {
+	fs := afero.NewMemMapFs()
+	_ = afero.WriteFile(fs, "/etc/systemd/system/k3s.service", []byte(Unit), 0o644)
+	_ = afero.WriteFile(fs, "/etc/systemd/system/k3s.service.env", []byte(EnvFile), 0o600)
+	files := []string{"/etc/rancher/k3s/config.yaml"}
+	_ = afero.WriteFile(fs, files[0], []byte(Config(0, keysPer)), 0o644)
+	for i := 1; i <= dropins; i++ {
+		p := fmt.Sprintf("/etc/rancher/k3s/config.yaml.d/%05d.yaml", i)
+		files = append(files, p)
+		_ = afero.WriteFile(fs, p, []byte(Config(i, keysPer)), 0o644)
+	}
+	return fs, files
+}
+
+// WriteDir writes the same node as Node under dir on disk and returns the config file
+// paths (as on disk).
+func WriteDir(dir string, dropins, keysPer int) ([]string, error) {
+	mem, files := Node(dropins, keysPer)
+	osfs := afero.NewOsFs()
+	var out []string
+	for _, p := range append([]string{"/etc/systemd/system/k3s.service", "/etc/systemd/system/k3s.service.env"}, files...) {
+		data, err := afero.ReadFile(mem, p)
+		if err != nil {
+			return nil, err
+		}
+		if err := osfs.MkdirAll(dir+p[:strings.LastIndex(p, "/")], 0o755); err != nil {
+			return nil, err
+		}
+		if err := afero.WriteFile(osfs, dir+p, data, 0o644); err != nil {
+			return nil, err
+		}
+	}
+	for _, f := range files {
+		out = append(out, dir+f)
+	}
+	return out, nil
+}
