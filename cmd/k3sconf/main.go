@@ -153,6 +153,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	red := report.NewRedactor(res, g.showSecrets)
+	if !g.json {
+		cw := &colorWriter{dst: stdout, on: useColor(stdout)}
+		defer cw.Flush()
+		stdout = cw
+	}
 	code := exitOK
 	if res.InputInvalid() {
 		code = exitInput
