@@ -40,14 +40,19 @@
 //	fmt.Println(k.Value, k.Source.Pos) // 644 /etc/systemd/system/k3s.service:31:2
 package k3sconf
 
-import "github.com/spf13/afero"
+import (
+	"github.com/spf13/afero"
+
+	"github.com/k3sconf/k3sconf/internal/rootfs"
+)
 
 // Node returns a read-only view of a node's files rooted at dir: "/" for the machine k3sconf
-// runs on, or the folder of a support bundle or mounted disk. Paths inside are as on the node.
-// k3sconf never writes to the node it inspects.
+// runs on, or the folder of a support bundle or mounted disk. Paths inside are as on the node,
+// and symbolic links resolve as they would on the node: an absolute link target stays inside
+// dir, and no path ever leads out of it. k3sconf never writes to the node it inspects.
 func Node(dir string) afero.Fs {
 	if dir == "" || dir == "/" {
 		return afero.NewReadOnlyFs(afero.NewOsFs())
 	}
-	return afero.NewReadOnlyFs(afero.NewBasePathFs(afero.NewOsFs(), dir))
+	return rootfs.New(dir)
 }

@@ -13,8 +13,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/spf13/afero"
-
+	"github.com/k3sconf/k3sconf"
 	"github.com/k3sconf/k3sconf/report"
 	"github.com/k3sconf/k3sconf/resolve"
 )
@@ -143,11 +142,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "k3sconf: --root %s: not a directory\n", g.root)
 		return exitUsage
 	}
-	var fsys afero.Fs = afero.NewReadOnlyFs(afero.NewOsFs())
-	if g.root != "/" {
-		fsys = afero.NewReadOnlyFs(afero.NewBasePathFs(afero.NewOsFs(), g.root))
-	}
-	res, err := resolve.Resolve(resolve.Options{FS: fsys, Command: g.command, Unit: g.unit, Config: g.config, Version: g.version})
+	res, err := resolve.Resolve(resolve.Options{FS: k3sconf.Node(g.root), Command: g.command, Unit: g.unit, Config: g.config, Version: g.version})
 	if err != nil {
 		fmt.Fprintf(stderr, "k3sconf: %v\n", err)
 		return exitUsage

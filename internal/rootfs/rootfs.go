@@ -1,0 +1,188 @@
+// Package rootfs is a read-only afero filesystem for a node's files under a directory, in
+// which symbolic links resolve as they would on the node: an absolute link target is taken
+// relative to the root, ".." never climbs above it, and a link chain longer than 40 hops (the
+// kernel's limit) is an error. No path ever leaves the root.
+//
+// Support bundles and mounted disks are full of absolute links
+// (/etc/systemd/system/multi-user.target.wants/k3s.service -> /etc/systemd/system/k3s.service);
+// afero.BasePathFs would follow them on the machine running k3sconf, reading that machine's
+// files instead of the node's, or anything a hostile bundle points at.
+package rootfs
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/afero"
+)
+
+// maxHops is Linux's MAXSYMLINKS.
+const maxHops = 40
+
+// ErrEscape is never returned: paths are clamped to the root, as chroot does. ErrLoop is.
+var ErrLoop = errors.New("too many levels of symbolic links")
+
+// Fs is the node rooted at Root.
+type Fs struct {
+	root string
+	os   afero.Fs
+}
+
+// New returns a read-only view of the node under dir.
+func New(dir string) *Fs {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		abs = dir
+	}
+	return &Fs{root: abs, os: afero.NewOsFs()}
+}
+
+// resolve turns a node path into a host path inside the root, following symlinks in every
+// component the way the kernel would inside a chroot. With final false the last component is
+// not followed (for Lstat).
+func (f *Fs) resolve(name string, final bool) (string, error) {
+	hops := 0
+	// done is the resolved node path so far ("/" based); todo the components left.
+	done := "/"
+	todo := splitPath(name)
+	for len(todo) > 0 {
+		c := todo[0]
+		todo = todo[1:]
+		switch c {
+		case "", ".":
+			continue
+		case "..":
+			done = path.Dir(done)
+			continue
+		}
+		next := path.Join(done, c)
+		if len(todo) == 0 && !final {
+			done = next
+			break
+		}
+		host := filepath.Join(f.root, filepath.FromSlash(next))
+		fi, err := os.Lstat(host)
+		if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+			// Missing components are left for the real call to report.
+			done = next
+			continue
+		}
+		hops++
+		if hops > maxHops {
+			return "", &os.PathError{Op: "open", Path: name, Err: syscall.ELOOP}
+		}
+		target, err := os.Readlink(host)
+		if err != nil {
+			return "", &os.PathError{Op: "readlink", Path: next, Err: err}
+		}
+		target = filepath.ToSlash(target)
+		if strings.HasPrefix(target, "/") {
+			done = "/"
+		}
+		todo = append(splitPath(target), todo...)
+	}
+	return filepath.Join(f.root, filepath.FromSlash(done)), nil
+}
+
+func splitPath(p string) []string { return strings.Split(p, "/") }
+
+// nodeErr keeps the node path in errors, never the host path.
+func nodeErr(op, name string, err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return &os.PathError{Op: op, Path: name, Err: pe.Err}
+	}
+	return err
+}
+
+// Open opens a file for reading.
+func (f *Fs) Open(name string) (afero.File, error) {
+	host, err := f.resolve(name, true)
+	if err != nil {
+		return nil, err
+	}
+	fh, err := os.Open(host)
+	if err != nil {
+		return nil, nodeErr("open", name, err)
+	}
+	return &file{File: fh, name: name}, nil
+}
+
+// Stat follows links (inside the root).
+func (f *Fs) Stat(name string) (os.FileInfo, error) {
+	host, err := f.resolve(name, true)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := os.Stat(host)
+	return fi, nodeErr("stat", name, err)
+}
+
+// LstatIfPossible describes the last component itself.
+func (f *Fs) LstatIfPossible(name string) (os.FileInfo, bool, error) {
+	host, err := f.resolve(name, false)
+	if err != nil {
+		return nil, true, err
+	}
+	fi, err := os.Lstat(host)
+	return fi, true, nodeErr("lstat", name, err)
+}
+
+// Name identifies the filesystem.
+func (f *Fs) Name() string { return "rootfs" }
+
+// OpenFile allows reading only.
+func (f *Fs) OpenFile(name string, flag int, perm os.FileMode) (afero.File, error) {
+	if flag&(os.O_WRONLY|os.O_RDWR|os.O_APPEND|os.O_CREATE|os.O_TRUNC) != 0 {
+		return nil, &os.PathError{Op: "open", Path: name, Err: syscall.EPERM}
+	}
+	return f.Open(name)
+}
+
+func readOnly(op, name string) error { return &os.PathError{Op: op, Path: name, Err: syscall.EPERM} }
+
+// The rest refuse: k3sconf never writes to the node it inspects.
+
+func (f *Fs) Create(name string) (afero.File, error)              { return nil, readOnly("create", name) }
+func (f *Fs) Mkdir(name string, perm os.FileMode) error           { return readOnly("mkdir", name) }
+func (f *Fs) MkdirAll(p string, perm os.FileMode) error           { return readOnly("mkdir", p) }
+func (f *Fs) Remove(name string) error                            { return readOnly("remove", name) }
+func (f *Fs) RemoveAll(p string) error                            { return readOnly("remove", p) }
+func (f *Fs) Rename(o, n string) error                            { return readOnly("rename", o) }
+func (f *Fs) Chmod(name string, mode os.FileMode) error           { return readOnly("chmod", name) }
+func (f *Fs) Chown(name string, uid, gid int) error               { return readOnly("chown", name) }
+func (f *Fs) Chtimes(name string, a time.Time, m time.Time) error { return readOnly("chtimes", name) }
+
+// file is an open node file; writes are refused and errors carry node paths.
+type file struct {
+	*os.File
+	name string
+}
+
+func (fl *file) Name() string { return fl.name }
+
+func (fl *file) Write([]byte) (int, error)          { return 0, readOnly("write", fl.name) }
+func (fl *file) WriteAt([]byte, int64) (int, error) { return 0, readOnly("write", fl.name) }
+func (fl *file) WriteString(string) (int, error)    { return 0, readOnly("write", fl.name) }
+func (fl *file) Truncate(int64) error               { return readOnly("truncate", fl.name) }
+
+func (fl *file) Read(p []byte) (int, error) {
+	n, err := fl.File.Read(p)
+	return n, nodeErr("read", fl.name, err)
+}
+
+func (fl *file) Readdirnames(n int) ([]string, error) {
+	names, err := fl.File.Readdirnames(n)
+	return names, nodeErr("readdirent", fl.name, err)
+}
+
+func (fl *file) Stat() (os.FileInfo, error) {
+	fi, err := fl.File.Stat()
+	return fi, nodeErr("stat", fl.name, err)
+}
