@@ -81,6 +81,8 @@ type Profile struct {
 	Name string
 	// ConfigEnv names the variable that moves the config file (K3S_CONFIG_FILE).
 	ConfigEnv string
+	// EnvPrefix is version.ProgramUpper (K3S), the prefix of the flags' variables.
+	EnvPrefix string
 	// DefaultConfig is the config file used when nothing moves it.
 	DefaultConfig string
 	// ConfigFlags are the argv spellings findConfigFileFlag recognises.
@@ -155,6 +157,7 @@ func buildK3s() (*Profile, error) {
 		Name:           "k3s",
 		Program:        "k3s",
 		ConfigEnv:      "K3S_CONFIG_FILE",
+		EnvPrefix:      "K3S",
 		DefaultConfig:  "/etc/rancher/k3s/config.yaml",
 		ConfigFlags:    []string{"--config", "-c"},
 		After:          []string{"server", "agent", "etcd-snapshot:1"},

@@ -38,7 +38,7 @@ func (r *resolver) checkConfigEntries(cmd *profile.Command) {
 		e := ce.entry
 		if e.Key != strings.TrimSuffix(e.RawKey, "+") && e.Key != "" {
 			r.diag(diag.Diagnostic{Severity: diag.Warning, Code: "yaml-typed-key", Pos: e.KeyPos, Key: e.Key,
-				Message: fmt.Sprintf("YAML 1.1 reads the key %q as %s, so k3s sees the flag %q", strings.TrimSuffix(e.RawKey, "+"), e.Type, e.Key),
+				Message: fmt.Sprintf("YAML 1.1 reads the key %q as %q (yes/no/on/off/y/n are booleans, numbers are normalised), so k3s sees the flag %q", strings.TrimSuffix(e.RawKey, "+"), e.Key, e.Key),
 				Hint:    fmt.Sprintf("quote the key (\"%s\":) if you meant it literally", strings.TrimSuffix(e.RawKey, "+"))})
 		}
 		f := cmd.Lookup(e.Key)
@@ -116,7 +116,7 @@ func (r *resolver) checkConfigEntries(cmd *profile.Command) {
 			}
 			if noSplit[f.Name] && strings.Contains(rendered, ",") {
 				r.diag(diag.Diagnostic{Severity: diag.Warning, Code: "config-comma-not-split", Pos: s.pos, Key: f.Name,
-					Message: fmt.Sprintf("k3s does not split %s on commas: %q is one value", f.Name, rendered),
+					Message: fmt.Sprintf("k3s does not split %s items on commas: %q is one item, and k3s's label sync turns it into the label %q with the invalid value %q", f.Name, rendered, strings.SplitN(rendered, "=", 2)[0], strings.SplitN(rendered+"=", "=", 2)[1]),
 					Hint:    fmt.Sprintf("write a YAML list, one item per %s: [%s]", strings.TrimSuffix(f.Name, "s"), strings.Join(strings.Split(rendered, ","), ", "))})
 			}
 		}
@@ -131,10 +131,13 @@ func isYes(s string) bool {
 	return false
 }
 
-// noSplit are repeatable flags whose items k3s passes on whole; a comma inside is part of
-// one value (pkg/cli/agent, pkg/agent/config: node labels and taints go to the kubelet one
-// per item). The *-arg flags are left out: "kube-reserved=cpu=1,memory=1Gi" needs its comma.
-var noSplit = map[string]bool{"node-label": true, "node-taint": true, "airgap-extra-registry": true}
+// noSplit are repeatable flags where a comma inside one item breaks something. node-label:
+// the kubelet gets the items joined with commas (pkg/daemons/agent/agent_linux.go), but
+// k3s's own label sync splits each item at its first "=" only (pkg/agent/run.go
+// updateMutableLabels), so "a=1,b=2" becomes the invalid label value "1,b=2". node-taint is
+// joined the same way and has no such second reader, so commas work there. The *-arg flags
+// are left out: "kube-reserved=cpu=1,memory=1Gi" needs its comma.
+var noSplit = map[string]bool{"node-label": true, "airgap-extra-registry": true}
 
 // checkReplacedLists finds a list from one file replaced by a later file's plain key (S1).
 func (r *resolver) checkReplacedLists(cmd *profile.Command) {

@@ -10,6 +10,8 @@ package resolve_test
 //	config: /path               resolve.Options.Config
 //	args: server --debug        resolve.Options.Args, split on white space
 //	unreadable: /path           reading this node file fails with "permission denied"
+//	dangling: /path             the file is listed in its folder but opening it fails with
+//	                            "no such file or directory", as for a dangling symlink
 //	                            (MemMapFs has no permissions; this is how a 0600 file
 //	                            looks to a user without sudo)
 //	want: error /etc/rancher/k3s/config.yaml:2:24
@@ -157,10 +159,10 @@ func parseDiagScenario(path string) (*diagScenario, error) {
 			}
 		}
 		switch key {
-		case "command", "version", "unit", "config", "args", "unreadable":
+		case "command", "version", "unit", "config", "args", "unreadable", "dangling":
 			opts[node][key] = val
 		default:
-			return nil, fmt.Errorf("comment line %d: unknown option %q (want command, version, unit, config, args, unreadable or want, optionally prefixed trigger- or clean-)", i+2, key)
+			return nil, fmt.Errorf("comment line %d: unknown option %q (want command, version, unit, config, args, unreadable, dangling or want, optionally prefixed trigger- or clean-)", i+2, key)
 		}
 	}
 	if !haveWant {
@@ -201,7 +203,13 @@ func parseDiagScenario(path string) (*diagScenario, error) {
 			if _, err := ro.FS.Stat(p); err != nil {
 				return nil, fmt.Errorf("%s-unreadable: %v (the file must exist to be unreadable)", node, err)
 			}
-			ro.FS = unreadableFs{Fs: ro.FS, path: p}
+			ro.FS = unreadableFs{Fs: ro.FS, path: p, err: fs.ErrPermission}
+		}
+		if p := o["dangling"]; p != "" {
+			if _, err := ro.FS.Stat(p); err != nil {
+				return nil, fmt.Errorf("%s-dangling: %v (the file must exist to be listed)", node, err)
+			}
+			ro.FS = unreadableFs{Fs: ro.FS, path: p, err: fs.ErrNotExist}
 		}
 		if node == "trigger" {
 			sc.trigger = ro
@@ -247,20 +255,28 @@ func parseWant(s string) (diag.Severity, diag.Position, error) {
 type unreadableFs struct {
 	afero.Fs
 	path string
+	err  error
 }
 
 func (u unreadableFs) Open(name string) (afero.File, error) {
 	if filepath.Clean(name) == u.path {
-		return nil, &os.PathError{Op: "open", Path: name, Err: fs.ErrPermission}
+		return nil, &os.PathError{Op: "open", Path: name, Err: u.err}
 	}
 	return u.Fs.Open(name)
 }
 
 func (u unreadableFs) OpenFile(name string, flag int, perm os.FileMode) (afero.File, error) {
 	if filepath.Clean(name) == u.path {
-		return nil, &os.PathError{Op: "open", Path: name, Err: fs.ErrPermission}
+		return nil, &os.PathError{Op: "open", Path: name, Err: u.err}
 	}
 	return u.Fs.OpenFile(name, flag, perm)
+}
+
+func (u unreadableFs) Stat(name string) (os.FileInfo, error) {
+	if filepath.Clean(name) == u.path && u.err == fs.ErrNotExist {
+		return nil, &os.PathError{Op: "stat", Path: name, Err: u.err}
+	}
+	return u.Fs.Stat(name)
 }
 
 // emitPatterns match the ways the resolver and the readers name a code when they emit it:

@@ -12,10 +12,11 @@ import (
 
 // Error stages: what k3s runs first decides which error it reports.
 const (
-	stageSystemd = 1 // systemd refuses to start the unit
-	stageWrapper = 2 // the k3s multicall wrapper parses the command line alone
-	stageConfig  = 3 // configfilearg reads the config files
-	stageMain    = 4 // k3s-server/k3s-agent parses the spliced argv
+	stageSystemd       = 1 // systemd refuses to start the unit
+	stageWrapperConfig = 2 // the wrapper's debug/data-dir lookups read the config files
+	stageWrapper       = 3 // the k3s multicall wrapper parses the command line alone
+	stageConfig        = 4 // configfilearg reads the config files
+	stageMain          = 5 // k3s-server/k3s-agent parses the spliced argv
 )
 
 func (r *resolver) failAt(stage int, msg string, pos diag.Position) {
@@ -28,8 +29,8 @@ func (r *resolver) failAt(stage int, msg string, pos diag.Position) {
 type cliRun struct {
 	cmd *profile.Command
 	sub string
-	// helpOnly: a command with subcommands was given none; k3s prints help and exits 0.
-	helpOnly bool
+	// helpOnly says why k3s prints help (or its version) and exits 0 instead of running.
+	helpOnly string
 	final    *flagSet   // the flag set whose values k3s uses
 	lost     []*flagSet // flag sets parsed earlier whose values the final one reset
 	rest     []token    // positional arguments left after the final flag set
@@ -38,6 +39,9 @@ type cliRun struct {
 	// unreached are tokens never looked at because of err.
 	unreached []token
 }
+
+// helpMarker is the "error" parseCommand returns for --help; it is not a failure.
+const helpMarker = "\x00help"
 
 var versionFlag = &profile.Flag{Name: "version", Aliases: []string{"v"}, Type: profile.Bool, Default: "false"}
 
@@ -65,32 +69,37 @@ func (r *resolver) runCLI(toks []token) *cliRun {
 	}
 	run.lost = append(run.lost, rootFS)
 	if rootFS.vals[helpFlag].b || rootFS.vals[versionFlag].b {
-		run.err = &cliError{msg: fmt.Sprintf("%s prints its help or version and exits instead of starting", r.p.Program)}
-		run.unreached = rest
+		run.helpOnly = fmt.Sprintf("--help or --version before the command: %s prints its help or version and exits without starting", r.p.Program)
 		return run
 	}
 	if len(rest) == 0 {
-		run.err = &cliError{msg: fmt.Sprintf("no command: %s prints its help and exits", r.p.Program)}
+		run.helpOnly = fmt.Sprintf("no command: %s prints its help and exits without starting", r.p.Program)
 		return run
 	}
 	cmd := r.p.Command(rest[0].text)
 	if cmd == nil {
-		run.err = &cliError{msg: fmt.Sprintf("%q is not one of the commands k3sconf models (server, agent, etcd-snapshot)", rest[0].text), tok: &rest[0]}
+		// urfave/cli runs the app's help action with the word, which fails (exit 3).
+		run.err = &cliError{msg: fmt.Sprintf("No help topic for '%s'", rest[0].text), tok: &rest[0]}
 		run.unreached = rest[1:]
 		return run
 	}
 	run.cmd = cmd
 	fs, rest2, err := r.parseCommand(cmd.Flags, rest[1:], cmd.Subcommands == nil && !cmd.SkipArgReorder)
 	run.final = fs
+	if err != nil && err.msg == helpMarker {
+		run.helpOnly = fmt.Sprintf("--help: %s %s prints its help and exits without starting", r.p.Program, cmd.Name)
+		return run
+	}
 	if err != nil {
 		run.err, run.errSet = err, fs
 		run.unreached = rest2
 		return run
 	}
 	if len(cmd.Subcommands) > 0 {
-		if len(rest2) == 0 {
-			// No Action: urfave shows the command's help and k3s exits without doing anything.
-			run.helpOnly = true
+		if len(rest2) == 0 || rest2[0].text == "" {
+			// No Action: urfave shows the command's help and k3s exits without doing anything
+			// (an empty first argument is not looked up as a subcommand).
+			run.helpOnly = fmt.Sprintf("%s %s without a subcommand prints its help and exits; nothing runs", r.p.Program, cmd.Name)
 			return run
 		}
 		sub := canonicalSub(rest2[0].text)
@@ -107,6 +116,10 @@ func (r *resolver) runCLI(toks []token) *cliRun {
 		run.lost = append(run.lost, fs)
 		sfs, rest3, err := r.parseCommand(flags, rest2[1:], !cmd.SkipArgReorder)
 		run.final = sfs
+		if err != nil && err.msg == helpMarker {
+			run.helpOnly = fmt.Sprintf("--help: %s %s %s prints its help and exits without running", r.p.Program, cmd.Name, sub)
+			return run
+		}
 		if err != nil {
 			run.err, run.errSet = err, sfs
 			run.unreached = rest3
@@ -155,7 +168,7 @@ func (r *resolver) parseCommand(flags []*profile.Flag, args []token, reorder boo
 		return fs, nil, err
 	}
 	if fs.vals[helpFlag].b {
-		return fs, nil, &cliError{msg: fmt.Sprintf("--help: %s prints the command's help and exits instead of starting", r.p.Program)}
+		return fs, nil, &cliError{msg: helpMarker}
 	}
 	return fs, rest, nil
 }
@@ -290,10 +303,14 @@ func (r *resolver) collect(main, wrapper *cliRun) {
 		fs, _ := newFlagSet(r.era, cmd.Flags, r.lookupEnv, map[string]*sliceValue{})
 		final = fs
 	}
-	if main.helpOnly && main.err == nil {
-		r.diag(diag.Diagnostic{Severity: diag.Warning, Code: "cli-no-subcommand",
-			Message: fmt.Sprintf("%s %s without a subcommand prints its help and exits; nothing runs", r.p.Program, cmdName),
-			Hint:    fmt.Sprintf("add a subcommand: %s %s save (or ls, delete, prune)", r.p.Program, cmdName)})
+	if main.helpOnly != "" && main.err == nil && r.res.errStage != stageSystemd {
+		d := diag.Diagnostic{Severity: diag.Warning, Code: "cli-help-only", Message: main.helpOnly,
+			Hint: "remove --help/--version, or give the command k3s should run"}
+		if strings.Contains(main.helpOnly, "without a subcommand") {
+			d.Code = "cli-no-subcommand"
+			d.Hint = fmt.Sprintf("add a subcommand: %s %s save (or ls, delete, prune)", r.p.Program, cmdName)
+		}
+		r.diag(d)
 	}
 	// Occurrences parsed by a flag set whose values were then reset (flags before the
 	// subcommand) are reported as ignored.

@@ -90,6 +90,7 @@ func (r *resolver) fail(msg string, pos diag.Position) { r.failAt(stageSystemd, 
 func (r *resolver) run() {
 	r.loadUnit()
 	r.buildArgs()
+	r.wrapperPreRead()
 	files := r.loadConfig()
 	r.parse(files)
 	r.finish()
@@ -264,8 +265,17 @@ func (r *resolver) buildArgs() {
 	}
 }
 
-// inputError records a file k3s (or systemd) cannot read: k3s refuses to start.
+// inputError records a file k3s (or systemd) cannot read: k3s refuses to start. A
+// permission error is different: k3s (root) would read the file; only k3sconf cannot, so
+// the result is incomplete but not a refusal.
 func (r *resolver) inputError(stage int, pos diag.Position, msg string) {
+	if strings.Contains(msg, "permission denied") {
+		r.res.inputInvalid = true
+		r.diag(diag.Diagnostic{Severity: diag.Error, Code: "input-unreadable", Pos: pos,
+			Message: fmt.Sprintf("k3sconf cannot read %s (%s); what it would set is missing from this report — k3s, running as root, reads it", pos.File, msg),
+			Hint:    "run k3sconf with sudo, or copy the node's files somewhere readable and use --root"})
+		return
+	}
 	r.diag(diag.Diagnostic{Severity: diag.Error, Code: "input-invalid", Pos: pos, Message: msg})
 	r.failAt(stage, msg, pos)
 	r.res.inputInvalid = true
@@ -277,7 +287,10 @@ func (r *resolver) loadConfig() []*sources.ConfigFile {
 	split, found := findStart(texts, r.p.After)
 	r.res.splitAt = split
 	r.res.spliced = found
-	if !found {
+	if !found && r.res.errStage == stageSystemd {
+		return nil
+	}
+	if !found && r.res.errStage != stageSystemd {
 		r.diag(diag.Diagnostic{Severity: diag.Info, Code: "config-not-read",
 			Message: "the command line names none of server, agent or etcd-snapshot, so k3s reads no config file"})
 		return nil
@@ -333,6 +346,16 @@ func (r *resolver) loadConfig() []*sources.ConfigFile {
 		if err != nil && role == "config-dropin" && errors.Is(err, syscall.EISDIR) && dropinIsDir(r.fs, f) {
 			ignored = append(ignored, Source{Role: "config-dropin", Path: f, State: "ignored", Why: "a directory; k3s reads only files"})
 			continue
+		}
+		if err != nil && isNotExist(err) && !(explicit && r.beh.MissingExplicitConfigFatal) {
+			// Parser.Parse treats any IsNotExist error from readConfigFile as "no config":
+			// a drop-in that vanished, or a dangling symlink, silently drops every file.
+			r.res.Sources = append(r.res.Sources, Source{Role: role, Path: f, State: "missing", Why: err.Error()})
+			r.diag(diag.Diagnostic{Severity: diag.Error, Code: "config-all-ignored", Pos: diag.Position{File: f},
+				Message: fmt.Sprintf("%s is listed in the drop-in folder but cannot be opened (%v, a dangling symlink?); k3s then reads no config file at all, not even %s", f, errors.Unwrap(err), cfg),
+				Hint:    fmt.Sprintf("remove %s or point the link at an existing file", f)})
+			r.res.Sources = append(r.res.Sources, ignored...)
+			return nil
 		}
 		if err != nil {
 			r.res.Sources = append(r.res.Sources, Source{Role: role, Path: f, State: "unreadable", Why: err.Error()})

@@ -44,24 +44,34 @@ func ParseEnvFile(path string, data []byte) ([]EnvAssignment, []diag.Diagnostic)
 	if ep.refused {
 		return nil, ep.diags
 	}
-	// Duplicates: report each earlier assignment that a later one overrides.
+	// Duplicates: one finding per name, at its first assignment, naming the line that wins
+	// (a file with thousands of repeats gets one line, not thousands).
 	last := map[string]int{}
+	count := map[string]int{}
 	for i, a := range ep.out {
 		last[a.Name] = i
+		count[a.Name]++
 	}
 	var dups []diag.Diagnostic
-	for i, a := range ep.out {
-		if j := last[a.Name]; j != i {
-			w := ep.out[j]
-			dups = append(dups, diag.Diagnostic{
-				Severity: diag.Warning,
-				Code:     "envfile-duplicate",
-				Pos:      a.Pos,
-				Message: fmt.Sprintf("%s is assigned more than once in %s; the assignment at line %d wins over this one",
-					a.Name, path, w.Pos.Line),
-				Hint: "remove the assignments that do not win",
-			})
+	seen := map[string]bool{}
+	for _, a := range ep.out {
+		if count[a.Name] < 2 || seen[a.Name] {
+			continue
 		}
+		seen[a.Name] = true
+		w := ep.out[last[a.Name]]
+		times := "twice"
+		if n := count[a.Name]; n > 2 {
+			times = fmt.Sprintf("%d times", n)
+		}
+		dups = append(dups, diag.Diagnostic{
+			Severity: diag.Warning,
+			Code:     "envfile-duplicate",
+			Pos:      a.Pos,
+			Message: fmt.Sprintf("%s is assigned %s in %s; the last one, at line %d, wins",
+				a.Name, times, path, w.Pos.Line),
+			Hint: "remove the assignments that do not win",
+		})
 	}
 	diags := append(ep.diags, dups...)
 	sort.SliceStable(diags, func(i, j int) bool { return diags[i].Pos.Line < diags[j].Pos.Line })
@@ -235,8 +245,8 @@ func (ep *envParser) run() {
 		ep.noEquals(keyStart, len(ep.data))
 	case stSingleQuote, stDoubleQuote, stDoubleQuoteEscape:
 		ep.warn("envfile-syntax", keyStart,
-			fmt.Sprintf("%s: the quoted value of %s is not closed; systemd takes the rest of the file as its value",
-				ep.pos(keyStart), strings.TrimSpace(string(key))),
+			fmt.Sprintf("the quoted value of %s is not closed; systemd takes the rest of the file as its value",
+				strings.TrimSpace(string(key))),
 			"close the quote")
 		push(len(ep.data), false)
 	case stPreValue, stValueEscape:
@@ -249,7 +259,7 @@ func (ep *envParser) run() {
 func (ep *envParser) noEquals(start, end int) {
 	text := strings.TrimSpace(string(ep.data[start:end]))
 	ep.warn("envfile-syntax", start,
-		fmt.Sprintf("%s: expected NAME=VALUE, found %q without \"=\"; systemd ignores the line", ep.pos(start), text),
+		fmt.Sprintf("expected NAME=VALUE, found %q without \"=\"; systemd ignores the line", text),
 		"write NAME=VALUE, or start the line with # to make it a comment")
 }
 
@@ -266,7 +276,7 @@ func (ep *envParser) push(key, value string, start, end int) {
 			Severity: diag.Error,
 			Code:     "envfile-utf8",
 			Pos:      p,
-			Message:  fmt.Sprintf("%s: invalid UTF-8 in the assignment of %q; systemd fails to load the whole file", p, key),
+			Message:  fmt.Sprintf("invalid UTF-8 in the assignment of %q; systemd fails to load the whole file", key),
 			Hint:     "save the file as UTF-8",
 		})
 		return
@@ -275,12 +285,12 @@ func (ep *envParser) push(key, value string, start, end int) {
 	if !envNameIsValid(key) {
 		if name, ok := strings.CutPrefix(key, "export"); ok && name != "" && isEnvWhitespace(name[0]) && envNameIsValid(strings.TrimSpace(name)) {
 			ep.warn("envfile-export", start,
-				fmt.Sprintf("%s: systemd does not understand \"export\": the name %q is invalid and the assignment is ignored", p, key),
+				fmt.Sprintf("systemd does not understand \"export\": the name %q is invalid and the assignment is ignored", key),
 				"remove \"export \" from the line")
 			return
 		}
 		ep.warn("envfile-syntax", start,
-			fmt.Sprintf("%s: invalid variable name %q (expected letters, digits and _, not starting with a digit); systemd ignores the assignment", p, key),
+			fmt.Sprintf("invalid variable name %q (expected letters, digits and _, not starting with a digit); systemd ignores the assignment", key),
 			"")
 		return
 	}

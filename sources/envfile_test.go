@@ -170,7 +170,7 @@ func TestParseEnvFileTestdata(t *testing.T) {
 		})
 	}
 	_, diags := ParseEnvFile("/k.env", readTestdata(t, "envfile/duplicates.env"))
-	if want := "K3S_TOKEN is assigned more than once in /k.env; the assignment at line 5 wins over this one"; diags[0].Message != want {
+	if want := "K3S_TOKEN is assigned twice in /k.env; the last one, at line 5, wins"; diags[0].Message != want {
 		t.Errorf("duplicate message = %q, want %q", diags[0].Message, want)
 	}
 }

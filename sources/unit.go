@@ -216,11 +216,10 @@ func backslashSpaceDiag(path string, line, col int) diag.Diagnostic {
 		Severity: diag.Error,
 		Code:     "unit-backslash-space",
 		Pos:      pos,
-		Message: fmt.Sprintf("%s: the backslash is followed by spaces or tabs, so it does not continue the line: "+
-			"the setting ends here and systemd reads the following lines as separate (invalid) settings. "+
-			"Current systemd keeps a literal \"\\\" as the last word of a command line (\"Ignoring unknown escape sequences\"); "+
-			"systemd 219 (CentOS/RHEL 7) logs \"Trailing garbage, ignoring.\" and drops an Exec*= setting entirely",
-			pos),
+		Message: fmt.Sprint("the backslash is followed by spaces or tabs, so it does not continue the line: " +
+			"the setting ends here and systemd reads the following lines as separate (invalid) settings. " +
+			"Current systemd keeps a literal \"\\\" as the last word of a command line (\"Ignoring unknown escape sequences\"); " +
+			"systemd 219 (CentOS/RHEL 7) logs \"Trailing garbage, ignoring.\" and drops an Exec*= setting entirely"),
 		Hint: "remove the spaces after the backslash",
 	}
 }

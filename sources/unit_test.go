@@ -232,10 +232,14 @@ func TestBackslashSpaceMessage(t *testing.T) {
 		t.Fatalf("want 1 diagnostic, got %v", diags)
 	}
 	d := diags[0]
-	for _, s := range []string{"/etc/systemd/system/k3s.service:3:30", "Trailing garbage"} {
-		if !strings.Contains(d.Message, s) {
-			t.Errorf("message %q does not mention %q", d.Message, s)
-		}
+	if got := d.Pos.String(); got != "/etc/systemd/system/k3s.service:3:30" {
+		t.Errorf("position = %s, want the backslash at /etc/systemd/system/k3s.service:3:30", got)
+	}
+	if !strings.Contains(d.Message, "Trailing garbage") {
+		t.Errorf("message %q does not name systemd 219's wording", d.Message)
+	}
+	if strings.Contains(d.Message, "k3s.service:3") {
+		t.Errorf("message %q repeats the position, which check prints already", d.Message)
 	}
 	if !strings.Contains(d.Hint, "remove the spaces after the backslash") {
 		t.Errorf("hint = %q", d.Hint)

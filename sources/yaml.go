@@ -110,7 +110,7 @@ func ParseConfig(path string, data []byte) (*ConfigFile, []diag.Diagnostic, erro
 			// k3s's words, and the better of the two positions: yaml.v2 numbers scanner
 			// errors at the problem; for parser errors and unknown anchors the yaml.v3
 			// reading (corrected in syntaxError) points closer.
-			if p3.Pos.Line > 0 && (isParserProblem(p3.Msg) || unknownAnchor.MatchString("yaml: "+p3.Msg)) {
+			if p3.Pos.Line > 0 && (p2.Pos.Line == 0 || isParserProblem(p3.Msg) || unknownAnchor.MatchString("yaml: "+p3.Msg)) {
 				p2.Pos = p3.Pos
 			}
 			return nil, nil, p2
