@@ -66,6 +66,7 @@ type ConfigItem struct {
 const (
 	CodeYAMLMergeKeyDropped = "yaml-merge-key-dropped"
 	CodeYAMLExtraDocument   = "yaml-extra-document"
+	CodeYAMLAfterFlowRoot   = "yaml-ignored-after-flow"
 	CodeYAMLDuplicateKey    = "yaml-duplicate-key"
 	CodeYAMLEmptyFlowKey    = "yaml-empty-flow-key"
 )
@@ -128,7 +129,9 @@ func ParseConfig(path string, data []byte) (*ConfigFile, []diag.Diagnostic, erro
 		return nil, nil, err
 	}
 	d.duplicates(cf.Entries)
-	d.extraDocument(dec, cut)
+	if !d.afterFlowRoot(&first) {
+		d.extraDocument(dec, cut)
+	}
 	return cf, d.diags, nil
 }
 
@@ -931,6 +934,49 @@ func (d *decoder) duplicates(entries []ConfigEntry) {
 			Hint: fmt.Sprintf("remove one of them, or write %q to add to the earlier value", e.Key+"+"),
 		})
 	}
+}
+
+// afterFlowRoot warns when the document is a flow collection ("{}" or "[...]") followed by
+// more text: yaml.v2 ends the document with the collection and never reads the rest, so
+// the keys after it are silently lost. Ansible's to_nice_yaml of an empty dict writes "{}",
+// and later tasks that append keys to the file produce exactly this.
+func (d *decoder) afterFlowRoot(doc *yaml.Node) bool {
+	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 {
+		return false
+	}
+	root := doc.Content[0]
+	if (root.Kind != yaml.MappingNode && root.Kind != yaml.SequenceNode) || root.Style&yaml.FlowStyle == 0 {
+		return false
+	}
+	last := maxLine(root)
+	for l := last + 1; l <= len(d.src.starts); l++ {
+		t := strings.TrimSpace(d.src.line(l))
+		if t == "" || strings.HasPrefix(t, "#") || strings.Trim(t, "}], ") == "" {
+			continue
+		}
+		if t == "---" || t == "..." || strings.HasPrefix(t, "--- ") {
+			return false
+		}
+		d.diags = append(d.diags, diag.Diagnostic{
+			Severity: diag.Error,
+			Code:     CodeYAMLAfterFlowRoot,
+			Pos:      diag.Position{File: d.path, Line: l, Column: d.src.firstNonBlank(l)},
+			Message:  fmt.Sprintf("the document is the flow collection on line %d; k3s's YAML parser stops there, so everything from line %d on is ignored", root.Line, l),
+			Hint:     fmt.Sprintf("delete the %q on line %d (an empty mapping written by a template) so the keys below it are read", strings.TrimSpace(d.src.line(root.Line)), root.Line),
+		})
+		return true
+	}
+	return false
+}
+
+func maxLine(n *yaml.Node) int {
+	m := n.Line
+	for _, c := range n.Content {
+		if l := maxLine(c); l > m {
+			m = l
+		}
+	}
+	return m
 }
 
 // extraDocument warns about further documents, which yaml.v2's Unmarshal never reads. cut
