@@ -364,6 +364,12 @@ func (r *resolver) collect(main, wrapper *cliRun) {
 		h = append(h, ignoredBy[f.Name]...)
 		h = append(h, r.decide(final, fv)...)
 		h = append(h, r.configEntryAssignments(f)...)
+		for _, n := range f.Names() {
+			for _, a := range r.ignoredFileEntries[n] {
+				a.secret = f.Secret
+				h = append(h, a)
+			}
+		}
 		for _, name := range f.EnvVars {
 			if ev := r.env[name]; ev != nil && len(ev.Assignments) > 1 {
 				h = append(h, ev.Assignments[:len(ev.Assignments)-1]...)
@@ -379,6 +385,11 @@ func (r *resolver) collect(main, wrapper *cliRun) {
 		r.res.Keys = append(r.res.Keys, k)
 		for _, n := range f.Names() {
 			r.res.keyIndex[n] = k
+		}
+	}
+	for name, as := range r.ignoredFileEntries {
+		if cmd.Lookup(name) == nil {
+			r.stray = append(r.stray, as...)
 		}
 	}
 	// Config entries and tokens for names that are no key of this command.

@@ -78,6 +78,8 @@ type resolver struct {
 	argv    []token // argv without argv[0], with origins
 	stray   []*Assignment
 	entries []*configEntry
+	// ignoredFileEntries are keys set in drop-in files k3s skips for their name.
+	ignoredFileEntries map[string][]*Assignment
 	// entriesByKey indexes entries by config key, for per-flag lookups.
 	entriesByKey map[string][]*configEntry
 	seq          int
@@ -378,6 +380,7 @@ func (r *resolver) loadConfig() []*sources.ConfigFile {
 		out = append(out, cf)
 	}
 	r.res.Sources = append(r.res.Sources, ignored...)
+	r.readIgnoredFiles(ignored)
 	for _, ig := range ignored {
 		r.diag(diag.Diagnostic{Severity: diag.Info, Code: "config-dropin-ignored", Pos: diag.Position{File: ig.Path},
 			Message: fmt.Sprintf("%s is in the drop-in folder but k3s does not read it: %s", ig.Path, ig.Why),
@@ -407,6 +410,39 @@ func execStartRuns(words []sources.Word, cmd string) bool {
 		}
 	}
 	return false
+}
+
+// readIgnoredFiles reads the drop-in folder's files that k3s skips for their name, so that
+// explain can say "this file sets the key, but k3s never reads it". Unparsable ones are left
+// alone: k3s does not read them either.
+func (r *resolver) readIgnoredFiles(ignored []Source) {
+	for _, ig := range ignored {
+		if !strings.Contains(ig.Why, "does not end in") {
+			continue
+		}
+		data, err := readFile(r.fs, ig.Path)
+		if err != nil {
+			continue
+		}
+		cf, _, perr := sources.ParseConfig(ig.Path, data)
+		if perr != nil {
+			continue
+		}
+		for i := range cf.Entries {
+			e := &cf.Entries[i]
+			r.seq++
+			a := &Assignment{Kind: sources.KindConfig, Pos: valuePos(e), Name: e.RawKey + ":", Raw: e.Raw,
+				Value: sources.ToString(e.Value), Outcome: Ignored, order: rankCLI - 1_000_000 + r.seq,
+				Reason: fmt.Sprintf("%s is never read: k3s reads only files whose names end in .yaml or .yml from %s", path.Base(ig.Path), path.Dir(ig.Path))}
+			for _, it := range e.Items {
+				a.Items = append(a.Items, sources.ToString(it.Value))
+			}
+			if r.ignoredFileEntries == nil {
+				r.ignoredFileEntries = map[string][]*Assignment{}
+			}
+			r.ignoredFileEntries[e.Key] = append(r.ignoredFileEntries[e.Key], a)
+		}
+	}
 }
 
 // looksSecretEnv catches secrets in variables no profile names: proxy URLs with
