@@ -165,9 +165,13 @@ func buildK3s() (*Profile, error) {
 		UnitDirs:       []string{"/etc/systemd/system", "/run/systemd/system", "/usr/local/lib/systemd/system", "/usr/lib/systemd/system", "/lib/systemd/system"},
 		EnvFilePattern: "%s.env",
 		Commands:       map[string]*Command{},
-		// Placeholder until the release tags are checked; see version.go.
-		cliV2:            firstRelease{minor: 33, patches: map[int]int{32: 4, 31: 8}},
-		missingConfigFix: firstRelease{minor: 31, patches: map[int]int{30: 4, 29: 8, 28: 12}},
+		// urfave/cli v2: k3s-io/k3s PR #11831 (ac38633c7, main 2025-03-12, so all of v1.33),
+		// backported as #12031 (release-1.32, first in v1.32.4+k3s1) and #12030
+		// (release-1.31, listed in the v1.31.8+k3s1 release notes).
+		cliV2: firstRelease{minor: 33, patches: map[int]int{32: 4, 31: 8}},
+		// e51494002 (2024-07-29, PR #10591 in v1.31.0+k3s1; backports #10596 in v1.30.3+k3s1
+		// and #10597 in v1.29.7+k3s1). No v1.28 backport was found, so v1.28 keeps the old rule.
+		missingConfigFix: firstRelease{minor: 31, patches: map[int]int{30: 3, 29: 7}},
 		SecretEnv: map[string]bool{
 			"K3S_TOKEN": true, "K3S_AGENT_TOKEN": true, "K3S_DATASTORE_ENDPOINT": true,
 			"K3S_VPN_AUTH": true, "AWS_ACCESS_KEY_ID": true, "AWS_SECRET_ACCESS_KEY": true,
