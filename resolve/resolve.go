@@ -33,6 +33,10 @@ type Options struct {
 	// Args, when not nil, is the argv (without argv[0]) to use instead of the unit's
 	// ExecStart. The unit's environment still applies.
 	Args []string
+	// Env adds to the k3s process environment, after the unit's (so it wins), for sources
+	// that are not systemd units: a compose file's environment, a container spec. Each
+	// assignment keeps its position for provenance.
+	Env []sources.EnvAssignment
 }
 
 // ErrUsage marks errors in Options (not in the node's files).
@@ -91,6 +95,9 @@ func (r *resolver) fail(msg string, pos diag.Position) { r.failAt(stageSystemd, 
 
 func (r *resolver) run() {
 	r.loadUnit()
+	for _, a := range r.opts.Env {
+		r.setEnv(a, "the given environment")
+	}
 	r.buildArgs()
 	r.wrapperPreRead()
 	files := r.loadConfig()
