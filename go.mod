@@ -12,6 +12,7 @@ require (
 )
 
 require (
+	github.com/godbus/dbus/v5 v5.2.4 // indirect
 	golang.org/x/sys v0.34.0 // indirect
 	golang.org/x/text v0.28.0 // indirect
 	golang.org/x/tools v0.35.0 // indirect

@@ -105,6 +105,12 @@ type Profile struct {
 	SecretEnv map[string]bool
 	// Program is the binary name (k3s), used in messages and hints.
 	Program string
+	// Wrapper is true when the binary is k3s's multicall wrapper (cmd/k3s/main.go), which
+	// reads the config for debug/data-dir and parses the command line before it execs the
+	// real server or agent. RKE2's binary has no such wrapper.
+	Wrapper bool
+	// DataDir is the default data directory.
+	DataDir string
 
 	cliV2            firstRelease
 	missingConfigFix firstRelease
@@ -136,7 +142,7 @@ func K3s() *Profile {
 }
 
 // secretFlags are the flags whose values must never be printed unless asked for.
-var k3sSecretFlags = map[string]bool{
+var secretFlags = map[string]bool{
 	"token": true, "agent-token": true, "datastore-endpoint": true, "vpn-auth": true,
 	"etcd-s3-access-key": true, "etcd-s3-secret-key": true, "etcd-s3-session-token": true,
 	"s3-access-key": true, "s3-secret-key": true, "s3-session-token": true, "etcd-token": true,
@@ -145,7 +151,7 @@ var k3sSecretFlags = map[string]bool{
 // k3sSharedDestinations: pkg/cli/cmds/server.go declares the deprecated aliases with the same
 // Destination as their replacements (ServerConfig.ExtraControllerArgs and
 // ServerConfig.ExtraCloudControllerArgs).
-var k3sSharedDestinations = map[string]string{
+var sharedDestinations = map[string]string{
 	"kube-controller-manager-arg":       "kube-controller-manager-arg",
 	"kube-controller-arg":               "kube-controller-manager-arg",
 	"kube-cloud-controller-manager-arg": "kube-cloud-controller-manager-arg",
@@ -164,6 +170,8 @@ func buildK3s() (*Profile, error) {
 		Units:          map[string]string{"server": "k3s.service", "agent": "k3s-agent.service", "etcd-snapshot": "k3s.service"},
 		UnitDirs:       []string{"/etc/systemd/system", "/run/systemd/system", "/usr/local/lib/systemd/system", "/usr/lib/systemd/system", "/lib/systemd/system"},
 		EnvFilePattern: "%s.env",
+		Wrapper:        true,
+		DataDir:        "/var/lib/rancher/k3s",
 		Commands:       map[string]*Command{},
 		// urfave/cli v2: k3s-io/k3s PR #11831 (ac38633c7, main 2025-03-12, so all of v1.33),
 		// backported as #12031 (release-1.32, first in v1.32.4+k3s1) and #12030
@@ -172,18 +180,37 @@ func buildK3s() (*Profile, error) {
 		// e51494002 (2024-07-29, PR #10591 in v1.31.0+k3s1; backports #10596 in v1.30.3+k3s1
 		// and #10597 in v1.29.7+k3s1). No v1.28 backport was found, so v1.28 keeps the old rule.
 		missingConfigFix: firstRelease{minor: 31, patches: map[int]int{30: 3, 29: 7}},
-		SecretEnv: map[string]bool{
-			"K3S_TOKEN": true, "K3S_AGENT_TOKEN": true, "K3S_DATASTORE_ENDPOINT": true,
-			"K3S_VPN_AUTH": true, "AWS_ACCESS_KEY_ID": true, "AWS_SECRET_ACCESS_KEY": true,
-			"AWS_SESSION_TOKEN": true, "K3S_CLUSTER_SECRET": true,
-		},
+		SecretEnv:        secretEnv("K3S"),
 	}
-	rows, err := parseTSV(k3sFlagsTSV)
+	if err := p.loadCatalog(k3sFlagsTSV, k3sEtcdSnapshotFlagsTSV, false); err != nil {
+		return nil, err
+	}
+	// cmds.NewApp (pkg/cli/cmds/root.go): --debug and --data-dir/-d before the subcommand.
+	p.RootFlags = []*Flag{
+		{Name: "debug", Type: Bool, Default: "false", EnvVars: []string{"K3S_DEBUG"}},
+		{Name: "data-dir", Aliases: []string{"d"}, Type: String, EnvVars: []string{"K3S_DATA_DIR"}},
+	}
+	return p, nil
+}
+
+// secretEnv lists the variables whose values are secret, for a product's prefix.
+func secretEnv(prefix string) map[string]bool {
+	return map[string]bool{
+		prefix + "_TOKEN": true, prefix + "_AGENT_TOKEN": true, prefix + "_DATASTORE_ENDPOINT": true,
+		prefix + "_VPN_AUTH": true, prefix + "_CLUSTER_SECRET": true,
+		"AWS_ACCESS_KEY_ID": true, "AWS_SECRET_ACCESS_KEY": true, "AWS_SESSION_TOKEN": true,
+	}
+}
+
+// loadCatalog builds server, agent and etcd-snapshot from the flag tables. agentFilters is
+// set for products that register the agent's flags in configfilearg's ValidFlags (RKE2).
+func (p *Profile) loadCatalog(flagsTSV, snapshotTSV string, agentFilters bool) error {
+	rows, err := parseTSV(flagsTSV)
 	if err != nil {
-		return nil, fmt.Errorf("k3s-flags.tsv: %w", err)
+		return fmt.Errorf("%s flags: %w", p.Name, err)
 	}
 	server := &Command{Name: "server", FiltersConfig: true, ConfigValid: map[string]bool{}}
-	agent := &Command{Name: "agent"}
+	agent := &Command{Name: "agent", FiltersConfig: agentFilters, ConfigValid: map[string]bool{}}
 	for _, r := range rows {
 		f := &Flag{
 			Name:        r["name"],
@@ -195,8 +222,8 @@ func buildK3s() (*Profile, error) {
 			Usage:       r["usage"],
 			Category:    r["usage_category"],
 		}
-		f.Secret = k3sSecretFlags[f.Name]
-		f.Destination = k3sSharedDestinations[f.Name]
+		f.Secret = secretFlags[f.Name]
+		f.Destination = sharedDestinations[f.Name]
 		serverDefault, agentDefault := perCommandDefault(r["default"])
 		scope := r["scope"]
 		if scope == "both" || scope == "server-only" {
@@ -209,15 +236,18 @@ func buildK3s() (*Profile, error) {
 			af.Default = agentDefault
 			agent.Flags = append(agent.Flags, &af)
 		}
-		if r["valid_in_config_for_server"] == "yes" {
-			for _, n := range f.Names() {
+		for _, n := range f.Names() {
+			if r["valid_in_config_for_server"] == "yes" {
 				server.ConfigValid[n] = true
+			}
+			if r["valid_in_config_for_agent"] == "yes" {
+				agent.ConfigValid[n] = true
 			}
 		}
 	}
-	snapRows, err := parseTSV(k3sEtcdSnapshotFlagsTSV)
+	snapRows, err := parseTSV(snapshotTSV)
 	if err != nil {
-		return nil, fmt.Errorf("k3s-etcd-snapshot-flags.tsv: %w", err)
+		return fmt.Errorf("%s etcd-snapshot flags: %w", p.Name, err)
 	}
 	snap := &Command{Name: "etcd-snapshot", FiltersConfig: true, ConfigValid: map[string]bool{},
 		Subcommands: []string{"delete", "list", "ls", "prune", "save"}, SkipArgReorder: true}
@@ -230,7 +260,7 @@ func buildK3s() (*Profile, error) {
 			EnvVars: splitList(r["env_vars"]),
 			Hidden:  r["hidden"] == "true",
 		}
-		f.Secret = k3sSecretFlags[f.Name]
+		f.Secret = secretFlags[f.Name]
 		snap.Flags = append(snap.Flags, f)
 		for _, n := range f.Names() {
 			snap.ConfigValid[n] = true
@@ -240,11 +270,7 @@ func buildK3s() (*Profile, error) {
 		c.index()
 		p.Commands[c.Name] = c
 	}
-	p.RootFlags = []*Flag{
-		{Name: "debug", Type: Bool, Default: "false", EnvVars: []string{"K3S_DEBUG"}},
-		{Name: "data-dir", Aliases: []string{"d"}, Type: String, EnvVars: []string{"K3S_DATA_DIR"}},
-	}
-	return p, nil
+	return nil
 }
 
 // perCommandDefault reads the default column, which is either one value or

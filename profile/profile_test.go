@@ -77,3 +77,33 @@ func TestBehaviour(t *testing.T) {
 		}
 	}
 }
+
+// Counts from data/rke2-README.md (rancher/rke2@6ce1a8019e): server 135, agent 66,
+// etcd-snapshot 28.
+func TestRKE2Catalog(t *testing.T) {
+	p := RKE2()
+	for cmd, want := range map[string]int{"server": 135, "agent": 66, "etcd-snapshot": 28} {
+		if got := len(p.Command(cmd).Flags); got != want {
+			t.Errorf("%s: %d flags, want %d", cmd, got, want)
+		}
+	}
+	server, agent := p.Command("server"), p.Command("agent")
+	if !agent.FiltersConfig || !agent.ConfigValid["node-label"] || agent.ConfigValid["disable"] {
+		t.Error("RKE2 registers ValidFlags for agent: node-label is valid, server-only disable is skipped")
+	}
+	if server.Lookup("cluster-init") != nil || server.ConfigValid["cluster-init"] {
+		t.Error("rke2 drops cluster-init: a cluster-init: key is skipped with a warning")
+	}
+	if f := server.Lookup("cni"); f == nil || f.Default != "canal" || f.Type != StringSlice {
+		t.Errorf("cni is RKE2's StringSlice with default canal, got %+v", f)
+	}
+	if f := server.Lookup("data-dir"); f.Default != "/var/lib/rancher/rke2" {
+		t.Errorf("data-dir default %q", f.Default)
+	}
+	if f := server.Lookup("token"); len(f.EnvVars) == 0 || f.EnvVars[0] != "RKE2_TOKEN" || !f.Secret {
+		t.Errorf("token reads RKE2_TOKEN and is secret, got %+v", f)
+	}
+	if p.Wrapper || len(p.RootFlags) != 0 {
+		t.Error("rke2 has no multicall wrapper and no app-level flags")
+	}
+}

@@ -48,7 +48,7 @@ func Header(w io.Writer, res *resolve.Result) {
 	if res.Subcommand != "" {
 		cmd += " " + res.Subcommand
 	}
-	fmt.Fprintf(w, "%s %s (k3s %s, urfave/cli %s)\n", res.Product, cmd, res.Version, res.Era)
+	fmt.Fprintf(w, "%s %s (%s %s, urfave/cli %s)\n", res.Product, cmd, res.Product, res.Version, res.Era)
 	if res.Unit != "" {
 		fmt.Fprintf(w, "unit:   %s\n", res.Unit)
 	}
@@ -61,7 +61,7 @@ func Header(w io.Writer, res *resolve.Result) {
 func Show(w io.Writer, res *resolve.Result, red *Redactor, all bool) {
 	Header(w, res)
 	if res.Error != "" {
-		fmt.Fprintf(w, "\nk3s refuses to start: %s\n", red.Scrub(res.Error))
+		fmt.Fprintf(w, "\n%s refuses to start: %s\n", res.Product, red.Scrub(res.Error))
 	}
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
@@ -122,7 +122,7 @@ func Check(w io.Writer, res *resolve.Result, red *Redactor) (errors, warnings in
 	ds := append([]diag.Diagnostic{}, res.Diagnostics...)
 	sort.SliceStable(ds, func(i, j int) bool { return ds[i].Severity.Rank() > ds[j].Severity.Rank() })
 	if res.Error != "" {
-		fmt.Fprintf(w, "k3s refuses to start: %s\n", red.Scrub(res.Error))
+		fmt.Fprintf(w, "%s refuses to start: %s\n", res.Product, red.Scrub(res.Error))
 		if !res.ErrorPos.IsZero() {
 			fmt.Fprintf(w, "  at %s\n", res.ErrorPos)
 		}
@@ -187,7 +187,7 @@ func Explain(w io.Writer, res *resolve.Result, k *resolve.Key, red *Redactor) {
 		fmt.Fprintf(w, "  note: %s\n", red.Scrub(k.Note))
 	}
 	if res.Error != "" {
-		fmt.Fprintf(w, "  but k3s refuses to start: %s\n", red.Scrub(res.Error))
+		fmt.Fprintf(w, "  but %s refuses to start: %s\n", res.Product, red.Scrub(res.Error))
 	}
 	if len(k.History) > 0 {
 		fmt.Fprintln(w, "\n  every assignment, in precedence order (defaults, environment, config files, command line):")

@@ -27,6 +27,30 @@ func (r *resolver) checks() {
 	r.checkEnvironment()
 	r.checkDropinNames()
 	r.checkRole(cmd)
+	r.checkBothUnits()
+}
+
+// checkBothUnits: RKE2's units each carry an ExecCondition that refuses to start while the
+// other is active (bundle/lib/systemd/system/rke2-*.service), so a node with both installed
+// runs whichever started first.
+func (r *resolver) checkBothUnits() {
+	if r.p.Name != "rke2" {
+		return
+	}
+	var found []string
+	for _, u := range []string{r.p.Units["server"], r.p.Units["agent"]} {
+		for _, d := range r.p.UnitDirs {
+			if fi, err := r.fs.Stat(path.Join(d, u)); err == nil && !fi.IsDir() {
+				found = append(found, path.Join(d, u))
+				break
+			}
+		}
+	}
+	if len(found) == 2 {
+		r.diag(diag.Diagnostic{Severity: diag.Info, Code: "rke2-both-units", Pos: diag.Position{File: found[0]},
+			Message: fmt.Sprintf("both %s and %s are installed; each has an ExecCondition that refuses to start while the other is active, so only one of them runs", found[0], found[1]),
+			Hint:    "disable the one this node should not run: systemctl disable --now rke2-agent (or rke2-server); pick the other here with --command"})
+	}
 }
 
 var boolWords = map[string]bool{"y": true, "Y": true, "yes": true, "Yes": true, "YES": true, "n": true, "N": true,

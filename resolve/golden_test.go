@@ -9,6 +9,8 @@ package resolve_test
 //	config: /path               resolve.Options.Config
 //	args: server --debug        resolve.Options.Args, split on white space
 //	explain: key1 key2          keys rendered into want/explain.txt
+//	products: k3s rke2          also resolve the node as an RKE2 node (paths, unit names and
+//	                            K3S_ variables translated) and compare with want/rke2/*
 //
 // Files named node/<path> are the node's files, loaded at /<path>. The expected outputs
 // are want/show.json (the JSON document, secrets redacted), want/explain.txt and
@@ -46,7 +48,20 @@ const (
 	wantShow    = "want/show.json"
 )
 
-var wantOrder = []string{wantCheck, wantExplain, wantShow}
+var wantOrder = []string{wantCheck, wantExplain, wantShow,
+	"want/rke2/" + strings.TrimPrefix(wantCheck, "want/"),
+	"want/rke2/" + strings.TrimPrefix(wantExplain, "want/"),
+	"want/rke2/" + strings.TrimPrefix(wantShow, "want/")}
+
+// toRKE2 translates a k3s node into the RKE2 node that behaves the same wherever the two
+// products share code (configfilearg, urfave/cli): RKE2's paths, unit names and variables.
+var toRKE2 = strings.NewReplacer(
+	"/etc/rancher/k3s", "/etc/rancher/rke2",
+	"k3s-agent.service", "rke2-agent.service",
+	"k3s.service", "rke2-server.service",
+	"/usr/local/bin/k3s", "/usr/local/bin/rke2",
+	"K3S_", "RKE2_",
+)
 
 // scenario is an archive split into what to resolve and what to expect.
 type scenario struct {
@@ -54,6 +69,8 @@ type scenario struct {
 	opts        resolve.Options
 	explain     []string
 	nodeFiles   []txtar.File
+	// rke2 is the same node translated for RKE2, when the scenario asks for it.
+	rke2 *resolve.Options
 }
 
 func TestGolden(t *testing.T) {
@@ -170,8 +187,16 @@ func parseScenario(ar *txtar.Archive) (*scenario, error) {
 			}
 		case "explain":
 			sc.explain = strings.Fields(val)
+		case "products":
+			for _, p := range strings.Fields(val) {
+				if p == "rke2" {
+					sc.rke2 = &resolve.Options{}
+				} else if p != "k3s" {
+					return nil, fmt.Errorf("comment line %d: unknown product %q", i+2, p)
+				}
+			}
 		default:
-			return nil, fmt.Errorf("comment line %d: unknown option %q (want command, version, unit, config, args or explain)", i+2, key)
+			return nil, fmt.Errorf("comment line %d: unknown option %q (want command, version, unit, config, args, explain or products)", i+2, key)
 		}
 	}
 	fs := afero.NewMemMapFs()
@@ -189,15 +214,42 @@ func parseScenario(ar *txtar.Archive) (*scenario, error) {
 		sc.nodeFiles = append(sc.nodeFiles, f)
 	}
 	sc.opts.FS = fs
+	if sc.rke2 != nil {
+		o := sc.opts
+		o.Unit, o.Config = toRKE2.Replace(o.Unit), toRKE2.Replace(o.Config)
+		rfs := afero.NewMemMapFs()
+		for _, f := range sc.nodeFiles {
+			rel := strings.TrimPrefix(f.Name, "node/")
+			if err := afero.WriteFile(rfs, toRKE2.Replace("/"+rel), []byte(toRKE2.Replace(string(f.Data))), 0o644); err != nil {
+				return nil, err
+			}
+		}
+		o.FS = rfs
+		sc.rke2 = &o
+	}
 	return sc, nil
 }
 
-// render resolves the node and renders every expectation the scenario asks for.
+// render resolves the node (and its RKE2 translation) and renders every expectation the
+// scenario asks for.
 func render(sc *scenario) (map[string]string, error) {
-	res, err := resolve.Resolve(sc.opts)
+	out, err := renderOne(sc, sc.opts, "want/")
+	if err != nil || sc.rke2 == nil {
+		return out, err
+	}
+	r, err := renderOne(sc, *sc.rke2, "want/rke2/")
+	for k, v := range r {
+		out[k] = v
+	}
+	return out, err
+}
+
+func renderOne(sc *scenario, opts resolve.Options, prefix string) (map[string]string, error) {
+	res, err := resolve.Resolve(opts)
 	if err != nil {
 		return nil, err
 	}
+	name := func(f string) string { return prefix + strings.TrimPrefix(f, "want/") }
 	red := report.NewRedactor(res, false)
 	out := map[string]string{}
 
@@ -205,25 +257,32 @@ func render(sc *scenario) (map[string]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	out[wantShow] = string(js) + "\n"
+	out[name(wantShow)] = string(js) + "\n"
 
 	var b bytes.Buffer
 	report.Check(&b, res, red)
-	out[wantCheck] = b.String()
+	out[name(wantCheck)] = b.String()
 
 	if len(sc.explain) > 0 {
 		b.Reset()
 		for i, name := range sc.explain {
 			k := res.Key(name)
-			if k == nil {
-				return nil, fmt.Errorf("explain: %s %s has no key %q", res.Product, res.Command, name)
-			}
 			if i > 0 {
 				b.WriteString("\n")
 			}
+			if k == nil && prefix != "want/" {
+				// The translated node may lack a flag the product dropped (RKE2 has no
+				// cluster-init); say so, as explain does for an unknown key.
+				fmt.Fprintf(&b, "%s %s has no flag %q\n", res.Product, res.Command, name)
+				report.ExplainStray(&b, res, name, red)
+				continue
+			}
+			if k == nil {
+				return nil, fmt.Errorf("explain: %s %s has no key %q", res.Product, res.Command, name)
+			}
 			report.Explain(&b, res, k, red)
 		}
-		out[wantExplain] = b.String()
+		out[name(wantExplain)] = b.String()
 	}
 	return out, nil
 }

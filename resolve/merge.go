@@ -74,7 +74,7 @@ func mergeConfig(files []*sources.ConfigFile, seq *int) []*mergedKey {
 			} else {
 				for _, prev := range mk.live {
 					if prev.assignment == nil {
-						prev.assignment = entryAssignment(prev, Replaced, replacedReason(ce))
+						prev.assignment = entryAssignment(prev, Replaced, replacedReason(ce, mk.list || newIsList))
 					}
 				}
 				mk.live = mk.live[:0]
@@ -94,7 +94,10 @@ func mergeConfig(files []*sources.ConfigFile, seq *int) []*mergedKey {
 	return order
 }
 
-func replacedReason(by *configEntry) string {
+func replacedReason(by *configEntry, list bool) string {
+	if !list {
+		return fmt.Sprintf("replaced by %s: at %s: a later config file wins", by.entry.RawKey, valuePos(by.entry))
+	}
 	return fmt.Sprintf("replaced by %s: at %s: a key without '+' replaces the earlier value, lists included (write %s+: there to append)",
 		by.entry.RawKey, valuePos(by.entry), by.entry.Key)
 }

@@ -200,9 +200,12 @@ func (r *resolver) parse(files []*sources.ConfigFile) {
 	// The multicall wrapper (cmd/k3s/main.go) runs app.Run on the raw argv with the same flag
 	// definitions before it execs k3s-server or k3s-agent, so a command-line error is
 	// reported there first, without the config file's values.
-	wrapper := r.runCLI(cloneTokens(argv))
-	if wrapper.err != nil {
-		r.failAt(stageWrapper, wrapper.err.msg, tokPos(wrapper.err.tok))
+	wrapper := &cliRun{}
+	if r.p.Wrapper {
+		wrapper = r.runCLI(cloneTokens(argv))
+		if wrapper.err != nil {
+			r.failAt(stageWrapper, wrapper.err.msg, tokPos(wrapper.err.tok))
+		}
 	}
 	main := r.runCLI(spliced)
 	if main.err != nil {
@@ -242,9 +245,15 @@ func (r *resolver) strip(toks []token) []token {
 			Value: t.text[strings.IndexByte(t.text, '=')+1:], Outcome: Skipped, order: t.order,
 			Reason: fmt.Sprintf("k3s %s does not know the flag %q, so k3s skips this config key (\"Unknown flag %s found in config.yaml, skipping\")", cmd.Name, name, strings.Split(t.text, "=")[0])}
 		r.stray = append(r.stray, a)
+		hint := suggestHint(name, cmd)
+		if r.p.Name != "k3s" && profile.K3s().Command(cmd.Name) != nil && profile.K3s().Command(cmd.Name).Lookup(name) != nil {
+			hint = fmt.Sprintf("%s is a k3s flag that %s %s does not have (%s drops it); remove the key", name, r.p.Program, cmd.Name, r.p.Program)
+		} else if other := r.otherCommandWith(name, cmd.Name); other != "" {
+			hint = fmt.Sprintf("%s is a %s flag: harmless here (a config shared by several nodes or commands), but it does nothing for %s %s", name, other, r.p.Program, cmd.Name)
+		}
 		r.diag(diag.Diagnostic{Severity: diag.Warning, Code: "config-unknown-key", Pos: t.pos, Key: name,
 			Message: fmt.Sprintf("k3s %s does not know %q; k3s skips it with \"Unknown flag %s found in config.yaml, skipping\"", cmd.Name, name, strings.Split(t.text, "=")[0]),
-			Hint:    suggestHint(name, cmd)})
+			Hint:    hint})
 	}
 	return out
 }
@@ -595,4 +604,14 @@ func dash(name string) string {
 		return "-" + name
 	}
 	return "--" + name
+}
+
+// otherCommandWith names another command that has the flag, if any.
+func (r *resolver) otherCommandWith(name, except string) string {
+	for _, c := range []string{"server", "agent", "etcd-snapshot"} {
+		if c != except && r.p.Command(c).Lookup(name) != nil {
+			return r.p.Program + " " + c
+		}
+	}
+	return ""
 }

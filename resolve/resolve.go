@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"regexp"
 	"sort"
 	"strings"
 	"syscall"
@@ -46,13 +47,14 @@ var ErrUsage = errors.New("usage")
 // node's files are reported in the Result (Error, Diagnostics); the error return is only for
 // Options that make no sense.
 func Resolve(opts Options) (*Result, error) {
-	p := opts.Profile
-	if p == nil {
-		p = profile.K3s()
-	}
 	fsys := opts.FS
 	if fsys == nil {
 		fsys = afero.NewReadOnlyFs(afero.NewOsFs())
+	}
+	p := opts.Profile
+	productWhy := "given"
+	if p == nil {
+		p, productWhy = DetectProduct(fsys)
 	}
 	beh, err := p.Behaviour(opts.Version)
 	if err != nil {
@@ -66,6 +68,7 @@ func Resolve(opts Options) (*Result, error) {
 		r.era = EraV1
 	}
 	r.res = &Result{Product: p.Name, Version: beh.Version, Era: r.era.String(), keyIndex: map[string]*Key{}}
+	r.res.Sources = append(r.res.Sources, Source{Role: "product", Path: p.Name, State: "chosen", Why: productWhy})
 	r.run()
 	return r.res, nil
 }
@@ -99,7 +102,9 @@ func (r *resolver) run() {
 		r.setEnv(a, "the given environment")
 	}
 	r.buildArgs()
-	r.wrapperPreRead()
+	if r.p.Wrapper {
+		r.wrapperPreRead()
+	}
 	files := r.loadConfig()
 	r.parse(files)
 	r.finish()
@@ -409,6 +414,51 @@ func sortHistory(h []*Assignment) {
 	sort.SliceStable(h, func(i, j int) bool { return h[i].order < h[j].order })
 }
 
+// DetectProduct decides between k3s and RKE2 from what is on the node: their units in the
+// unit directories, then their /etc/rancher folders. It says why, for `k3sconf sources`.
+func DetectProduct(fsys afero.Fs) (*profile.Profile, string) {
+	type cand struct {
+		p     *profile.Profile
+		units []string
+		dir   string
+	}
+	k3s, rke2 := profile.K3s(), profile.RKE2()
+	cands := []cand{
+		{k3s, []string{"k3s.service", "k3s-agent.service"}, "/etc/rancher/k3s"},
+		{rke2, []string{"rke2-server.service", "rke2-agent.service"}, "/etc/rancher/rke2"},
+	}
+	found := func(c cand) string {
+		for _, d := range c.p.UnitDirs {
+			for _, u := range c.units {
+				if fi, err := fsys.Stat(path.Join(d, u)); err == nil && !fi.IsDir() {
+					return path.Join(d, u)
+				}
+			}
+		}
+		return ""
+	}
+	var withUnit []cand
+	var why []string
+	for _, c := range cands {
+		if u := found(c); u != "" {
+			withUnit = append(withUnit, c)
+			why = append(why, u)
+		}
+	}
+	switch len(withUnit) {
+	case 1:
+		return withUnit[0].p, fmt.Sprintf("detected: %s exists", why[0])
+	case 2:
+		return k3s, fmt.Sprintf("detected: both %s and %s exist; resolving k3s (use --product rke2 for the other)", why[0], why[1])
+	}
+	for _, c := range cands {
+		if fi, err := fsys.Stat(c.dir); err == nil && fi.IsDir() {
+			return c.p, fmt.Sprintf("detected: no unit found, but %s exists", c.dir)
+		}
+	}
+	return k3s, "no k3s or RKE2 unit or /etc/rancher folder found; assuming k3s"
+}
+
 // execStartRuns reports whether an ExecStart argv runs the given k3s command.
 func execStartRuns(words []sources.Word, cmd string) bool {
 	for _, w := range words {
@@ -467,7 +517,46 @@ func looksSecretEnv(name, value string) bool {
 	return false
 }
 
+var k3sWord = regexp.MustCompile(`\bk3s(\s|'s\b|:)`)
+
+// productize words messages for the product: the rules live in k3s's code, which RKE2
+// embeds, but the user runs rke2, so "k3s refuses to start" becomes "rke2 refuses to start".
+// File names (k3s.service), source paths (k3s-io/k3s, pkg/...) keep their names.
+func (r *resolver) productize() {
+	if r.p.Program == "k3s" {
+		return
+	}
+	w := func(s string) string { return k3sWord.ReplaceAllString(s, r.p.Program+"$1") }
+	for i := range r.res.Diagnostics {
+		r.res.Diagnostics[i].Message = w(r.res.Diagnostics[i].Message)
+		r.res.Diagnostics[i].Hint = w(r.res.Diagnostics[i].Hint)
+	}
+	seen := map[*Assignment]bool{}
+	fix := func(a *Assignment) {
+		if !seen[a] {
+			seen[a] = true
+			a.Reason = w(a.Reason)
+		}
+	}
+	for _, k := range r.res.Keys {
+		k.Note = w(k.Note)
+		for i := range k.Advice {
+			k.Advice[i] = w(k.Advice[i])
+		}
+		for _, a := range k.History {
+			fix(a)
+		}
+	}
+	for _, a := range r.res.Stray {
+		fix(a)
+	}
+	for i := range r.res.Sources {
+		r.res.Sources[i].Why = w(r.res.Sources[i].Why)
+	}
+}
+
 func (r *resolver) finish() {
+	defer r.productize()
 	r.checks()
 	r.addAdvice()
 	r.addNotes()

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/k3sconf/k3sconf"
+	"github.com/k3sconf/k3sconf/profile"
 	"github.com/k3sconf/k3sconf/report"
 	"github.com/k3sconf/k3sconf/resolve"
 )
@@ -53,12 +54,14 @@ Commands:
 Global flags (also accepted after the command):
   --root DIR             read the node's files under DIR (a support bundle, a mounted disk);
                          paths in the output are as on the node (default /)
+  --product k3s|rke2     the product (default: detected from the units and /etc/rancher/*)
   --command NAME         server, agent or etcd-snapshot (default: from the unit found)
   --unit PATH            the systemd unit to read (default: k3s.service or k3s-agent.service
                          in /etc/systemd/system, /usr/local/lib/systemd/system, /lib/systemd/system)
   --config PATH          the config file to read instead of the one k3s would choose
-  --k3s-version VERSION  model this k3s release (default: newest); releases before v1.31.8,
-                         v1.32.4 and v1.33.0 parse flags with urfave/cli v1
+  --k3s-version VERSION  model this k3s or RKE2 release, e.g. v1.30.5+k3s1 or v1.30.5+rke2r1
+                         (default: newest); releases before v1.31.8, v1.32.4 and v1.33.0
+                         parse flags with urfave/cli v1
   --json                 machine-readable output (schemaVersion 1, see the README)
   --show-secrets         print tokens, passwords and keys instead of REDACTED
 
@@ -86,7 +89,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&g.unit, "unit", "", "")
 	fs.StringVar(&g.config, "config", "", "")
 	fs.StringVar(&g.version, "k3s-version", "", "")
-	fs.StringVar(&g.product, "product", "k3s", "")
+	fs.StringVar(&g.product, "product", "", "")
 	fs.BoolVar(&g.json, "json", false, "")
 	fs.BoolVar(&g.showSecrets, "show-secrets", false, "")
 	fs.BoolVar(&g.all, "all", false, "")
@@ -134,15 +137,20 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "k3sconf: unknown command %q\n\n%s", cmd, usage)
 		return exitUsage
 	}
-	if g.product != "k3s" {
-		fmt.Fprintf(stderr, "k3sconf: --product %q is not supported yet (k3s only)\n", g.product)
-		return exitUsage
+	var prof *profile.Profile
+	if g.product != "" && g.product != "auto" {
+		p, err := profile.ByName(g.product)
+		if err != nil {
+			fmt.Fprintf(stderr, "k3sconf: --product: %v\n", err)
+			return exitUsage
+		}
+		prof = p
 	}
 	if fi, err := os.Stat(g.root); err != nil || !fi.IsDir() {
 		fmt.Fprintf(stderr, "k3sconf: --root %s: not a directory\n", g.root)
 		return exitUsage
 	}
-	res, err := resolve.Resolve(resolve.Options{FS: k3sconf.Node(g.root), Command: g.command, Unit: g.unit, Config: g.config, Version: g.version})
+	res, err := resolve.Resolve(resolve.Options{FS: k3sconf.Node(g.root), Profile: prof, Command: g.command, Unit: g.unit, Config: g.config, Version: g.version})
 	if err != nil {
 		fmt.Fprintf(stderr, "k3sconf: %v\n", err)
 		return exitUsage
