@@ -85,6 +85,8 @@ type resolver struct {
 	argv    []token // argv without argv[0], with origins
 	stray   []*Assignment
 	entries []*configEntry
+	// parsed caches config files read and parsed once.
+	parsed map[string]*parsedConfig
 	// ignoredFileEntries are keys set in drop-in files k3s skips for their name.
 	ignoredFileEntries map[string][]*Assignment
 	// entriesByKey indexes entries by config key, for per-flag lookups.
@@ -356,7 +358,8 @@ func (r *resolver) loadConfig() []*sources.ConfigFile {
 		if i == 0 && !mainMissing {
 			role, w = "config", why
 		}
-		data, err := readFile(r.fs, f)
+		pc := r.parseConfigFile(f)
+		err := pc.readErr
 		if err != nil && role == "config-dropin" && errors.Is(err, syscall.EISDIR) && dropinIsDir(r.fs, f) {
 			ignored = append(ignored, Source{Role: "config-dropin", Path: f, State: "ignored", Why: "a directory; k3s reads only files"})
 			continue
@@ -376,7 +379,7 @@ func (r *resolver) loadConfig() []*sources.ConfigFile {
 			r.inputError(stageConfig, diag.Position{File: f}, err.Error())
 			return nil
 		}
-		cf, ds, perr := sources.ParseConfig(f, data)
+		cf, ds, perr := pc.file, pc.diags, pc.parseErr
 		r.res.Diagnostics = append(r.res.Diagnostics, ds...)
 		if perr != nil {
 			r.res.Sources = append(r.res.Sources, Source{Role: role, Path: f, State: "invalid", Why: perr.Error()})

@@ -11,6 +11,33 @@ import (
 	"github.com/k3sconf/k3sconf/sources"
 )
 
+// parsedConfig is one config file read and parsed once: the wrapper's lookup and the main
+// parser read the same files, and k3sconf should cost what reading them once costs.
+type parsedConfig struct {
+	file     *sources.ConfigFile
+	diags    []diag.Diagnostic
+	readErr  error
+	parseErr error
+}
+
+func (r *resolver) parseConfigFile(path string) *parsedConfig {
+	if pc, ok := r.parsed[path]; ok {
+		return pc
+	}
+	pc := &parsedConfig{}
+	data, err := readFile(r.fs, path)
+	if err != nil {
+		pc.readErr = err
+	} else {
+		pc.file, pc.diags, pc.parseErr = sources.ParseConfig(path, data)
+	}
+	if r.parsed == nil {
+		r.parsed = map[string]*parsedConfig{}
+	}
+	r.parsed[path] = pc
+	return pc
+}
+
 // wrapperPreRead reproduces the first thing the k3s multicall wrapper does (cmd/k3s/main.go
 // main → findDebug, findDataDir): unless debug and the data dir are already known from the
 // environment or the command line, it looks them up in the config files with
@@ -101,12 +128,12 @@ func (r *resolver) wrapperPreRead() {
 		files = append(files, p)
 	}
 	for _, f := range files {
-		data, err := readFile(r.fs, f)
-		if err != nil {
-			r.wrapperFail(diag.Position{File: f}, err.Error())
+		pc := r.parseConfigFile(f)
+		if pc.readErr != nil {
+			r.wrapperFail(diag.Position{File: f}, pc.readErr.Error())
 			return
 		}
-		if _, _, perr := sources.ParseConfig(f, data); perr != nil {
+		if perr := pc.parseErr; perr != nil {
 			pos := diag.Position{File: f}
 			var pe *diag.ParseError
 			if errors.As(perr, &pe) {

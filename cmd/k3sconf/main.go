@@ -28,10 +28,7 @@ const (
 )
 
 func main() {
-	// k3sconf is a short-lived process that allocates a result and exits: collecting garbage
-	// less often costs a little memory and saves a quarter of the run time on large nodes
-	// (see the README's performance section).
-	debug.SetGCPercent(400)
+	tuneGC()
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
@@ -309,4 +306,13 @@ func isTerminal(w io.Writer) bool {
 	}
 	fi, err := f.Stat()
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// tuneGC: k3sconf is a short-lived process that builds one result and exits, so garbage
+// collection is deferred until the heap reaches 1 GiB (a soft limit: the collector runs
+// when it is reached, so huge inputs stay bounded). On a 2,000-drop-in node this saves a
+// quarter of the run time (README, Performance).
+func tuneGC() {
+	debug.SetGCPercent(-1)
+	debug.SetMemoryLimit(1 << 30)
 }

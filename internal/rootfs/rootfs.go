@@ -16,6 +16,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -32,6 +33,11 @@ var ErrLoop = errors.New("too many levels of symbolic links")
 type Fs struct {
 	root string
 	os   afero.Fs
+	// dirs remembers node directories already found to be real directories (no link), so
+	// reading 2,000 drop-ins does not lstat /etc, /etc/rancher, … 2,000 times. A node
+	// tree does not change under k3sconf during one run.
+	mu   sync.Mutex
+	dirs map[string]bool
 }
 
 // New returns a read-only view of the node under dir.
@@ -66,10 +72,17 @@ func (f *Fs) resolve(name string, final bool) (string, error) {
 			done = next
 			break
 		}
+		if len(todo) > 0 && f.knownDir(next) {
+			done = next
+			continue
+		}
 		host := filepath.Join(f.root, filepath.FromSlash(next))
 		fi, err := os.Lstat(host)
 		if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
 			// Missing components are left for the real call to report.
+			if err == nil && fi.IsDir() {
+				f.rememberDir(next)
+			}
 			done = next
 			continue
 		}
@@ -91,6 +104,21 @@ func (f *Fs) resolve(name string, final bool) (string, error) {
 }
 
 func splitPath(p string) []string { return strings.Split(p, "/") }
+
+func (f *Fs) knownDir(p string) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.dirs[p]
+}
+
+func (f *Fs) rememberDir(p string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.dirs == nil {
+		f.dirs = map[string]bool{}
+	}
+	f.dirs[p] = true
+}
 
 // nodeErr keeps the node path in errors, never the host path.
 func nodeErr(op, name string, err error) error {
