@@ -80,10 +80,27 @@ const (
 // positions, and yaml.v2's decoding rules (resolve.go and decode.go of v2.4.0) are applied
 // to the nodes. Anything k3s would refuse to start with is returned as a *diag.ParseError;
 // findings that k3s accepts silently are returned as diagnostics.
-func ParseConfig(path string, data []byte) (*ConfigFile, []diag.Diagnostic, error) {
-	cf := &ConfigFile{Path: path}
+func ParseConfig(path string, data []byte) (cf *ConfigFile, diags []diag.Diagnostic, err error) {
 	text := normalizeEncoding(data)
 	src := newSourceText(text)
+	defer func() {
+		// Whatever the reason the file is refused, say it in k3s's words: yaml.v2's own
+		// message, which is what k3s logs. The position stays the one found here.
+		var pe *diag.ParseError
+		if err != nil && errors.As(err, &pe) && !strings.HasPrefix(pe.Msg, "yaml: ") {
+			if p2 := v2SyntaxError(path, src, text); p2 != nil {
+				pe.Msg = p2.Msg
+				if pe.Pos.Line == 0 {
+					pe.Pos = p2.Pos
+				}
+			}
+		}
+	}()
+	return parseConfig(path, text, src)
+}
+
+func parseConfig(path string, text []byte, src *sourceText) (*ConfigFile, []diag.Diagnostic, error) {
+	cf := &ConfigFile{Path: path}
 
 	var first yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(text))

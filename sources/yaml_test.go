@@ -361,17 +361,17 @@ func TestParseConfigErrors(t *testing.T) {
 		want             diag.Position
 		wantMsg          string
 	}{
-		{"bad-int-tag", "yaml.v2 fails an explicit tag that does not fit", "a: 1\nk: !!int x\n", pos(2, 4), "cannot decode !!str `x` as a !!int"},
-		{"top-level-scalar", "a scalar document cannot become a MapSlice", "foo\n", pos(1, 1), "cannot unmarshal !!str `foo` into yaml.MapSlice"},
-		{"top-level-sequence", "yaml.v2 decodes each element into a MapItem", "- a\n", pos(1, 3), "cannot unmarshal !!str `a` into yaml.MapItem"},
+		{"bad-int-tag", "yaml.v2 fails an explicit tag that does not fit", "a: 1\nk: !!int x\n", pos(2, 4), "yaml: cannot decode !!str `x` as a !!int"},
+		{"top-level-scalar", "a scalar document cannot become a MapSlice", "foo\n", pos(1, 1), "yaml: unmarshal errors: line 1: cannot unmarshal !!str `foo` into yaml.MapSlice"},
+		{"top-level-sequence", "yaml.v2 decodes each element into a MapItem", "- a\n", pos(1, 3), "yaml: unmarshal errors: line 1: cannot unmarshal !!str `a` into yaml.MapItem"},
 		{"parser-error", "a parser error's line is where the problem is", "a:\n  - b\n c: d\n", pos(3, 2), "yaml: line 2: did not find expected key"},
 		{"scanner-error", "a tab cannot indent a block; the column is the tab's", "a: 1\n\tb: 2\n", pos(2, 1), "yaml: line 2: found a tab character that violates indentation"},
 		{"unknown-anchor", "the alias is found in the text", "a: 1\nb: *nope\n", pos(2, 4), "yaml: unknown anchor 'nope' referenced"},
-		{"recursive-alias", "an anchor cannot contain its alias", "a: &x [*x]\n", pos(1, 8), "anchor 'x' value contains itself"},
-		{"merge-of-scalar", "the merged value is checked before it is dropped", "<<: 1\n", pos(1, 5), "map merge requires map or sequence of maps as the value"},
+		{"recursive-alias", "an anchor cannot contain its alias", "a: &x [*x]\n", pos(1, 8), "yaml: anchor 'x' value contains itself"},
+		{"merge-of-scalar", "the merged value is checked before it is dropped", "<<: 1\n", pos(1, 5), "yaml: map merge requires map or sequence of maps as the value"},
 		{"alias-bomb", "yaml.v2 refuses excessive aliasing",
 			"a: &a [x,x,x,x,x,x,x,x,x,x]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d,*d]\nf: &f [*e,*e,*e,*e,*e,*e,*e,*e,*e,*e]\ng: &g [*f,*f,*f,*f,*f,*f,*f,*f,*f,*f]\nh: &h [*g,*g,*g,*g,*g,*g,*g,*g,*g,*g]\ni: &i [*h,*h,*h,*h,*h,*h,*h,*h,*h,*h]\n",
-			diag.Position{}, "document contains excessive aliasing"},
+			diag.Position{}, "yaml: document contains excessive aliasing"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -46,7 +46,7 @@ func v2SyntaxError(path string, src *sourceText, text []byte) *diag.ParseError {
 		}
 	}
 	// Keep yaml.v2's text whole (it is what k3s logs); the position is in Pos.
-	return &diag.ParseError{Pos: pos, Msg: strings.ReplaceAll(msg, "\n", " "), Err: err}
+	return &diag.ParseError{Pos: pos, Msg: strings.Join(strings.Fields(msg), " "), Err: err}
 }
 
 // columnOf is the 1-based column (in runes) of the first c on a line, or 0.
