@@ -168,7 +168,7 @@ func buildK3s() (*Profile, error) {
 		ConfigFlags:    []string{"--config", "-c"},
 		After:          []string{"server", "agent", "etcd-snapshot:1"},
 		Units:          map[string]string{"server": "k3s.service", "agent": "k3s-agent.service", "etcd-snapshot": "k3s.service"},
-		UnitDirs:       []string{"/etc/systemd/system", "/run/systemd/system", "/usr/local/lib/systemd/system", "/usr/lib/systemd/system", "/lib/systemd/system"},
+		UnitDirs:       UnitDirs,
 		EnvFilePattern: "%s.env",
 		Wrapper:        true,
 		DataDir:        "/var/lib/rancher/k3s",

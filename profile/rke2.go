@@ -52,7 +52,7 @@ func buildRKE2() (*Profile, error) {
 		// /usr/local/lib/systemd/system, /etc/systemd/system with a tar prefix, or
 		// /usr/lib/systemd/system from the RPM.
 		Units:    map[string]string{"server": "rke2-server.service", "agent": "rke2-agent.service", "etcd-snapshot": "rke2-server.service"},
-		UnitDirs: []string{"/etc/systemd/system", "/run/systemd/system", "/usr/local/lib/systemd/system", "/usr/lib/systemd/system", "/lib/systemd/system"},
+		UnitDirs: UnitDirs,
 		// rke2's main.go runs app.Run(configfilearg.MustParse(os.Args)) directly: no wrapper.
 		Wrapper:  false,
 		DataDir:  "/var/lib/rancher/rke2",
@@ -72,3 +72,20 @@ func buildRKE2() (*Profile, error) {
 	p.RootFlags = nil
 	return p, nil
 }
+
+// Product is what detection needs to know about a product without building its catalogs.
+type Product struct {
+	Name      string
+	Units     []string
+	ConfigDir string
+}
+
+// Products lists the products k3sconf knows, in the order detection prefers them. Building a
+// profile parses its flag tables, so detection uses only this.
+var Products = []Product{
+	{Name: "k3s", Units: []string{"k3s.service", "k3s-agent.service"}, ConfigDir: "/etc/rancher/k3s"},
+	{Name: "rke2", Units: []string{"rke2-server.service", "rke2-agent.service"}, ConfigDir: "/etc/rancher/rke2"},
+}
+
+// UnitDirs are systemd's unit directories, highest precedence first; both products use them.
+var UnitDirs = []string{"/etc/systemd/system", "/run/systemd/system", "/usr/local/lib/systemd/system", "/usr/lib/systemd/system", "/lib/systemd/system"}

@@ -420,19 +420,9 @@ func sortHistory(h []*Assignment) {
 // DetectProduct decides between k3s and RKE2 from what is on the node: their units in the
 // unit directories, then their /etc/rancher folders. It says why, for `k3sconf sources`.
 func DetectProduct(fsys afero.Fs) (*profile.Profile, string) {
-	type cand struct {
-		p     *profile.Profile
-		units []string
-		dir   string
-	}
-	k3s, rke2 := profile.K3s(), profile.RKE2()
-	cands := []cand{
-		{k3s, []string{"k3s.service", "k3s-agent.service"}, "/etc/rancher/k3s"},
-		{rke2, []string{"rke2-server.service", "rke2-agent.service"}, "/etc/rancher/rke2"},
-	}
-	found := func(c cand) string {
-		for _, d := range c.p.UnitDirs {
-			for _, u := range c.units {
+	found := func(pr profile.Product) string {
+		for _, d := range profile.UnitDirs {
+			for _, u := range pr.Units {
 				if fi, err := fsys.Stat(path.Join(d, u)); err == nil && !fi.IsDir() {
 					return path.Join(d, u)
 				}
@@ -440,26 +430,30 @@ func DetectProduct(fsys afero.Fs) (*profile.Profile, string) {
 		}
 		return ""
 	}
-	var withUnit []cand
-	var why []string
-	for _, c := range cands {
-		if u := found(c); u != "" {
-			withUnit = append(withUnit, c)
+	var names, why []string
+	for _, pr := range profile.Products {
+		if u := found(pr); u != "" {
+			names = append(names, pr.Name)
 			why = append(why, u)
 		}
 	}
-	switch len(withUnit) {
-	case 1:
-		return withUnit[0].p, fmt.Sprintf("detected: %s exists", why[0])
-	case 2:
-		return k3s, fmt.Sprintf("detected: both %s and %s exist; resolving k3s (use --product rke2 for the other)", why[0], why[1])
+	pick := func(name string) *profile.Profile {
+		p, _ := profile.ByName(name)
+		return p
 	}
-	for _, c := range cands {
-		if fi, err := fsys.Stat(c.dir); err == nil && fi.IsDir() {
-			return c.p, fmt.Sprintf("detected: no unit found, but %s exists", c.dir)
+	switch len(names) {
+	case 0:
+	case 1:
+		return pick(names[0]), fmt.Sprintf("detected: %s exists", why[0])
+	default:
+		return pick(names[0]), fmt.Sprintf("detected: both %s and %s exist; resolving %s (use --product %s for the other)", why[0], why[1], names[0], names[1])
+	}
+	for _, pr := range profile.Products {
+		if fi, err := fsys.Stat(pr.ConfigDir); err == nil && fi.IsDir() {
+			return pick(pr.Name), fmt.Sprintf("detected: no unit found, but %s exists", pr.ConfigDir)
 		}
 	}
-	return k3s, "no k3s or RKE2 unit or /etc/rancher folder found; assuming k3s"
+	return pick("k3s"), "no k3s or RKE2 unit or /etc/rancher folder found; assuming k3s"
 }
 
 // execStartRuns reports whether an ExecStart argv runs the given k3s command.
