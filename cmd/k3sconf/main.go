@@ -47,6 +47,13 @@ Commands:
                  subcommand, before the command-line arguments
   sources        every input considered, missing and ignored ones included
   check          findings with a fix each; exit 1 on errors (--strict: on warnings too)
+  status         do the files say what runs? when k3s started, files changed since,
+                 a pending daemon-reload, keys whose running value differs; exit 1 if
+                 anything is pending
+  components     packaged components and AddOns of a server: enabled, disabled or
+                 skipped, and why
+  compose [FILE] k3s nodes of a docker compose file: does each keep its identity across
+                 docker compose down + up? exit 1 if not, with the lines to add
 
 Global flags (also accepted after the command):
   --root DIR             read the node's files under DIR (a support bundle, a mounted disk);
@@ -61,9 +68,11 @@ Global flags (also accepted after the command):
                          parse flags with urfave/cli v1
   --json                 machine-readable output (schemaVersion 1, see the README)
   --show-secrets         print tokens, passwords and keys instead of REDACTED
+  --node-json FILE       status: the node object (kubectl get node NAME -o json), to
+                         compare its k3s.io/node-args annotation with the files
 
-Exit codes: 0 ok, 1 problems found (check) or unknown key (explain), 2 usage,
-3 a node file cannot be read or parsed.
+Exit codes: 0 ok, 1 problems found (check), a restart pending (status) or unknown
+key (explain), 2 usage, 3 a node file cannot be read or parsed.
 
 Examples:
   k3sconf explain write-kubeconfig-mode
@@ -73,6 +82,7 @@ Examples:
 
 type globals struct {
 	root, command, unit, config, version, product string
+	nodeJSON                                      string
 	json, showSecrets                             bool
 	all, strict                                   bool
 }
@@ -87,6 +97,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&g.config, "config", "", "")
 	fs.StringVar(&g.version, "k3s-version", "", "")
 	fs.StringVar(&g.product, "product", "", "")
+	fs.StringVar(&g.nodeJSON, "node-json", "", "")
 	fs.BoolVar(&g.json, "json", false, "")
 	fs.BoolVar(&g.showSecrets, "show-secrets", false, "")
 	fs.BoolVar(&g.all, "all", false, "")
@@ -120,7 +131,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return exitOK
 	}
 	switch cmd {
-	case "show", "args", "sources", "check":
+	case "compose":
+		return runCompose(cmdArgs, g, stdout, stderr)
+	case "show", "args", "sources", "check", "components", "status":
 		if len(cmdArgs) > 0 {
 			fmt.Fprintf(stderr, "k3sconf %s: takes no arguments (got %q)\n", cmd, cmdArgs)
 			return exitUsage
@@ -193,7 +206,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		return exitOK
 	case "explain":
-		return explain(stdout, stderr, res, red, cmdArgs, g.json, code)
+		return explain(stdout, stderr, res, red, cmdArgs, g.json, code, g.root)
+	case "components":
+		return runComponents(g, res, red, stdout, stderr)
+	case "status":
+		return runStatus(stdout, stderr, g, res, red, code)
 	}
 	return code
 }
@@ -213,8 +230,9 @@ func checkCode(res *resolve.Result, strict bool, code int) int {
 	return exitOK
 }
 
-func explain(stdout, stderr io.Writer, res *resolve.Result, red *report.Redactor, names []string, asJSON bool, code int) int {
+func explain(stdout, stderr io.Writer, res *resolve.Result, red *report.Redactor, names []string, asJSON bool, code int, root string) int {
 	out := map[string]*report.Key{}
+	var ident any
 	for i, n := range names {
 		k := res.Key(strings.TrimLeft(n, "-"))
 		if k == nil {
@@ -230,14 +248,23 @@ func explain(stdout, stderr io.Writer, res *resolve.Result, red *report.Redactor
 		if asJSON {
 			doc := report.JSON(res, red)
 			out[k.Name()] = doc.Keys[k.Name()]
+			if k.Name() == "node-name" {
+				ident = nodeNameJSON(res, root)
+			}
 			continue
 		}
 		if i > 0 {
 			fmt.Fprintln(stdout)
 		}
 		report.Explain(stdout, res, k, red)
+		if k.Name() == "node-name" {
+			explainNodeName(stdout, res, root)
+		}
 	}
 	if asJSON {
+		if ident != nil {
+			return writeJSON(stdout, stderr, map[string]any{"keys": out, "identity": ident}, code)
+		}
 		return writeJSON(stdout, stderr, map[string]any{"keys": out}, code)
 	}
 	return code

@@ -1,0 +1,51 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/k3sconf/k3sconf"
+	"github.com/k3sconf/k3sconf/components"
+	"github.com/k3sconf/k3sconf/diag"
+	"github.com/k3sconf/k3sconf/identity"
+	"github.com/k3sconf/k3sconf/report"
+	"github.com/k3sconf/k3sconf/resolve"
+)
+
+// runComponents prints the server's packaged components and user AddOns. Exit codes as for
+// check: 1 on error findings (--strict: warnings too), 3 when a node file cannot be read.
+func runComponents(g globals, res *resolve.Result, red *report.Redactor, stdout, stderr io.Writer) int {
+	rep := components.Inspect(k3sconf.Node(g.root), res)
+	code := exitOK
+	for _, d := range rep.Diagnostics {
+		if d.Severity == diag.Error || (g.strict && d.Severity == diag.Warning) {
+			code = exitProblem
+		}
+	}
+	if res.InputInvalid() {
+		code = exitInput
+	}
+	if g.json {
+		return writeJSON(stdout, stderr, components.JSON(rep, red), code)
+	}
+	components.Text(stdout, rep, red)
+	return code
+}
+
+// explainNodeName adds the node identity to `explain node-name`: the name k3s registers,
+// the files behind it, and the node-password rule.
+func explainNodeName(w io.Writer, res *resolve.Result, root string) {
+	if res.Command != "server" && res.Command != "agent" {
+		return
+	}
+	fmt.Fprintln(w)
+	identity.Explain(w, k3sconf.Node(root), res, root)
+}
+
+// nodeNameJSON is the identity for `explain node-name --json`.
+func nodeNameJSON(res *resolve.Result, root string) any {
+	if res.Command != "server" && res.Command != "agent" {
+		return nil
+	}
+	return identity.Derive(k3sconf.Node(root), res, root).JSON()
+}

@@ -1,0 +1,65 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+
+	"github.com/spf13/afero"
+
+	"github.com/k3sconf/k3sconf/compose"
+	"github.com/k3sconf/k3sconf/diag"
+)
+
+// runCompose checks the k3s nodes of a docker compose file: exit 1 when a node's identity
+// does not survive `docker compose down` + `up` (or compose or k3s would refuse to start),
+// 2 when there is no compose file, 3 when it cannot be parsed.
+func runCompose(args []string, g globals, stdout, stderr io.Writer) int {
+	if len(args) > 1 {
+		fmt.Fprintf(stderr, "k3sconf compose: takes at most one file (got %q)\n", args)
+		return exitUsage
+	}
+	host := afero.NewReadOnlyFs(afero.NewOsFs())
+	file := ""
+	if len(args) == 1 {
+		file = args[0]
+	} else {
+		for _, name := range compose.DefaultFiles {
+			if _, err := host.Stat(name); err == nil {
+				file = name
+				break
+			}
+		}
+		if file == "" {
+			fmt.Fprintf(stderr, "k3sconf compose: no compose file in the current folder (looked for %v); name one: k3sconf compose FILE\n", compose.DefaultFiles)
+			return exitUsage
+		}
+	}
+	f, err := compose.Load(host, file, os.LookupEnv)
+	if err != nil {
+		var pe *diag.ParseError
+		if errors.As(err, &pe) {
+			fmt.Fprintf(stderr, "k3sconf compose: %v\n", err)
+			return exitInput
+		}
+		if errors.Is(err, fs.ErrNotExist) {
+			fmt.Fprintf(stderr, "k3sconf compose: %v\n", err)
+			return exitUsage
+		}
+		fmt.Fprintf(stderr, "k3sconf compose: %v\n", err)
+		return exitInput
+	}
+	rep := compose.Check(host, f)
+	red := compose.NewRedactor(rep, g.showSecrets)
+	code := exitOK
+	if rep.Failed() {
+		code = exitProblem
+	}
+	if g.json {
+		return writeJSON(stdout, stderr, compose.JSON(rep, red), code)
+	}
+	compose.Text(stdout, rep, red)
+	return code
+}

@@ -1,0 +1,87 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/k3sconf/k3sconf"
+	"github.com/k3sconf/k3sconf/live"
+	"github.com/k3sconf/k3sconf/report"
+	"github.com/k3sconf/k3sconf/resolve"
+)
+
+// runStatus implements `k3sconf status`: is what the files say what runs? It exits 1 when a
+// restart or daemon-reload is pending, a key's running value differs, or nothing about the
+// running process could be learnt; 3 when a node file cannot be read or parsed (code).
+func runStatus(stdout, stderr io.Writer, g globals, res *resolve.Result, red *report.Redactor, code int) int {
+	st, err := inspectLive(g, res)
+	if err != nil {
+		fmt.Fprintf(stderr, "k3sconf status: %v\n", err)
+		return exitUsage
+	}
+	if code == exitOK && st.Pending() {
+		code = exitProblem
+	}
+	if g.json {
+		return writeJSON(stdout, stderr, st.JSON(red, g.showSecrets), code)
+	}
+	st.Text(stdout, red, g.showSecrets)
+	return code
+}
+
+// inspectLive compares the node's running k3s with res. It is also the hook for explain:
+//
+//	if st, err := inspectLive(g, res); err == nil {
+//		if v, from, ok := st.Value(k.Name(), g.showSecrets); ok { … "running: v (from)" … }
+//	}
+//
+// systemd is asked over D-Bus only for the machine k3sconf runs on (--root /) and only when
+// it has a system bus.
+func inspectLive(g globals, res *resolve.Result) (*live.Status, error) {
+	opts := live.Options{
+		Node:    k3sconf.Node(g.root),
+		Resolve: resolve.Options{Command: g.command, Unit: g.unit, Config: g.config, Version: g.version},
+		Today:   res,
+	}
+	opts.Resolve.FS = opts.Node
+	if g.nodeJSON != "" {
+		b, err := os.ReadFile(g.nodeJSON)
+		if err != nil {
+			return nil, fmt.Errorf("--node-json: %w", err)
+		}
+		opts.NodeJSON = b
+	}
+	if isLiveRoot(g.root) {
+		if aux, err := os.ReadFile("/proc/self/auxv"); err == nil {
+			opts.ClockTicks = live.ClockTicks(aux)
+		}
+		if live.HaveSystemBus() {
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			if d, err := live.DialSystemd(ctx); err == nil {
+				defer d.Close()
+				opts.Systemd = d
+			} else {
+				opts.Systemd = failedSystemd{err}
+			}
+		}
+	}
+	return live.Inspect(opts)
+}
+
+func isLiveRoot(root string) bool {
+	if root == "" {
+		return true
+	}
+	abs, err := filepath.Abs(root)
+	return err == nil && abs == "/"
+}
+
+// failedSystemd reports why the bus could not be used, so status says it fell back to files.
+type failedSystemd struct{ err error }
+
+func (f failedSystemd) Unit(context.Context, string) (*live.UnitState, error) { return nil, f.err }

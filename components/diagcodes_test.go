@@ -1,0 +1,200 @@
+package components_test
+
+// Diagnostic scenarios: testdata/components/diagnostics/<code>.txtar holds, for one code, a
+// server that triggers it and a minimal variation (the fix applied) that does not. The
+// comment holds a description, then `want: SEVERITY POSITION` ("-" for no position) and
+// optionally `command:` (both nodes), `trigger-command:` or `clean-command:`. Files named
+// trigger/<path> and clean/<path> are the two nodes. TestEveryCodeHasAScenario keeps the
+// codes in components/*.go and the archives in step.
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/txtar"
+	"github.com/spf13/afero"
+
+	"github.com/k3sconf/k3sconf"
+	"github.com/k3sconf/k3sconf/components"
+	"github.com/k3sconf/k3sconf/diag"
+	"github.com/k3sconf/k3sconf/profile"
+	"github.com/k3sconf/k3sconf/resolve"
+)
+
+const diagDir = "../testdata/components/diagnostics"
+
+func TestDiagnosticScenarios(t *testing.T) {
+	paths, _ := filepath.Glob(filepath.Join(diagDir, "*.txtar"))
+	if len(paths) == 0 {
+		t.Fatalf("no archives in %s", diagDir)
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		code := strings.TrimSuffix(filepath.Base(p), ".txtar")
+		t.Run(code, func(t *testing.T) {
+			ar, err := txtar.ParseFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sev, pos, cmds, err := parseDiagComment(string(ar.Comment))
+			if err != nil {
+				t.Fatalf("%s: %v", p, err)
+			}
+			for _, node := range []string{"trigger", "clean"} {
+				fs := afero.NewMemMapFs()
+				for _, f := range ar.Files {
+					if rel, ok := strings.CutPrefix(f.Name, node+"/"); ok {
+						if err := afero.WriteFile(fs, "/"+rel, f.Data, 0o644); err != nil {
+							t.Fatal(err)
+						}
+					}
+				}
+				res, err := resolve.Resolve(resolve.Options{FS: fs, Command: cmds[node]})
+				if err != nil {
+					t.Fatal(err)
+				}
+				rep := components.Inspect(fs, res)
+				var found []diag.Diagnostic
+				for _, d := range rep.Diagnostics {
+					if d.Code == code {
+						found = append(found, d)
+					}
+				}
+				if node == "clean" {
+					if len(found) > 0 {
+						t.Errorf("%s: clean node: want no %s, got %v", p, code, found)
+					}
+					continue
+				}
+				ok := false
+				for _, d := range found {
+					ok = ok || (d.Severity == sev && d.Pos == pos)
+				}
+				if !ok {
+					t.Errorf("%s: trigger node: want %s %s at %q; got %v", p, sev, code, pos, rep.Diagnostics)
+				}
+			}
+		})
+	}
+}
+
+func parseDiagComment(c string) (diag.Severity, diag.Position, map[string]string, error) {
+	cmds := map[string]string{}
+	var sev diag.Severity
+	var pos diag.Position
+	for _, l := range strings.Split(c, "\n") {
+		k, v, ok := strings.Cut(strings.TrimSpace(l), ":")
+		if !ok || strings.ContainsAny(k, " \t") {
+			continue
+		}
+		v = strings.TrimSpace(v)
+		switch k {
+		case "want":
+			s, p, _ := strings.Cut(v, " ")
+			sev = diag.Severity(s)
+			if p != "-" {
+				parts := strings.Split(p, ":")
+				pos.File = parts[0]
+				if len(parts) > 1 {
+					pos.Line, _ = strconv.Atoi(parts[1])
+				}
+				if len(parts) > 2 {
+					pos.Column, _ = strconv.Atoi(parts[2])
+				}
+			}
+		case "command":
+			cmds["trigger"], cmds["clean"] = v, v
+		case "trigger-command":
+			cmds["trigger"] = v
+		case "clean-command":
+			cmds["clean"] = v
+		}
+	}
+	if sev == "" {
+		return sev, pos, nil, fmt.Errorf("no want: line")
+	}
+	return sev, pos, cmds, nil
+}
+
+// TestManifestsUnreadable needs a real dangling symbolic link, which MemMapFs cannot hold.
+func TestManifestsUnreadable(t *testing.T) {
+	for _, dangling := range []bool{true, false} {
+		dir := t.TempDir()
+		m := filepath.Join(dir, "var/lib/rancher/k3s/server/manifests")
+		if err := os.MkdirAll(m, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		target := "/gone.yaml"
+		if !dangling {
+			target = "/var/lib/rancher/k3s/server/manifests/real.yaml"
+			os.WriteFile(filepath.Join(m, "real.yaml"), []byte("kind: Namespace\n"), 0o644)
+		}
+		if err := os.Symlink(target, filepath.Join(m, "link.yaml")); err != nil {
+			t.Skip(err)
+		}
+		node := k3sconf.Node(dir)
+		res, _ := resolve.Resolve(resolve.Options{FS: node, Command: "server"})
+		rep := components.Inspect(node, res)
+		got := false
+		for _, d := range rep.Diagnostics {
+			if d.Code == "component-manifests-unreadable" && d.Severity == diag.Error && d.Pos.File == "/var/lib/rancher/k3s/server/manifests/link.yaml" {
+				got = true
+			}
+		}
+		if got != dangling {
+			t.Errorf("dangling=%v: component-manifests-unreadable reported = %v; diagnostics: %v", dangling, got, rep.Diagnostics)
+		}
+	}
+}
+
+// TestProductUnsupported: an RKE2 server gets a note instead of k3s's component list.
+func TestProductUnsupported(t *testing.T) {
+	for _, p := range []*profile.Profile{profile.RKE2(), profile.K3s()} {
+		fs := afero.NewMemMapFs()
+		res, err := resolve.Resolve(resolve.Options{FS: fs, Profile: p, Command: "server"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep := components.Inspect(fs, res)
+		got := len(rep.Diagnostics) > 0 && rep.Diagnostics[0].Code == "component-product-unsupported"
+		if got != (p.Name != "k3s") || (p.Name == "k3s" && len(rep.Components) == 0) {
+			t.Errorf("%s: component-product-unsupported = %v, %d components", p.Name, got, len(rep.Components))
+		}
+	}
+}
+
+// TestEveryCodeHasAScenario: every code the package emits has an archive, or a Go test
+// named in covered.
+func TestEveryCodeHasAScenario(t *testing.T) {
+	covered := map[string]bool{"component-manifests-unreadable": true, "component-product-unsupported": true}
+	files, _ := filepath.Glob("*.go")
+	re := regexp.MustCompile(`Code: +"(component-[a-z0-9-]+)"`)
+	seen := 0
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range re.FindAllStringSubmatch(string(data), -1) {
+			seen++
+			if covered[m[1]] {
+				continue
+			}
+			if _, err := os.Stat(filepath.Join(diagDir, m[1]+".txtar")); err != nil {
+				t.Errorf("%s emits %s but %s/%s.txtar does not exist", f, m[1], diagDir, m[1])
+			}
+		}
+	}
+	if seen == 0 {
+		t.Fatal("found no codes; the pattern is out of date")
+	}
+}

@@ -1,0 +1,161 @@
+package components_test
+
+// Golden scenarios: each testdata/components/*.txtar archive is one server. The archive
+// comment holds a one-line description followed by options, one per line:
+//
+//	command: server             resolve.Options.Command
+//	version: v1.30.5+k3s1       resolve.Options.Version
+//	args: server --disable x    resolve.Options.Args, split on white space
+//
+// Files named node/<path> are the node's files, loaded at /<path>. The expected outputs are
+// want/components.txt (the text report) and want/components.json (the JSON document).
+// `go test ./components -run Golden -update` rewrites them.
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/rogpeppe/go-internal/txtar"
+	"github.com/spf13/afero"
+
+	"github.com/k3sconf/k3sconf/components"
+	"github.com/k3sconf/k3sconf/report"
+	"github.com/k3sconf/k3sconf/resolve"
+)
+
+var update = flag.Bool("update", false, "rewrite the want/ files of testdata/components/*.txtar")
+
+const (
+	wantText = "want/components.txt"
+	wantJSON = "want/components.json"
+)
+
+func TestGolden(t *testing.T) {
+	paths, err := filepath.Glob("../testdata/components/*.txtar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(paths) == 0 {
+		t.Fatal("no scenarios in ../testdata/components")
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		t.Run(strings.TrimSuffix(filepath.Base(p), ".txtar"), func(t *testing.T) { runGolden(t, p) })
+	}
+}
+
+func runGolden(t *testing.T, path string) {
+	ar, err := txtar.ParseFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts, desc, nodeFiles, err := parseArchive(ar)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	got, err := render(opts)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	again, _ := render(opts)
+	for k := range got {
+		if got[k] != again[k] {
+			t.Errorf("%s: %s is not deterministic", path, k)
+		}
+	}
+	if *update {
+		next := &txtar.Archive{Comment: ar.Comment, Files: nodeFiles}
+		for _, name := range []string{wantText, wantJSON} {
+			next.Files = append(next.Files, txtar.File{Name: name, Data: []byte(got[name])})
+		}
+		data := txtar.Format(next)
+		if old, err := os.ReadFile(path); err != nil || !bytes.Equal(old, data) {
+			if err := os.WriteFile(path, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return
+	}
+	want := map[string]string{}
+	for _, f := range ar.Files {
+		if strings.HasPrefix(f.Name, "want/") {
+			want[f.Name] = string(f.Data)
+		}
+	}
+	for _, name := range []string{wantText, wantJSON} {
+		w, ok := want[name]
+		if !ok {
+			t.Errorf("%s: %s is missing; run go test ./components -run Golden -update", path, name)
+			continue
+		}
+		if w != got[name] {
+			t.Errorf("%s (%s): %s mismatch (-want +got):\n%s", path, desc, name, cmp.Diff(w, got[name]))
+		}
+	}
+}
+
+func parseArchive(ar *txtar.Archive) (resolve.Options, string, []txtar.File, error) {
+	var opts resolve.Options
+	lines := strings.Split(strings.TrimRight(string(ar.Comment), "\n"), "\n")
+	if len(lines) == 0 || strings.TrimSpace(lines[0]) == "" {
+		return opts, "", nil, fmt.Errorf("the archive comment must start with a one-line description")
+	}
+	for i, line := range lines[1:] {
+		key, val, ok := strings.Cut(strings.TrimSpace(line), ":")
+		if !ok || strings.ContainsAny(key, " \t") {
+			continue
+		}
+		val = strings.TrimSpace(val)
+		switch key {
+		case "command":
+			opts.Command = val
+		case "version":
+			opts.Version = val
+		case "args":
+			opts.Args = strings.Fields(val)
+		default:
+			return opts, "", nil, fmt.Errorf("comment line %d: unknown option %q (want command, version or args)", i+2, key)
+		}
+	}
+	fs := afero.NewMemMapFs()
+	var nodeFiles []txtar.File
+	for _, f := range ar.Files {
+		rel, ok := strings.CutPrefix(f.Name, "node/")
+		if !ok {
+			if !strings.HasPrefix(f.Name, "want/") {
+				return opts, "", nil, fmt.Errorf("file %s: names must start with node/ or want/", f.Name)
+			}
+			continue
+		}
+		if err := afero.WriteFile(fs, "/"+rel, f.Data, 0o644); err != nil {
+			return opts, "", nil, err
+		}
+		nodeFiles = append(nodeFiles, f)
+	}
+	opts.FS = fs
+	return opts, strings.TrimSpace(lines[0]), nodeFiles, nil
+}
+
+func render(opts resolve.Options) (map[string]string, error) {
+	res, err := resolve.Resolve(opts)
+	if err != nil {
+		return nil, err
+	}
+	red := report.NewRedactor(res, false)
+	rep := components.Inspect(opts.FS, res)
+	var b bytes.Buffer
+	components.Text(&b, rep, red)
+	js, err := json.MarshalIndent(components.JSON(rep, red), "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return map[string]string{wantText: b.String(), wantJSON: string(js) + "\n"}, nil
+}

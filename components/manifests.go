@@ -1,0 +1,584 @@
+package components
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"path"
+	"regexp"
+	"sort"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/k3sconf/k3sconf/diag"
+)
+
+// manifestFile is one file (not a folder) found under the manifests folder.
+type manifestFile struct {
+	path string // node path
+	rel  string // relative to the manifests folder, '/'-separated
+	name string // base name
+}
+
+// maxManifestSize bounds what k3sconf reads of one manifest.
+const maxManifestSize = 8 << 20
+
+// walk lists the manifests folder as pkg/deploy/controller.go walkFiles does: every entry,
+// recursively; a symbolic link to a folder is followed, but links inside a followed folder
+// are not. A dangling link makes k3s's walk fail, and then it applies nothing from the
+// folder.
+func (in *inspector) walk() {
+	in.byRel = map[string]*manifestFile{}
+	in.skips = map[string][]*manifestFile{}
+	in.owned = map[*manifestFile]bool{}
+	fi, err := in.node.Stat(in.rep.ManifestsDir)
+	if err != nil || !fi.IsDir() {
+		return
+	}
+	in.walkDir(in.rep.ManifestsDir, "", true, 0)
+	sort.Slice(in.files, func(i, j int) bool { return in.files[i].rel < in.files[j].rel })
+	for _, f := range in.files {
+		in.byRel[f.rel] = f
+		if strings.HasSuffix(f.name, ".skip") {
+			// listFilesIn: skips are keyed by file name, not path.
+			t := strings.TrimSuffix(f.name, ".skip")
+			in.skips[t] = append(in.skips[t], f)
+		}
+	}
+}
+
+func (in *inspector) walkDir(dir, rel string, followLinks bool, depth int) {
+	if depth > 32 {
+		return
+	}
+	f, err := in.node.Open(dir)
+	if err != nil {
+		in.unreadable(dir, err)
+		return
+	}
+	entries, err := f.Readdir(-1)
+	f.Close()
+	if err != nil {
+		in.unreadable(dir, err)
+		return
+	}
+	sort.Slice(entries, func(i, j int) bool { return entries[i].Name() < entries[j].Name() })
+	for _, e := range entries {
+		p := path.Join(dir, e.Name())
+		r := path.Join(rel, e.Name())
+		if e.Mode()&fs.ModeSymlink != 0 {
+			st, err := in.node.Stat(p)
+			if err != nil {
+				in.diag(diag.Diagnostic{Severity: diag.Error, Code: "component-manifests-unreadable", Pos: diag.Position{File: p},
+					Message: fmt.Sprintf("%s is a symbolic link that cannot be followed (%v); k3s's walk of %s fails on it, so k3s applies no manifest from the folder and logs \"Failed to process config\" every 15 seconds", p, unwrapPath(err), in.rep.ManifestsDir),
+					Hint:    fmt.Sprintf("remove %s or point it at an existing file", p)})
+				continue
+			}
+			if st.IsDir() {
+				if followLinks {
+					in.walkDir(p, r, false, depth+1)
+				}
+				continue
+			}
+		}
+		if e.IsDir() {
+			in.walkDir(p, r, followLinks, depth+1)
+			continue
+		}
+		in.files = append(in.files, &manifestFile{path: p, rel: r, name: e.Name()})
+	}
+}
+
+func (in *inspector) unreadable(p string, err error) {
+	in.diag(diag.Diagnostic{Severity: diag.Warning, Code: "component-manifests-unreadable", Pos: diag.Position{File: p},
+		Message: fmt.Sprintf("k3sconf cannot list %s (%v); files in it are missing from this report — k3s, running as root, reads them", p, unwrapPath(err)),
+		Hint:    "run k3sconf with sudo, or copy the node's files somewhere readable and use --root"})
+}
+
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// deployable is util.HasSuffixI(name, ".yaml", ".yml", ".json") and not a dotfile
+// (pkg/deploy/controller.go shouldSkipFile).
+func deployable(name string) bool {
+	if strings.HasPrefix(name, ".") {
+		return false
+	}
+	l := strings.ToLower(name)
+	return strings.HasSuffix(l, ".yaml") || strings.HasSuffix(l, ".yml") || strings.HasSuffix(l, ".json")
+}
+
+// disabledBy is pkg/deploy/controller.go shouldDisableFile: a folder on the file's path, or
+// the file's name without its last extension, is a disable item. It returns the item.
+func (in *inspector) disabledBy(f *manifestFile) string {
+	parts := strings.Split(f.rel, "/")
+	for i := 1; i < len(parts); i++ {
+		if sub := strings.Join(parts[:i], "/"); in.disables[sub] {
+			return sub
+		}
+	}
+	if !deployable(f.name) && !strings.HasPrefix(f.name, ".") {
+		return ""
+	}
+	l := strings.ToLower(f.name)
+	if !(strings.HasSuffix(l, ".yaml") || strings.HasSuffix(l, ".yml") || strings.HasSuffix(l, ".json")) {
+		return ""
+	}
+	base := strings.TrimSuffix(f.name, path.Ext(f.name))
+	if in.disables[base] {
+		return base
+	}
+	return ""
+}
+
+// addonName is pkg/deploy/controller.go basename: the file name up to its first dot.
+func addonName(fileName string) string {
+	return strings.SplitN(fileName, ".", 2)[0]
+}
+
+// rfc1123Label is what a Kubernetes object name without dots must match.
+var rfc1123Label = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`)
+
+// addons reports every manifest file that is not part of a packaged component.
+func (in *inspector) addons() {
+	// AddOn names in use by applied files, for conflicts.
+	applied := map[string][]string{}
+	for _, p := range k3sPackaged {
+		if in.disables[p.name] {
+			continue
+		}
+		for _, rel := range p.files {
+			if len(in.skips[path.Base(rel)]) == 0 {
+				applied[addonName(path.Base(rel))] = append(applied[addonName(path.Base(rel))], path.Join(in.rep.ManifestsDir, rel))
+			}
+		}
+	}
+	for _, f := range in.files {
+		if in.owned[f] && !in.disables[addonNameOwner(f)] {
+			if deployable(f.name) && in.disabledBy(f) == "" && len(in.skips[f.name]) == 0 && !containsString(applied[addonName(f.name)], f.path) {
+				applied[addonName(f.name)] = append(applied[addonName(f.name)], f.path)
+			}
+		}
+	}
+	for _, f := range in.files {
+		if in.owned[f] || strings.HasSuffix(f.name, ".skip") {
+			continue
+		}
+		item := in.disabledBy(f)
+		if !deployable(f.name) && item == "" {
+			in.diag(diag.Diagnostic{Severity: diag.Info, Code: "component-file-ignored", Pos: diag.Position{File: f.path},
+				Message: fmt.Sprintf("%s is in the manifests folder but k3s does not apply it: only files ending in .yaml, .yml or .json (any case) that do not start with a dot are applied", f.path),
+				Hint:    "rename it to end in .yaml if it should be applied; otherwise this is only a note"})
+			continue
+		}
+		name := addonName(f.name)
+		c := Component{Name: name, State: Enabled, Files: []string{f.path}}
+		switch {
+		case item != "":
+			c.State = Disabled
+			c.Reasons = append(c.Reasons, fmt.Sprintf("disabled by disable: %s from %s", item, describeFrom(in.itemFrom(item))),
+				"k3s deletes this file when it starts and removes what the AddOn deployed")
+			in.diag(diag.Diagnostic{Severity: diag.Warning, Code: "component-addon-disabled", Pos: diag.Position{File: f.path},
+				Message: fmt.Sprintf("disable: %s (%s) matches the user manifest %s: when k3s starts it deletes the file and everything the AddOn %s deployed", item, describeFrom(in.itemFrom(item)), f.path, name),
+				Hint:    fmt.Sprintf("remove %s from disable if the file should stay, or delete the file yourself if it should go", item)})
+		case len(in.skips[f.name]) > 0:
+			c.State = Skipped
+			c.Reasons = append(c.Reasons, fmt.Sprintf("skipped by %s: k3s no longer applies this file; what it deployed stays", in.skips[f.name][0].path))
+		default:
+			if rfc1123Label.MatchString(name) && len(name) <= 253 {
+				c.Reasons = append(c.Reasons, fmt.Sprintf("applied as the AddOn %s in kube-system; k3s re-applies the file whenever it changes", name))
+			} else {
+				in.diag(diag.Diagnostic{Severity: diag.Error, Code: "component-addon-invalid-name", Pos: diag.Position{File: f.path},
+					Message: fmt.Sprintf("k3s names the AddOn for %s %q (the file name up to its first dot), which is not a valid Kubernetes name (lowercase letters, digits and '-', starting and ending with a letter or digit), so creating the AddOn fails and the file is never applied", f.path, name),
+					Hint:    fmt.Sprintf("rename the file to %s", suggestName(f.name))})
+				c.Reasons = append(c.Reasons, fmt.Sprintf("never applied: k3s names its AddOn %q, which is not a valid Kubernetes name", name))
+			}
+			applied[name] = append(applied[name], f.path)
+		}
+		c.Reasons = append(c.Reasons, in.lostReasons(strings.TrimSuffix(f.name, path.Ext(f.name)))...)
+		in.rep.Components = append(in.rep.Components, c)
+	}
+	names := make([]string, 0, len(applied))
+	for n, ps := range applied {
+		if len(ps) > 1 {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		ps := applied[n]
+		sort.Strings(ps)
+		for _, p := range ps[1:] {
+			in.diag(diag.Diagnostic{Severity: diag.Warning, Code: "component-addon-name-conflict", Pos: diag.Position{File: p},
+				Message: fmt.Sprintf("%s and %s are both applied as the AddOn %s (k3s names an AddOn after the file name up to its first dot, in any subfolder), so each apply removes the objects the other one created", ps[0], p, n),
+				Hint:    fmt.Sprintf("rename %s so that the part before its first dot is unique", p)})
+		}
+	}
+}
+
+// addonNameOwner returns the packaged component a file belongs to.
+func addonNameOwner(f *manifestFile) string {
+	for _, p := range k3sPackaged {
+		if p.dir != "" && strings.HasPrefix(f.rel, p.dir+"/") {
+			return p.name
+		}
+		for _, rel := range p.files {
+			if rel == f.rel {
+				return p.name
+			}
+		}
+	}
+	return ""
+}
+
+func containsString(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// suggestName turns a file name into one whose AddOn name is valid.
+func suggestName(fileName string) string {
+	name, rest, _ := strings.Cut(fileName, ".")
+	var b strings.Builder
+	for _, r := range strings.ToLower(name) {
+		switch {
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
+			b.WriteRune(r)
+		default:
+			b.WriteByte('-')
+		}
+	}
+	s := strings.Trim(b.String(), "-")
+	if s == "" {
+		s = "addon"
+	}
+	if rest != "" {
+		return s + "." + rest
+	}
+	return s
+}
+
+// skipFiles reports each .skip file and whether it matches anything.
+func (in *inspector) skipFiles() {
+	expected := map[string]bool{}
+	for _, p := range k3sPackaged {
+		for _, rel := range p.files {
+			expected[path.Base(rel)] = true
+		}
+	}
+	for _, f := range in.files {
+		expected[f.name] = true
+	}
+	for _, f := range in.files {
+		if !strings.HasSuffix(f.name, ".skip") {
+			continue
+		}
+		target := strings.TrimSuffix(f.name, ".skip")
+		if !expected[target] || target == "" {
+			hint := "name the .skip file after the whole manifest file name, extension included (traefik.yaml.skip, not traefik.skip)"
+			if m := closestFile(target, expected); m != "" {
+				hint = fmt.Sprintf("rename it to %s.skip", m)
+			}
+			in.diag(diag.Diagnostic{Severity: diag.Warning, Code: "component-skip-unmatched", Pos: diag.Position{File: f.path},
+				Message: fmt.Sprintf("%s skips files named %q, and there is no such file in %s or among k3s's packaged manifests, so it skips nothing", f.path, target, in.rep.ManifestsDir),
+				Hint:    hint})
+			continue
+		}
+		msg := fmt.Sprintf("%s: k3s ignores every file named %s in the manifests folder (any subfolder). What it deployed stays in the cluster and is no longer updated or upgraded; a packaged manifest is still rewritten at each start", f.path, target)
+		for _, g := range in.files {
+			if g.name == target && in.disabledBy(g) != "" {
+				msg += fmt.Sprintf("; %s is also disabled, and disable wins: k3s deletes it", g.path)
+				break
+			}
+		}
+		if in.disables[strings.TrimSuffix(target, path.Ext(target))] {
+			msg += fmt.Sprintf("; %s is also disabled, and disable wins", strings.TrimSuffix(target, path.Ext(target)))
+		}
+		in.diag(diag.Diagnostic{Severity: diag.Info, Code: "component-skip-file", Pos: diag.Position{File: f.path},
+			Message: msg,
+			Hint:    fmt.Sprintf("to remove the component from the cluster use disable: %s instead; delete %s to have k3s manage it again", addonName(target), f.path)})
+	}
+}
+
+// closestFile finds a file name the mistyped skip target probably meant.
+func closestFile(target string, names map[string]bool) string {
+	var cands []string
+	for n := range names {
+		if strings.HasSuffix(n, ".skip") {
+			continue
+		}
+		if strings.HasPrefix(n, target+".") || strings.EqualFold(n, target) || addonName(n) == addonName(target) {
+			cands = append(cands, n)
+		}
+	}
+	sort.Strings(cands)
+	if len(cands) > 0 {
+		return cands[0]
+	}
+	return ""
+}
+
+// unknownDisables warns about disable items that match nothing k3s knows.
+func (in *inspector) unknownDisables() {
+	known := map[string]bool{}
+	for _, p := range k3sPackaged {
+		known[p.name] = true
+	}
+	for _, f := range in.files {
+		if deployable(f.name) {
+			known[strings.TrimSuffix(f.name, path.Ext(f.name))] = true
+		}
+		parts := strings.Split(f.rel, "/")
+		for i := 1; i < len(parts); i++ {
+			known[strings.Join(parts[:i], "/")] = true
+		}
+	}
+	for _, d := range in.rep.Disable {
+		if known[d.Item] {
+			continue
+		}
+		var pos diag.Position
+		if len(d.From) > 0 {
+			pos = d.From[0].Pos
+		}
+		hint := "valid values are coredns, servicelb, traefik, local-storage, metrics-server and runtimes, or the name (without extension) of a file or subfolder in " + in.rep.ManifestsDir
+		if s := suggestItem(d.Item, known); s != "" {
+			hint = fmt.Sprintf("write %s", s)
+		}
+		in.diag(diag.Diagnostic{Severity: diag.Warning, Code: "component-disable-unknown", Pos: pos, Key: "disable",
+			Message: fmt.Sprintf("disable item %q matches no packaged component and no file or folder in %s, so it disables nothing (k3s matches items exactly: case, spaces inside and extensions count)", d.Item, in.rep.ManifestsDir),
+			Hint:    hint})
+	}
+}
+
+func suggestItem(item string, known map[string]bool) string {
+	cands := []string{strings.ToLower(item), strings.TrimSuffix(item, path.Ext(item)), strings.ToLower(strings.TrimSuffix(item, path.Ext(item)))}
+	for _, c := range cands {
+		if known[c] && c != item {
+			return c
+		}
+	}
+	best, bestD := "", 3
+	var keys []string
+	for k := range known {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if d := levenshtein(strings.ToLower(item), k); d < bestD {
+			best, bestD = k, d
+		}
+	}
+	return best
+}
+
+func levenshtein(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			c := 1
+			if a[i-1] == b[j-1] {
+				c = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+c)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
+}
+
+// chartRef is a HelmChart or HelmChartConfig found in a manifest, or known to be packaged.
+type chartRef struct {
+	namespace, name string
+	pos             diag.Position
+	// component owning a packaged chart; "" for user files.
+	component string
+	// state of the file or component that defines it.
+	state State
+	// nsMissing is set when the object has no metadata.namespace.
+	nsMissing bool
+}
+
+// helm matches HelmChartConfigs to HelmCharts and checks the Helm controller.
+func (in *inspector) helm() {
+	for _, p := range k3sPackaged {
+		st := Enabled
+		for _, c := range in.rep.Components {
+			if c.Packaged && c.Name == p.name {
+				st = c.State
+			}
+		}
+		for _, ch := range p.charts {
+			ns, name, _ := strings.Cut(ch, "/")
+			in.charts = append(in.charts, chartRef{namespace: ns, name: name, component: p.name, state: st,
+				pos: diag.Position{File: path.Join(in.rep.ManifestsDir, p.files[0])}})
+		}
+	}
+	for _, f := range in.files {
+		if !deployable(f.name) || in.owned[f] {
+			continue
+		}
+		st := Enabled
+		if in.disabledBy(f) != "" {
+			st = Disabled
+		} else if len(in.skips[f.name]) > 0 {
+			st = Skipped
+		}
+		in.readObjects(f, st)
+	}
+	for _, cfg := range in.configs {
+		if cfg.state != Enabled {
+			continue
+		}
+		var match *chartRef
+		for i := range in.charts {
+			ch := &in.charts[i]
+			if ch.name == cfg.name && ch.namespace == cfg.namespace {
+				match = ch
+				break
+			}
+		}
+		if match != nil {
+			if match.state == Disabled {
+				what := "the HelmChart"
+				if match.component != "" {
+					what = match.component
+				}
+				in.diag(diag.Diagnostic{Severity: diag.Warning, Code: "component-helmchartconfig-disabled", Pos: cfg.pos,
+					Message: fmt.Sprintf("HelmChartConfig %s/%s customizes %s, which is disabled, so it has no effect", cfg.namespace, cfg.name, what),
+					Hint:    fmt.Sprintf("remove the HelmChartConfig, or remove %s from disable on every server", strings.TrimPrefix(what, "the "))})
+			}
+			continue
+		}
+		hint := "a HelmChartConfig must have the same metadata.name and metadata.namespace as the HelmChart it customizes (kube-system for k3s's packaged charts)"
+		for _, ch := range in.charts {
+			if ch.name == cfg.name {
+				hint = fmt.Sprintf("set metadata.namespace: %s (the HelmChart %s is in %s)", ch.namespace, ch.name, ch.namespace)
+				break
+			}
+		}
+		ns := cfg.namespace
+		if cfg.nsMissing {
+			ns = "(no namespace)"
+		}
+		in.diag(diag.Diagnostic{Severity: diag.Warning, Code: "component-helmchartconfig-unmatched", Pos: cfg.pos,
+			Message: fmt.Sprintf("HelmChartConfig %s/%s matches no HelmChart in %s or among k3s's packaged charts (kube-system/traefik, kube-system/traefik-crd); unless a HelmChart of that name and namespace is created some other way, it has no effect", ns, cfg.name, in.rep.ManifestsDir),
+			Hint:    hint})
+	}
+	if boolKey(in.res, "disable-helm-controller") {
+		var affected []string
+		for _, ch := range in.charts {
+			if ch.state == Enabled {
+				affected = append(affected, ch.namespace+"/"+ch.name)
+			}
+		}
+		if len(affected) > 0 {
+			var pos diag.Position
+			if k := in.res.Key("disable-helm-controller"); k != nil && k.Source != nil {
+				pos = k.Source.Pos
+			}
+			in.diag(diag.Diagnostic{Severity: diag.Warning, Code: "component-helm-controller-disabled", Pos: pos, Key: "disable-helm-controller",
+				Message: fmt.Sprintf("disable-helm-controller is set, so nothing installs the HelmCharts that are applied (%s): they stay as objects with no release", strings.Join(affected, ", ")),
+				Hint:    "remove disable-helm-controller, or disable the Helm-based components (disable: traefik) and install them another way"})
+		}
+	}
+}
+
+// readObjects collects the HelmCharts and HelmChartConfigs of one manifest file, reading
+// every YAML document in it.
+func (in *inspector) readObjects(f *manifestFile, st State) {
+	fh, err := in.node.Open(f.path)
+	if err != nil {
+		return
+	}
+	data, err := io.ReadAll(io.LimitReader(fh, maxManifestSize))
+	fh.Close()
+	if err != nil {
+		return
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	for {
+		var doc yaml.Node
+		err := dec.Decode(&doc)
+		if errors.Is(err, io.EOF) {
+			return
+		}
+		if err != nil {
+			if st == Enabled {
+				in.diag(diag.Diagnostic{Severity: diag.Warning, Code: "component-manifest-invalid", Pos: diag.Position{File: f.path, Line: yamlErrLine(err)},
+					Message: fmt.Sprintf("%s is not valid YAML (%v); k3s cannot apply it (\"Parse manifest failed\" event on the AddOn)", f.path, err),
+					Hint:    "fix the YAML; `kubectl apply --dry-run=client -f FILE` shows the same error"})
+			}
+			return
+		}
+		if len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
+			continue
+		}
+		m := doc.Content[0]
+		api, kind := scalar(m, "apiVersion"), scalar(m, "kind")
+		if !strings.HasPrefix(api, "helm.cattle.io/") || (kind != "HelmChart" && kind != "HelmChartConfig") {
+			continue
+		}
+		ref := chartRef{state: st, pos: diag.Position{File: f.path, Line: m.Line, Column: m.Column}}
+		if md := field(m, "metadata"); md != nil && md.Kind == yaml.MappingNode {
+			ref.name = scalar(md, "name")
+			ref.namespace = scalar(md, "namespace")
+			if n := field(md, "name"); n != nil {
+				ref.pos.Line, ref.pos.Column = n.Line, n.Column
+			}
+		}
+		if ref.namespace == "" {
+			ref.nsMissing = true
+		}
+		if kind == "HelmChart" {
+			in.charts = append(in.charts, ref)
+		} else {
+			in.configs = append(in.configs, ref)
+		}
+	}
+}
+
+var yamlLine = regexp.MustCompile(`line (\d+)`)
+
+func yamlErrLine(err error) int {
+	m := yamlLine.FindStringSubmatch(err.Error())
+	if m == nil {
+		return 0
+	}
+	n := 0
+	fmt.Sscanf(m[1], "%d", &n)
+	return n
+}
+
+func field(m *yaml.Node, key string) *yaml.Node {
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			return m.Content[i+1]
+		}
+	}
+	return nil
+}
+
+func scalar(m *yaml.Node, key string) string {
+	if n := field(m, key); n != nil && n.Kind == yaml.ScalarNode {
+		return n.Value
+	}
+	return ""
+}

@@ -1,0 +1,186 @@
+package components
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/k3sconf/k3sconf/diag"
+	"github.com/k3sconf/k3sconf/report"
+	"github.com/k3sconf/k3sconf/resolve"
+)
+
+// Text writes the report for people: the disable list with its sources, one block per
+// component with its reasons, the --disable-* flags, and the findings.
+func Text(w io.Writer, rep *Report, red *report.Redactor) {
+	if rep.Command != "server" || rep.ManifestsDir == "" {
+		if rep.Command != "server" {
+			fmt.Fprintf(w, "%s %s: no packaged components (only servers deploy them)\n", rep.Product, rep.Command)
+		} else {
+			fmt.Fprintf(w, "%s %s: packaged components are not modelled for %s\n", rep.Product, rep.Command, rep.Product)
+		}
+		writeDiags(w, rep.Diagnostics, red)
+		return
+	}
+	fmt.Fprintf(w, "%s server components\n", rep.Product)
+	fmt.Fprintf(w, "manifests: %s\n", rep.ManifestsDir)
+	if rep.Refused != "" {
+		fmt.Fprintf(w, "\nk3s refuses to start: %s\n  nothing is deployed until it starts; the states below are what k3s does then\n", red.Scrub(rep.Refused))
+	}
+	items := make([]string, len(rep.Disable))
+	for i, d := range rep.Disable {
+		items[i] = d.Item
+	}
+	fmt.Fprintf(w, "\ndisable = [%s]  (each value split on commas and trimmed, as k3s does)\n", strings.Join(items, ", "))
+	iw := 0
+	for _, d := range rep.Disable {
+		iw = max(iw, len(d.Item))
+	}
+	for _, d := range rep.Disable {
+		fmt.Fprintf(w, "  %-*s  from %s\n", iw, d.Item, describeFrom(d.From))
+	}
+	section := func(title string, packaged bool) {
+		var cs []Component
+		for _, c := range rep.Components {
+			if c.Packaged == packaged {
+				cs = append(cs, c)
+			}
+		}
+		if len(cs) == 0 {
+			if !packaged {
+				fmt.Fprintf(w, "\n%s: none in %s\n", title, rep.ManifestsDir)
+			}
+			return
+		}
+		fmt.Fprintf(w, "\n%s:\n", title)
+		nw := 0
+		for _, c := range cs {
+			nw = max(nw, len(c.Name))
+		}
+		for _, c := range cs {
+			fmt.Fprintf(w, "  %-*s  %s", nw, c.Name, c.State)
+			if !packaged && len(c.Files) > 0 {
+				fmt.Fprintf(w, "  %s", c.Files[0])
+			}
+			fmt.Fprintln(w)
+			for _, r := range c.Reasons {
+				fmt.Fprintf(w, "    - %s\n", red.Scrub(r))
+			}
+		}
+	}
+	section("packaged components", true)
+	section("user AddOns", false)
+	if len(rep.Flags) > 0 {
+		fmt.Fprintln(w, "\nother switches (not the same as disable):")
+		for _, f := range rep.Flags {
+			from := "default"
+			if f.Source != nil {
+				from = fmt.Sprintf("%s %s", f.Source.Kind, f.Source.Pos)
+			}
+			fmt.Fprintf(w, "  %s = %t  (%s)\n    %s\n", f.Name, f.Value, from, f.Meaning)
+		}
+	}
+	writeDiags(w, rep.Diagnostics, red)
+}
+
+func writeDiags(w io.Writer, ds []diag.Diagnostic, red *report.Redactor) {
+	if len(ds) == 0 {
+		fmt.Fprintln(w, "\nno findings")
+		return
+	}
+	sorted := append([]diag.Diagnostic{}, ds...)
+	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Severity.Rank() > sorted[j].Severity.Rank() })
+	fmt.Fprintln(w)
+	for _, d := range sorted {
+		pos := d.Pos.String()
+		if d.Pos.IsZero() {
+			pos = "-"
+		}
+		fmt.Fprintf(w, "%s[%s] %s\n  %s\n", d.Severity, d.Code, pos, red.Scrub(d.Message))
+		if d.Hint != "" {
+			fmt.Fprintf(w, "  fix: %s\n", red.Scrub(d.Hint))
+		}
+	}
+}
+
+// Document is the JSON form of a report: `k3sconf components --json`.
+type Document struct {
+	Manifests   string              `json:"manifests,omitempty"`
+	Disable     []DisableDoc        `json:"disable"`
+	Flags       []FlagDoc           `json:"flags"`
+	Components  []ComponentDoc      `json:"components"`
+	Diagnostics []report.Diagnostic `json:"diagnostics"`
+	Error       string              `json:"error,omitempty"`
+}
+
+// ComponentDoc is one component in the JSON document.
+type ComponentDoc struct {
+	Name string `json:"name"`
+	// Kind is "packaged" or "addon".
+	Kind    string   `json:"kind"`
+	State   string   `json:"state"`
+	Files   []string `json:"files,omitempty"`
+	Reasons []string `json:"reasons"`
+}
+
+// DisableDoc is one effective disable item with the assignments that contributed it.
+type DisableDoc struct {
+	Item string          `json:"item"`
+	From []report.Source `json:"from"`
+}
+
+// FlagDoc is one --disable-* switch.
+type FlagDoc struct {
+	Name    string         `json:"name"`
+	Value   bool           `json:"value"`
+	Source  *report.Source `json:"source,omitempty"`
+	Meaning string         `json:"meaning"`
+}
+
+func sourceDoc(a *resolve.Assignment) report.Source {
+	return report.Source{Kind: string(a.Kind), File: a.Pos.File, Line: a.Pos.Line, Column: a.Pos.Column, Name: a.Name}
+}
+
+// JSON builds the JSON document of a report.
+func JSON(rep *Report, red *report.Redactor) *Document {
+	d := &Document{Manifests: rep.ManifestsDir, Disable: []DisableDoc{}, Flags: []FlagDoc{}, Components: []ComponentDoc{},
+		Diagnostics: DiagnosticDocs(rep.Diagnostics, red), Error: red.Scrub(rep.Refused)}
+	for _, it := range rep.Disable {
+		dd := DisableDoc{Item: it.Item, From: []report.Source{}}
+		for _, a := range it.From {
+			dd.From = append(dd.From, sourceDoc(a))
+		}
+		d.Disable = append(d.Disable, dd)
+	}
+	for _, f := range rep.Flags {
+		fd := FlagDoc{Name: f.Name, Value: f.Value, Meaning: f.Meaning}
+		if f.Source != nil {
+			s := sourceDoc(f.Source)
+			fd.Source = &s
+		}
+		d.Flags = append(d.Flags, fd)
+	}
+	for _, c := range rep.Components {
+		kind := "addon"
+		if c.Packaged {
+			kind = "packaged"
+		}
+		cd := ComponentDoc{Name: c.Name, Kind: kind, State: string(c.State), Files: c.Files, Reasons: []string{}}
+		for _, r := range c.Reasons {
+			cd.Reasons = append(cd.Reasons, red.Scrub(r))
+		}
+		d.Components = append(d.Components, cd)
+	}
+	return d
+}
+
+// DiagnosticDocs renders diagnostics in the JSON shape of report.Document's.
+func DiagnosticDocs(ds []diag.Diagnostic, red *report.Redactor) []report.Diagnostic {
+	out := []report.Diagnostic{}
+	for _, d := range ds {
+		out = append(out, report.Diagnostic{Severity: string(d.Severity), Code: d.Code, File: d.Pos.File, Line: d.Pos.Line,
+			Column: d.Pos.Column, Key: d.Key, Message: red.Scrub(d.Message), Hint: red.Scrub(d.Hint)})
+	}
+	return out
+}

@@ -1,0 +1,43 @@
+package compose
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestInterpolate(t *testing.T) {
+	env := map[string]string{"SET": "v", "EMPTY": ""}
+	look := func(n string) (string, bool) { v, ok := env[n]; return v, ok }
+	cases := []struct {
+		name, reason, in, want string
+		unset                  int
+	}{
+		{"braces", "${VAR} takes the value", "a${SET}b", "avb", 0},
+		{"bare", "$VAR ends at the first non-name character", "$SET-x", "v-x", 0},
+		{"dollar-dollar", "$$ is a literal dollar", "$$SET", "$SET", 0},
+		{"default-colon", ":- also replaces an empty value", "${EMPTY:-d}", "d", 0},
+		{"default-dash", "- keeps an empty value", "${EMPTY-d}", "", 0},
+		{"default-unset", "defaults apply to unset variables", "${NOPE:-latest}", "latest", 0},
+		{"nested-default", "a default may itself interpolate", "${NOPE:-${SET}}", "v", 0},
+		{"required", ":? without the variable is reported", "${NOPE:?err}", "", 1},
+		{"alt", ":+ gives the alternative when set", "${SET:+alt}", "alt", 0},
+		{"unset", "an unset variable is empty and reported", "${NOPE}", "", 1},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got, unset := interpolate(tc.in, look)
+			if got != tc.want || len(unset) != tc.unset {
+				t.Errorf("%s: interpolate(%q) = %q, %d unset; want %q, %d", tc.reason, tc.in, got, len(unset), tc.want, tc.unset)
+			}
+		})
+	}
+}
+
+func TestSplitCommand(t *testing.T) {
+	got := splitCommand(`server --node-label "a=b c" --tls-san='x y' plain\ word`)
+	want := []string{"server", "--node-label", "a=b c", "--tls-san=x y", "plain word"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("mismatch (-want +got):\n%s", diff)
+	}
+}

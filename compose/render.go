@@ -1,0 +1,209 @@
+package compose
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/k3sconf/k3sconf/diag"
+	"github.com/k3sconf/k3sconf/report"
+)
+
+// Text writes the report for people, ending with the compose lines that fix it.
+func Text(w io.Writer, rep *Report, red Scrubber) {
+	fmt.Fprintf(w, "%s: %d k3s node(s)\n", rep.File.Path, len(rep.Nodes))
+	for _, n := range rep.Nodes {
+		s := n.Service
+		fmt.Fprintf(w, "\n%s  (k3s %s", s.Name, n.Role)
+		if s.Image != "" {
+			fmt.Fprintf(w, ", image %s", s.Image)
+		}
+		fmt.Fprintf(w, ")  %s\n", s.Pos)
+		fmt.Fprintf(w, "  argv:           %s\n", red.Scrub(strings.Join(append([]string{"k3s"}, n.Args...), " ")))
+		if n.NameFrom != "" {
+			name := n.NodeName
+			if name == "" {
+				name = "(the Docker host's name)"
+			}
+			fmt.Fprintf(w, "  node name:      %s, pinned by %s\n", name, n.NameFrom)
+		} else {
+			fmt.Fprintln(w, "  node name:      not pinned: the container's host name, its container ID, new for every new container")
+		}
+		fmt.Fprintf(w, "  node password:  %s %s\n", n.NodeDir.Path, keepLine(n.NodeDir))
+		if n.Role == "server" {
+			fmt.Fprintf(w, "  cluster state:  %s %s\n", n.DataDir.Path, keepLine(n.DataDir))
+		}
+		yes := "no"
+		if n.Survives {
+			yes = "yes"
+		}
+		fmt.Fprintf(w, "  identity survives `docker compose down` + `up`: %s\n", yes)
+	}
+	var ds []diag.Diagnostic
+	ds = append(ds, rep.Diagnostics...)
+	for _, n := range rep.Nodes {
+		ds = append(ds, n.Diagnostics...)
+	}
+	sort.SliceStable(ds, func(i, j int) bool { return ds[i].Severity.Rank() > ds[j].Severity.Rank() })
+	if len(ds) > 0 {
+		fmt.Fprintln(w)
+	}
+	for _, d := range ds {
+		pos := d.Pos.String()
+		if d.Pos.IsZero() {
+			pos = "-"
+		}
+		fmt.Fprintf(w, "%s[%s] %s\n  %s\n", d.Severity, d.Code, pos, red.Scrub(d.Message))
+		if d.Hint != "" {
+			fmt.Fprintf(w, "  fix: %s\n", red.Scrub(d.Hint))
+		}
+	}
+	if fix := FixYAML(rep); fix != "" {
+		fmt.Fprintf(w, "\nfix: add these lines to %s (%s):\n\n%s", rep.File.Path, overrideHint(rep.File.Path), fix)
+	}
+}
+
+func keepLine(k Keep) string {
+	switch k.How {
+	case "bind":
+		return fmt.Sprintf("is bind-mounted from %s: kept by `down` and `down -v`", k.Mount.Source)
+	case "volume":
+		return fmt.Sprintf("is on the named volume %s: kept by `down`, deleted by `down -v`", k.Mount.Source)
+	case "anonymous":
+		return "is on an anonymous volume: a new container gets a new, empty one"
+	case "tmpfs":
+		return "is on a tmpfs: empty in every new container"
+	}
+	return "is in the container's own filesystem: deleted with the container"
+}
+
+// overrideHint says how to apply the fix without editing the file.
+func overrideHint(file string) string {
+	base := filepath.Base(file)
+	for _, d := range DefaultFiles {
+		if base == d {
+			ext := filepath.Ext(base)
+			return fmt.Sprintf("or save them as %s next to it: compose merges that file automatically", strings.TrimSuffix(base, ext)+".override"+ext)
+		}
+	}
+	return "or save them in a second file and pass both with -f"
+}
+
+// FixYAML is the compose fragment that makes every node's identity survive, "" when nothing
+// needs fixing. Compose merges it into the file: hostname and command replace, volumes add.
+func FixYAML(rep *Report) string {
+	var b strings.Builder
+	var vols []string
+	for _, n := range rep.Nodes {
+		if len(n.Fix) == 0 {
+			continue
+		}
+		if b.Len() == 0 {
+			b.WriteString("services:\n")
+		}
+		fmt.Fprintf(&b, "  %s:\n", n.Service.Name)
+		for _, l := range n.Fix {
+			fmt.Fprintf(&b, "    %s\n", l)
+		}
+		vols = append(vols, n.FixVolumes...)
+	}
+	if len(vols) > 0 {
+		b.WriteString("volumes:\n")
+		for _, v := range vols {
+			fmt.Fprintf(&b, "  %s\n", v)
+		}
+	}
+	return b.String()
+}
+
+// Document is the JSON form of a report: `k3sconf compose --json`.
+type Document struct {
+	File        string              `json:"file"`
+	Nodes       []NodeDoc           `json:"nodes"`
+	Survives    bool                `json:"survives"`
+	Fix         string              `json:"fix,omitempty"`
+	Diagnostics []report.Diagnostic `json:"diagnostics"`
+}
+
+// NodeDoc is one k3s service.
+type NodeDoc struct {
+	Service     string              `json:"service"`
+	Role        string              `json:"role"`
+	Image       string              `json:"image,omitempty"`
+	Args        []string            `json:"args"`
+	NodeName    string              `json:"nodeName,omitempty"`
+	NameFrom    string              `json:"nameFrom,omitempty"`
+	NodeDir     KeepDoc             `json:"nodeDir"`
+	DataDir     *KeepDoc            `json:"dataDir,omitempty"`
+	Survives    bool                `json:"survives"`
+	Diagnostics []report.Diagnostic `json:"diagnostics"`
+}
+
+// KeepDoc says where a path lives.
+type KeepDoc struct {
+	Path   string `json:"path"`
+	How    string `json:"how"`
+	Source string `json:"source,omitempty"`
+}
+
+func keepDoc(k Keep) KeepDoc {
+	d := KeepDoc{Path: k.Path, How: k.How}
+	if k.Mount != nil {
+		d.Source = k.Mount.Source
+	}
+	return d
+}
+
+// JSON builds the JSON document.
+func JSON(rep *Report, red Scrubber) *Document {
+	d := &Document{File: rep.File.Path, Nodes: []NodeDoc{}, Survives: !rep.Failed(), Fix: FixYAML(rep),
+		Diagnostics: diagDocs(rep.Diagnostics, red)}
+	for _, n := range rep.Nodes {
+		nd := NodeDoc{Service: n.Service.Name, Role: n.Role, Image: n.Service.Image, Args: []string{}, NodeName: n.NodeName,
+			NameFrom: n.NameFrom, NodeDir: keepDoc(n.NodeDir), Survives: n.Survives, Diagnostics: diagDocs(n.Diagnostics, red)}
+		for _, a := range n.Args {
+			nd.Args = append(nd.Args, red.Scrub(a))
+		}
+		if n.Role == "server" {
+			k := keepDoc(n.DataDir)
+			nd.DataDir = &k
+		}
+		d.Nodes = append(d.Nodes, nd)
+	}
+	return d
+}
+
+func diagDocs(ds []diag.Diagnostic, red Scrubber) []report.Diagnostic {
+	out := []report.Diagnostic{}
+	for _, d := range ds {
+		out = append(out, report.Diagnostic{Severity: string(d.Severity), Code: d.Code, File: d.Pos.File, Line: d.Pos.Line,
+			Column: d.Pos.Column, Key: d.Key, Message: red.Scrub(d.Message), Hint: red.Scrub(d.Hint)})
+	}
+	return out
+}
+
+// Scrubber removes secrets from text; *report.Redactor is one.
+type Scrubber interface{ Scrub(string) string }
+
+type redactors []*report.Redactor
+
+func (rs redactors) Scrub(s string) string {
+	for _, r := range rs {
+		s = r.Scrub(s)
+	}
+	return s
+}
+
+// NewRedactor returns a Scrubber that hides the secrets of every node (tokens in command or
+// environment), or nothing with show set.
+func NewRedactor(rep *Report, show bool) Scrubber {
+	var rs redactors
+	for _, n := range rep.Nodes {
+		if n.Result != nil {
+			rs = append(rs, report.NewRedactor(n.Result, show))
+		}
+	}
+	return rs
+}
