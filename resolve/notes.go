@@ -28,7 +28,7 @@ func (r *resolver) addNotes() {
 				k.Note = fmt.Sprintf("k3s lowercases it: the node registers as %q (pkg/util/net.go GetHostnameAndIPs)", strings.ToLower(v))
 			}
 			if wk := r.res.Key("with-node-id"); wk != nil && wk.Value == true {
-				k.Note = strings.TrimSpace(k.Note + " with-node-id is set: k3s appends \"-\" and the id in /etc/rancher/node/id")
+				k.Note = strings.TrimPrefix(k.Note+"; with-node-id is set: k3s appends \"-\" and the id in /etc/rancher/node/id", "; ")
 			}
 		}
 	}

@@ -206,7 +206,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		return exitOK
 	case "explain":
-		return explain(stdout, stderr, res, red, cmdArgs, g.json, code, g.root)
+		return explain(stdout, stderr, res, red, cmdArgs, g, code)
 	case "components":
 		return runComponents(g, res, red, stdout, stderr)
 	case "status":
@@ -230,9 +230,19 @@ func checkCode(res *resolve.Result, strict bool, code int) int {
 	return exitOK
 }
 
-func explain(stdout, stderr io.Writer, res *resolve.Result, red *report.Redactor, names []string, asJSON bool, code int, root string) int {
+func explain(stdout, stderr io.Writer, res *resolve.Result, red *report.Redactor, names []string, g globals, code int) int {
+	asJSON, root := g.json, g.root
 	out := map[string]*report.Key{}
 	var ident any
+	// The running value, when a process (or --node-json) tells it (issue 8).
+	st, lerr := inspectLive(g, res)
+	running := map[string]map[string]string{}
+	runningValue := func(k *resolve.Key) (string, string, bool) {
+		if lerr != nil || st == nil {
+			return "", "", false
+		}
+		return st.Value(k.Name(), g.showSecrets)
+	}
 	for i, n := range names {
 		k := res.Key(strings.TrimLeft(n, "-"))
 		if k == nil {
@@ -248,6 +258,9 @@ func explain(stdout, stderr io.Writer, res *resolve.Result, red *report.Redactor
 		if asJSON {
 			doc := report.JSON(res, red)
 			out[k.Name()] = doc.Keys[k.Name()]
+			if v, from, ok := runningValue(k); ok {
+				running[k.Name()] = map[string]string{"value": v, "from": from}
+			}
 			if k.Name() == "node-name" {
 				ident = nodeNameJSON(res, root)
 			}
@@ -257,15 +270,27 @@ func explain(stdout, stderr io.Writer, res *resolve.Result, red *report.Redactor
 			fmt.Fprintln(stdout)
 		}
 		report.Explain(stdout, res, k, red)
+		if v, from, ok := runningValue(k); ok {
+			now := report.FormatValue(report.KeyValue(k, red))
+			if v == now {
+				fmt.Fprintf(stdout, "\n  running: %s (%s), the same\n", v, from)
+			} else {
+				fmt.Fprintf(stdout, "\n  running: %s (%s), which differs: restart %s to apply the files (see `k3sconf status`)\n", v, from, res.Product)
+			}
+		}
 		if k.Name() == "node-name" {
 			explainNodeName(stdout, res, root)
 		}
 	}
 	if asJSON {
+		doc := map[string]any{"keys": out}
 		if ident != nil {
-			return writeJSON(stdout, stderr, map[string]any{"keys": out, "identity": ident}, code)
+			doc["identity"] = ident
 		}
-		return writeJSON(stdout, stderr, map[string]any{"keys": out}, code)
+		if len(running) > 0 {
+			doc["running"] = running
+		}
+		return writeJSON(stdout, stderr, doc, code)
 	}
 	return code
 }
