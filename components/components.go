@@ -46,6 +46,9 @@ type DisableItem struct {
 	Item string
 	// From are the assignments that contributed the item (applied or appended).
 	From []*resolve.Assignment
+	// Rule says why the product added the item itself (RKE2 disables the CNI charts it
+	// does not run); empty for items the configuration lists.
+	Rule string
 }
 
 // Flag is one of the --disable-* booleans people confuse with `disable`.
@@ -114,15 +117,13 @@ func Inspect(node afero.Fs, res *resolve.Result) *Report {
 			Hint:    "run `k3sconf components` on a server, or with --command server"})
 		return rep
 	}
-	if res.Product != "k3s" {
-		rep.Diagnostics = append(rep.Diagnostics, diag.Diagnostic{Severity: diag.Info, Code: "component-product-unsupported",
-			Message: fmt.Sprintf("k3sconf knows k3s's packaged components only; %s's are not modelled yet", res.Product),
-			Hint:    "run `k3sconf components` on a k3s server"})
-		return rep
-	}
+	pkgs := packagedSets[res.Product]
 	rep.DataDir, rep.ManifestsDir = dataDir(res)
-	in := &inspector{node: node, res: res, rep: rep}
+	in := &inspector{node: node, res: res, rep: rep, pkgs: pkgs}
 	in.disableList()
+	if res.Product == "rke2" {
+		in.rke2Rules()
+	}
 	in.flags()
 	in.walk()
 	in.packaged()
@@ -131,6 +132,7 @@ func Inspect(node afero.Fs, res *resolve.Result) *Report {
 	in.unknownDisables()
 	in.helm()
 	sortDiags(rep.Diagnostics)
+	productize(rep)
 	return rep
 }
 
@@ -156,6 +158,8 @@ type inspector struct {
 	node afero.Fs
 	res  *resolve.Result
 	rep  *Report
+	// pkgs is the product's packaged set.
+	pkgs []packaged
 
 	disables map[string]bool
 	// lost maps an item to the assignments that listed it without effect.
@@ -281,6 +285,9 @@ func describeFrom(as []*resolve.Assignment) string {
 
 func (in *inspector) disabledReason(item string) string {
 	for _, d := range in.rep.Disable {
+		if d.Item == item && d.Rule != "" {
+			return "disabled: " + d.Rule
+		}
 		if d.Item == item {
 			if item == "ccm" && len(d.From) > 0 && d.From[0].Name != "" && strings.Contains(d.From[0].Name, "cloud-controller") {
 				return fmt.Sprintf("disabled: disable-cloud-controller (%s) together with disable: servicelb makes k3s disable ccm", describeFrom(d.From))
@@ -302,7 +309,7 @@ func (in *inspector) lostReasons(item string) []string {
 
 // packaged reports the components k3s ships.
 func (in *inspector) packaged() {
-	for _, p := range k3sPackaged {
+	for _, p := range in.pkgs {
 		c := Component{Name: p.name, Packaged: true, State: Enabled}
 		var onDisk []*manifestFile
 		var expected []string // relative paths k3s stages
@@ -334,7 +341,9 @@ func (in *inspector) packaged() {
 			c.State = Disabled
 			c.Reasons = append(c.Reasons, in.disabledReason(p.name))
 			c.Reasons = append(c.Reasons, in.lostReasons(p.name)...)
-			if len(p.files) > 0 || p.dir != "" {
+			if strings.Contains(in.disabledReason(p.name), "disabled by configuration") {
+				c.Reasons = append(c.Reasons, "the file stays in the manifests folder with no objects in it; the deploy controller applies it empty, which removes what the chart deployed")
+			} else if len(p.files) > 0 || p.dir != "" {
 				c.Reasons = append(c.Reasons, "k3s does not write its manifest, deletes it from the manifests folder if present, and removes what it deployed",
 					"k3s does not check that other servers disable it too: a server that does not disable "+p.name+" writes and applies it again when it starts")
 			} else if p.name == "servicelb" {

@@ -153,26 +153,52 @@ func TestManifestsUnreadable(t *testing.T) {
 	}
 }
 
-// TestProductUnsupported: an RKE2 server gets a note instead of k3s's component list.
-func TestProductUnsupported(t *testing.T) {
-	for _, p := range []*profile.Profile{profile.RKE2(), profile.K3s()} {
-		fs := afero.NewMemMapFs()
-		res, err := resolve.Resolve(resolve.Options{FS: fs, Profile: p, Command: "server"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		rep := components.Inspect(fs, res)
-		got := len(rep.Diagnostics) > 0 && rep.Diagnostics[0].Code == "component-product-unsupported"
-		if got != (p.Name != "k3s") || (p.Name == "k3s" && len(rep.Components) == 0) {
-			t.Errorf("%s: component-product-unsupported = %v, %d components", p.Name, got, len(rep.Components))
-		}
+// TestRKE2Components: RKE2's own rules decide its charts (rancher/rke2 pkg/cli/cmds
+// server.go validateCNI, root.go validateCloudProvider, pkg/bootstrap updateManifests).
+func TestRKE2Components(t *testing.T) {
+	tests := []struct {
+		name, reason, config string
+		want                 map[string]components.State
+	}{
+		{"default", "cni defaults to canal; ingress to traefik when no ingress-nginx chart is deployed", "",
+			map[string]components.State{"rke2-canal": components.Enabled, "rke2-cilium": components.Disabled, "rke2-calico-crd": components.Disabled,
+				"rke2-multus": components.Disabled, "rke2-traefik": components.Enabled, "rke2-ingress-nginx": components.Disabled, "rancher-vsphere-cpi": components.Disabled}},
+		{"cilium-nginx", "the selected CNI and ingress are enabled, the others disabled", "cni: cilium\ningress-controller: ingress-nginx\n",
+			map[string]components.State{"rke2-canal": components.Disabled, "rke2-cilium": components.Enabled, "rke2-traefik": components.Disabled,
+				"rke2-traefik-crd": components.Disabled, "rke2-ingress-nginx": components.Enabled}},
+		{"multus", "multus first keeps rke2-multus", "cni: [multus, canal]\n",
+			map[string]components.State{"rke2-multus": components.Enabled, "rke2-canal": components.Enabled, "rke2-flannel": components.Disabled}},
+		{"vsphere", "the selected cloud provider's charts stay", "cloud-provider-name: rancher-vsphere\n",
+			map[string]components.State{"rancher-vsphere-cpi": components.Enabled, "rancher-vsphere-csi": components.Enabled, "harvester-csi-driver": components.Disabled}},
+		{"user-disable", "disable items from config count as for k3s", "disable: [rke2-metrics-server]\n",
+			map[string]components.State{"rke2-metrics-server": components.Disabled, "rke2-coredns": components.Enabled}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			fs := afero.NewMemMapFs()
+			_ = afero.WriteFile(fs, "/etc/rancher/rke2/config.yaml", []byte(tc.config), 0o644)
+			res, err := resolve.Resolve(resolve.Options{FS: fs, Profile: profile.RKE2(), Command: "server"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep := components.Inspect(fs, res)
+			got := map[string]components.State{}
+			for _, c := range rep.Components {
+				got[c.Name] = c.State
+			}
+			for name, want := range tc.want {
+				if got[name] != want {
+					t.Errorf("%s: %s is %q, want %q", tc.reason, name, got[name], want)
+				}
+			}
+		})
 	}
 }
 
 // TestEveryCodeHasAScenario: every code the package emits has an archive, or a Go test
 // named in covered.
 func TestEveryCodeHasAScenario(t *testing.T) {
-	covered := map[string]bool{"component-manifests-unreadable": true, "component-product-unsupported": true}
+	covered := map[string]bool{"component-manifests-unreadable": true}
 	files, _ := filepath.Glob("*.go")
 	re := regexp.MustCompile(`Code: +"(component-[a-z0-9-]+)"`)
 	seen := 0

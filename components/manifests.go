@@ -151,7 +151,7 @@ var rfc1123Label = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`)
 func (in *inspector) addons() {
 	// AddOn names in use by applied files, for conflicts.
 	applied := map[string][]string{}
-	for _, p := range k3sPackaged {
+	for _, p := range in.pkgs {
 		if in.disables[p.name] {
 			continue
 		}
@@ -162,7 +162,7 @@ func (in *inspector) addons() {
 		}
 	}
 	for _, f := range in.files {
-		if in.owned[f] && !in.disables[addonNameOwner(f)] {
+		if in.owned[f] && !in.disables[in.addonNameOwner(f)] {
 			if deployable(f.name) && in.disabledBy(f) == "" && len(in.skips[f.name]) == 0 && !containsString(applied[addonName(f.name)], f.path) {
 				applied[addonName(f.name)] = append(applied[addonName(f.name)], f.path)
 			}
@@ -225,8 +225,8 @@ func (in *inspector) addons() {
 }
 
 // addonNameOwner returns the packaged component a file belongs to.
-func addonNameOwner(f *manifestFile) string {
-	for _, p := range k3sPackaged {
+func (in *inspector) addonNameOwner(f *manifestFile) string {
+	for _, p := range in.pkgs {
 		if p.dir != "" && strings.HasPrefix(f.rel, p.dir+"/") {
 			return p.name
 		}
@@ -273,7 +273,7 @@ func suggestName(fileName string) string {
 // skipFiles reports each .skip file and whether it matches anything.
 func (in *inspector) skipFiles() {
 	expected := map[string]bool{}
-	for _, p := range k3sPackaged {
+	for _, p := range in.pkgs {
 		for _, rel := range p.files {
 			expected[path.Base(rel)] = true
 		}
@@ -333,7 +333,7 @@ func closestFile(target string, names map[string]bool) string {
 // unknownDisables warns about disable items that match nothing k3s knows.
 func (in *inspector) unknownDisables() {
 	known := map[string]bool{}
-	for _, p := range k3sPackaged {
+	for _, p := range in.pkgs {
 		known[p.name] = true
 	}
 	for _, f := range in.files {
@@ -418,7 +418,7 @@ type chartRef struct {
 
 // helm matches HelmChartConfigs to HelmCharts and checks the Helm controller.
 func (in *inspector) helm() {
-	for _, p := range k3sPackaged {
+	for _, p := range in.pkgs {
 		st := Enabled
 		for _, c := range in.rep.Components {
 			if c.Packaged && c.Name == p.name {

@@ -38,6 +38,10 @@ func Text(w io.Writer, rep *Report, red *report.Redactor) {
 		iw = max(iw, len(d.Item))
 	}
 	for _, d := range rep.Disable {
+		if d.Rule != "" {
+			fmt.Fprintf(w, "  %-*s  %s\n", iw, d.Item, d.Rule)
+			continue
+		}
 		fmt.Fprintf(w, "  %-*s  from %s\n", iw, d.Item, describeFrom(d.From))
 	}
 	section := func(title string, packaged bool) {
@@ -128,6 +132,8 @@ type ComponentDoc struct {
 type DisableDoc struct {
 	Item string          `json:"item"`
 	From []report.Source `json:"from"`
+	// Rule says why the product added the item itself (RKE2's CNI and ingress rules).
+	Rule string `json:"rule,omitempty"`
 }
 
 // FlagDoc is one --disable-* switch.
@@ -147,7 +153,7 @@ func JSON(rep *Report, red *report.Redactor) *Document {
 	d := &Document{Manifests: rep.ManifestsDir, Disable: []DisableDoc{}, Flags: []FlagDoc{}, Components: []ComponentDoc{},
 		Diagnostics: DiagnosticDocs(rep.Diagnostics, red), Error: red.Scrub(rep.Refused)}
 	for _, it := range rep.Disable {
-		dd := DisableDoc{Item: it.Item, From: []report.Source{}}
+		dd := DisableDoc{Item: it.Item, From: []report.Source{}, Rule: it.Rule}
 		for _, a := range it.From {
 			dd.From = append(dd.From, sourceDoc(a))
 		}
