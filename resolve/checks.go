@@ -131,7 +131,8 @@ func (r *resolver) checkConfigEntries(cmd *profile.Command) {
 					Hint:    "flags take strings; write the value as one string, or a list of strings for repeatable flags"})
 			}
 			if strings.HasSuffix(f.Name, "-arg") {
-				flagName := strings.TrimLeft(strings.SplitN(rendered, "=", 2)[0], "-")
+				flagName, _, _ := strings.Cut(rendered, "=")
+				flagName = strings.TrimLeft(flagName, "-")
 				if kebab := toKebab(flagName); kebab != flagName {
 					r.diag(diag.Diagnostic{Severity: diag.Warning, Code: "config-component-arg-camelcase", Pos: s.pos, Key: f.Name,
 						Message: fmt.Sprintf("%q in %s looks like a configuration-file field, not a command-line flag: Kubernetes components take kebab-case flags, so --%s is rejected or ignored", flagName, f.Name, flagName),
@@ -326,8 +327,12 @@ func (r *resolver) checkRole(cmd *profile.Command) {
 	}
 }
 
-// toKebab turns protectKernelDefaults into protect-kernel-defaults.
+// toKebab turns protectKernelDefaults into protect-kernel-defaults; a name without capitals
+// comes back as it is, without allocating (it runs for every *-arg item).
 func toKebab(s string) string {
+	if strings.IndexFunc(s, func(r rune) bool { return r >= 'A' && r <= 'Z' }) < 0 {
+		return s
+	}
 	var b strings.Builder
 	for i, r := range s {
 		if r >= 'A' && r <= 'Z' {

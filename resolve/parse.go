@@ -191,6 +191,7 @@ func (r *resolver) parse(files []*sources.ConfigFile) {
 	spliced = append(spliced, argv[:r.res.splitAt]...)
 	spliced = append(spliced, cfgToks...)
 	spliced = append(spliced, argv[r.res.splitAt:]...)
+	r.res.Args = make([]Arg, 0, len(spliced))
 	for i := range spliced {
 		spliced[i].argIndex = i
 		secret := false
@@ -234,7 +235,7 @@ func (r *resolver) strip(toks []token) []token {
 	if cmd == nil || !cmd.FiltersConfig {
 		return toks
 	}
-	out := toks[:0:0]
+	out := make([]token, 0, len(toks))
 	for _, t := range toks {
 		name := configArgName(t.text)
 		if cmd.ConfigValid[name] {

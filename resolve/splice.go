@@ -107,7 +107,11 @@ func configArgName(arg string) string {
 // configTokens renders merged keys as k3s does: "-k=v" for one-byte keys, "--key=v"
 // otherwise, one argument per list item, none for an empty list.
 func configTokens(keys []*mergedKey) []token {
-	var out []token
+	n := 0
+	for _, mk := range keys {
+		n += len(mk.pieces)
+	}
+	out := make([]token, 0, n)
 	for _, mk := range keys {
 		prefix := "--"
 		if len(mk.name) == 1 {

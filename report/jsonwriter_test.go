@@ -1,0 +1,51 @@
+package report_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/spf13/afero"
+
+	"github.com/k3sconf/k3sconf"
+	"github.com/k3sconf/k3sconf/report"
+	"github.com/k3sconf/k3sconf/resolve"
+)
+
+// TestWriteJSONMatchesEncodingJSON: the hand-written encoder must give exactly what
+// encoding/json gives, on real nodes and on strings that need escaping.
+func TestWriteJSONMatchesEncodingJSON(t *testing.T) {
+	var nodes []afero.Fs
+	for _, ex := range []string{"node", "rke2-node"} {
+		nodes = append(nodes, k3sconf.Node(filepath.Join("..", "examples", ex)))
+	}
+	weird := afero.NewMemMapFs()
+	_ = afero.WriteFile(weird, "/etc/rancher/k3s/config.yaml", []byte(
+		"node-label: [\"a\\\"b\", \"tab\\there\", \"nl\\nx\", \"<html>&\", \"\\u2028\", \"\\u00e9t\\u00e9\", \"bell\\a\"]\ntoken: \"x\\\\y\"\nbogus-key: 1\n"), 0o644)
+	_ = afero.WriteFile(weird, "/etc/systemd/system/k3s.service", []byte("[Service]\nExecStart=/usr/local/bin/k3s server '--node-name=\\xff\\xfe'\n"), 0o644)
+	nodes = append(nodes, weird)
+	for i, fs := range nodes {
+		res, err := resolve.Resolve(resolve.Options{FS: fs})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, show := range []bool{false, true} {
+			doc := report.JSON(res, report.NewRedactor(res, show))
+			var want bytes.Buffer
+			enc := json.NewEncoder(&want)
+			enc.SetEscapeHTML(false)
+			if err := enc.Encode(doc); err != nil {
+				t.Fatal(err)
+			}
+			var got bytes.Buffer
+			if err := report.WriteJSON(&got, doc); err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(want.String(), got.String()); diff != "" {
+				t.Errorf("node %d (show-secrets %v): mismatch (-encoding/json +WriteJSON):\n%s", i, show, diff)
+			}
+		}
+	}
+}
