@@ -1,7 +1,6 @@
 package report_test
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"testing"
@@ -23,7 +22,7 @@ func BenchmarkRender(b *testing.B) {
 		b.Run(fmt.Sprintf("json/dropins=%d", n), func(b *testing.B) {
 			b.ReportAllocs()
 			for i := 0; i < b.N; i++ {
-				if err := json.NewEncoder(io.Discard).Encode(report.JSON(res, report.NewRedactor(res, false))); err != nil {
+				if err := report.WriteJSON(io.Discard, report.JSON(res, report.NewRedactor(res, false))); err != nil {
 					b.Fatal(err)
 				}
 			}

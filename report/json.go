@@ -111,7 +111,7 @@ func JSON(res *resolve.Result, red *Redactor) *Document {
 }
 
 func keyDoc(k *resolve.Key, red *Redactor) *Key {
-	kd := &Key{Value: KeyValue(k, red), Source: Source{Kind: string(sources.KindDefault)}, History: []History{}, Note: red.Scrub(k.Note)}
+	kd := &Key{Value: KeyValue(k, red), Source: Source{Kind: string(sources.KindDefault)}, History: make([]History, 0, len(k.History)), Note: red.Scrub(k.Note)}
 	for _, a := range k.Advice {
 		kd.Advice = append(kd.Advice, red.Scrub(a))
 	}
@@ -157,11 +157,14 @@ func historyDoc(name string, a *resolve.Assignment, red *Redactor) History {
 			h.Raw = red.Value(name, a.Raw)
 		}
 	}
-	for _, it := range a.Items {
-		if a.Secret() {
-			it = red.Value(name, it)
+	if len(a.Items) > 0 {
+		h.Items = make([]string, len(a.Items))
+		for i, it := range a.Items {
+			if a.Secret() {
+				it = red.Value(name, it)
+			}
+			h.Items[i] = red.Scrub(it)
 		}
-		h.Items = append(h.Items, red.Scrub(it))
 	}
 	return h
 }

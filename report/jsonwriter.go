@@ -18,20 +18,20 @@ func WriteJSON(w io.Writer, d *Document) error {
 	j := jsonWriter{w: bw}
 	j.raw(`{"schemaVersion":`)
 	j.int(int64(d.SchemaVersion))
-	j.field("product", d.Product)
-	j.field("command", d.Command)
+	j.field(`,"product":`, d.Product)
+	j.field(`,"command":`, d.Command)
 	if d.Subcommand != "" {
-		j.field("subcommand", d.Subcommand)
+		j.field(`,"subcommand":`, d.Subcommand)
 	}
-	j.field("version", d.Version)
-	j.field("cli", d.CLI)
+	j.field(`,"version":`, d.Version)
+	j.field(`,"cli":`, d.CLI)
 	if d.Unit != "" {
-		j.field("unit", d.Unit)
+		j.field(`,"unit":`, d.Unit)
 	}
 	if d.Config != nil {
 		j.raw(`,"config":{"path":`)
 		j.str(d.Config.Path)
-		j.field("why", d.Config.Why)
+		j.field(`,"why":`, d.Config.Why)
 		j.raw("}")
 	}
 	j.raw(`,"args":`)
@@ -57,17 +57,17 @@ func WriteJSON(w io.Writer, d *Document) error {
 		}
 		j.raw(`{"severity":`)
 		j.str(dg.Severity)
-		j.field("code", dg.Code)
-		j.optField("file", dg.File)
-		j.optInt("line", dg.Line)
-		j.optInt("column", dg.Column)
-		j.optField("key", dg.Key)
-		j.field("message", dg.Message)
-		j.optField("hint", dg.Hint)
+		j.field(`,"code":`, dg.Code)
+		j.optField(`,"file":`, dg.File)
+		j.optInt(`,"line":`, dg.Line)
+		j.optInt(`,"column":`, dg.Column)
+		j.optField(`,"key":`, dg.Key)
+		j.field(`,"message":`, dg.Message)
+		j.optField(`,"hint":`, dg.Hint)
 		j.raw("}")
 	}
 	j.raw("]")
-	j.optField("error", d.Error)
+	j.optField(`,"error":`, d.Error)
 	if s := d.ErrorSource; s != nil {
 		j.raw(`,"errorSource":`)
 		j.source(*s)
@@ -98,20 +98,21 @@ func (j *jsonWriter) int(n int64) {
 	}
 }
 
-func (j *jsonWriter) field(name, v string) {
-	j.raw(`,"` + name + `":`)
+// field writes `,"name":"v"`; prefix is the literal `,"name":` (no concatenation per call).
+func (j *jsonWriter) field(prefix, v string) {
+	j.raw(prefix)
 	j.str(v)
 }
 
-func (j *jsonWriter) optField(name, v string) {
+func (j *jsonWriter) optField(prefix, v string) {
 	if v != "" {
-		j.field(name, v)
+		j.field(prefix, v)
 	}
 }
 
-func (j *jsonWriter) optInt(name string, v int) {
+func (j *jsonWriter) optInt(prefix string, v int) {
 	if v != 0 {
-		j.raw(`,"` + name + `":`)
+		j.raw(prefix)
 		j.int(int64(v))
 	}
 }
@@ -134,10 +135,10 @@ func (j *jsonWriter) strs(ss []string) {
 func (j *jsonWriter) source(s Source) {
 	j.raw(`{"kind":`)
 	j.str(s.Kind)
-	j.optField("file", s.File)
-	j.optInt("line", s.Line)
-	j.optInt("column", s.Column)
-	j.optField("name", s.Name)
+	j.optField(`,"file":`, s.File)
+	j.optInt(`,"line":`, s.Line)
+	j.optInt(`,"column":`, s.Column)
+	j.optField(`,"name":`, s.Name)
 	j.raw("}")
 }
 
@@ -166,22 +167,22 @@ func (j *jsonWriter) key(k *Key) {
 		}
 		j.raw(`{"kind":`)
 		j.str(h.Kind)
-		j.optField("file", h.File)
-		j.optInt("line", h.Line)
-		j.optInt("column", h.Column)
-		j.optField("name", h.Name)
-		j.optField("raw", h.Raw)
-		j.field("value", h.Value)
+		j.optField(`,"file":`, h.File)
+		j.optInt(`,"line":`, h.Line)
+		j.optInt(`,"column":`, h.Column)
+		j.optField(`,"name":`, h.Name)
+		j.optField(`,"raw":`, h.Raw)
+		j.field(`,"value":`, h.Value)
 		if len(h.Items) > 0 {
 			j.raw(`,"items":`)
 			j.strs(h.Items)
 		}
-		j.field("outcome", h.Outcome)
-		j.optField("reason", h.Reason)
+		j.field(`,"outcome":`, h.Outcome)
+		j.optField(`,"reason":`, h.Reason)
 		j.raw("}")
 	}
 	j.raw("]")
-	j.optField("note", k.Note)
+	j.optField(`,"note":`, k.Note)
 	if len(k.Advice) > 0 {
 		j.raw(`,"advice":`)
 		j.strs(k.Advice)
@@ -195,6 +196,24 @@ const hexDigits = "0123456789abcdef"
 // and control characters escaped, invalid UTF-8 replaced by U+FFFD, U+2028 and U+2029
 // escaped.
 func (j *jsonWriter) str(s string) {
+	// Most strings need no escaping: write them straight through.
+	plain := true
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= utf8.RuneSelf {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		if j.err == nil {
+			j.err = j.w.WriteByte('"')
+		}
+		j.raw(s)
+		if j.err == nil {
+			j.err = j.w.WriteByte('"')
+		}
+		return
+	}
 	b := append(j.buf[:0], '"')
 	start := 0
 	for i := 0; i < len(s); {

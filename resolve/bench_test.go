@@ -1,7 +1,6 @@
 package resolve_test
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"testing"
@@ -68,9 +67,7 @@ func BenchmarkShowJSON(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				enc := json.NewEncoder(io.Discard)
-				enc.SetIndent("", "  ")
-				if err := enc.Encode(report.JSON(res, report.NewRedactor(res, false))); err != nil {
+				if err := report.WriteJSON(io.Discard, report.JSON(res, report.NewRedactor(res, false))); err != nil {
 					b.Fatal(err)
 				}
 			}
