@@ -1,5 +1,3 @@
-// Command k3sconf explains a k3s node's effective configuration: the value of every flag,
-// where it came from, and why every other setting lost.
 package main
 
 import (

@@ -1,0 +1,2 @@
+// Package benchnode builds synthetic k3s nodes of a chosen size for benchmarks.
+package benchnode
