@@ -260,7 +260,7 @@ func (r *resolver) buildArgs() {
 		r.argv = nil
 		for i, a := range r.opts.Args {
 			r.argv = append(r.argv, token{text: a, kind: sources.KindCLI, raw: a,
-				pos: diag.Position{File: "(command line)", Column: i + 1}})
+				pos: diag.Position{File: "(command line)", Line: 1, Column: i + 1}})
 		}
 	}
 	if len(r.argv) == 0 && (r.res.Unit == "" || r.opts.Command == "etcd-snapshot") {
