@@ -3,6 +3,7 @@ package profile
 import (
 	_ "embed"
 	"fmt"
+	"sort"
 	"strings"
 	"sync"
 )
@@ -185,12 +186,47 @@ func buildK3s() (*Profile, error) {
 	if err := p.loadCatalog(k3sFlagsTSV, k3sEtcdSnapshotFlagsTSV, false); err != nil {
 		return nil, err
 	}
+	p.Commands["agent"].reorder(k3sAgentOrder)
 	// cmds.NewApp (pkg/cli/cmds/root.go): --debug and --data-dir/-d before the subcommand.
 	p.RootFlags = []*Flag{
 		{Name: "debug", Type: Bool, Default: "false", EnvVars: []string{"K3S_DEBUG"}},
 		{Name: "data-dir", Aliases: []string{"d"}, Type: String, EnvVars: []string{"K3S_DATA_DIR"}},
 	}
 	return p, nil
+}
+
+// k3sAgentOrder is the declaration order of k3s agent's flags (pkg/cli/cmds/agent.go
+// NewAgentCommand); the table lists them in server order. urfave applies environment
+// variables and checks "two forms of the same flag" in declaration order, so the order
+// decides which error an agent reports first.
+var k3sAgentOrder = []string{"config", "debug", "v", "vmodule", "log", "alsologtostderr", "token",
+	"token-file", "server", "data-dir", "node-name", "with-node-id", "node-label", "node-taint",
+	"image-credential-provider-bin-dir", "image-credential-provider-config", "selinux",
+	"lb-server-port", "protect-kernel-defaults", "container-runtime-endpoint", "default-runtime",
+	"image-service-endpoint", "pause-image", "snapshotter", "private-registry",
+	"disable-default-registry-endpoint", "nonroot-devices", "airgap-extra-registry", "node-ip",
+	"bind-address", "node-external-ip", "node-internal-dns", "node-external-dns", "resolv-conf",
+	"flannel-iface", "flannel-conf", "flannel-cni-conf", "kubelet-arg", "kube-proxy-arg",
+	"enable-pprof", "rootless", "prefer-bundled-bin", "docker", "vpn-auth", "vpn-auth-file",
+	"disable-apiserver-lb"}
+
+// reorder puts the flags in the given order; flags not named keep their place after them.
+func (c *Command) reorder(names []string) {
+	pos := make(map[string]int, len(names))
+	for i, n := range names {
+		pos[n] = i
+	}
+	sort.SliceStable(c.Flags, func(i, j int) bool {
+		pi, iok := pos[c.Flags[i].Name]
+		pj, jok := pos[c.Flags[j].Name]
+		switch {
+		case iok && jok:
+			return pi < pj
+		case iok != jok:
+			return iok
+		}
+		return false
+	})
 }
 
 // secretEnv lists the variables whose values are secret, for a product's prefix.

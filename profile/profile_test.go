@@ -107,3 +107,20 @@ func TestRKE2Catalog(t *testing.T) {
 		t.Error("rke2 has no multicall wrapper and no app-level flags")
 	}
 }
+
+// The agent's flags follow agent.go's declaration order, not the server table's.
+func TestAgentOrder(t *testing.T) {
+	flags := K3s().Command("agent").Flags
+	var got []string
+	for _, f := range flags {
+		got = append(got, f.Name)
+	}
+	if len(got) != len(k3sAgentOrder) {
+		t.Fatalf("%d agent flags, order lists %d", len(got), len(k3sAgentOrder))
+	}
+	for i := range got {
+		if got[i] != k3sAgentOrder[i] {
+			t.Fatalf("flag %d is %s, want %s (agent.go order)", i, got[i], k3sAgentOrder[i])
+		}
+	}
+}
