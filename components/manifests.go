@@ -14,6 +14,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/k3sconf/k3sconf/diag"
+	"github.com/k3sconf/k3sconf/internal/fuzzy"
 )
 
 // manifestFile is one file (not a folder) found under the manifests folder.
@@ -377,31 +378,11 @@ func suggestItem(item string, known map[string]bool) string {
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		if d := levenshtein(strings.ToLower(item), k); d < bestD {
+		if d := fuzzy.Distance(strings.ToLower(item), k); d < bestD {
 			best, bestD = k, d
 		}
 	}
 	return best
-}
-
-func levenshtein(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			c := 1
-			if a[i-1] == b[j-1] {
-				c = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+c)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
 }
 
 // chartRef is a HelmChart or HelmChartConfig found in a manifest, or known to be packaged.

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/k3sconf/k3sconf/diag"
+	"github.com/k3sconf/k3sconf/internal/fuzzy"
 	"github.com/k3sconf/k3sconf/profile"
 	"github.com/k3sconf/k3sconf/sources"
 )
@@ -264,7 +265,7 @@ func suggestHint(name string, cmd *profile.Command) string {
 	best, bestD := "", max(2, len(name)/3+1)
 	for _, f := range cmd.Flags {
 		for _, n := range f.Names() {
-			if d := editDistance(name, n); d < bestD {
+			if d := fuzzy.Distance(name, n); d < bestD {
 				best, bestD = f.Name, d
 			}
 		}
@@ -273,26 +274,6 @@ func suggestHint(name string, cmd *profile.Command) string {
 		return fmt.Sprintf("did you mean %q?", best)
 	}
 	return fmt.Sprintf("remove the key, or check `k3s %s --help` for the flag you meant", cmd.Name)
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // collect turns the final flag set into keys with their histories and outcomes.

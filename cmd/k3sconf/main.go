@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/k3sconf/k3sconf"
+	"github.com/k3sconf/k3sconf/internal/fuzzy"
 	"github.com/k3sconf/k3sconf/profile"
 	"github.com/k3sconf/k3sconf/report"
 	"github.com/k3sconf/k3sconf/resolve"
@@ -310,7 +311,7 @@ func didYouMean(res *resolve.Result, name string) string {
 	var cs []cand
 	for _, k := range res.Keys {
 		for _, n := range k.Flag.Names() {
-			if d := levenshtein(name, n); d <= 3 {
+			if d := fuzzy.Distance(name, n); d <= 3 {
 				cs = append(cs, cand{k.Name(), d})
 			}
 		}
@@ -320,26 +321,6 @@ func didYouMean(res *resolve.Result, name string) string {
 	}
 	sort.Slice(cs, func(i, j int) bool { return cs[i].d < cs[j].d })
 	return fmt.Sprintf("; did you mean %q?", cs[0].name)
-}
-
-func levenshtein(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			c := 1
-			if a[i-1] == b[j-1] {
-				c = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+c)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
 }
 
 func writeJSON(stdout, stderr io.Writer, v any, code int) int {
