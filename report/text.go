@@ -72,7 +72,11 @@ func Show(w io.Writer, res *resolve.Result, red *Redactor, all bool) {
 			continue
 		}
 		shown++
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", k.Name(), FormatValue(KeyValue(k, red)), origin(k.Source))
+		from := origin(k.Source)
+		if n := contributors(k); n > 1 {
+			from += fmt.Sprintf(" (+%d more)", n-1)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", k.Name(), FormatValue(KeyValue(k, red)), from)
 	}
 	tw.Flush()
 	if shown == 0 {
@@ -81,6 +85,17 @@ func Show(w io.Writer, res *resolve.Result, red *Redactor, all bool) {
 	if n := countSeverity(res.Diagnostics, diag.Error) + countSeverity(res.Diagnostics, diag.Warning); n > 0 {
 		fmt.Fprintf(w, "\n%d finding(s); run `k3sconf check` for details.\n", n)
 	}
+}
+
+// contributors counts the assignments whose items make up a list in force.
+func contributors(k *resolve.Key) int {
+	n := 0
+	for _, a := range k.History {
+		if a.Outcome == resolve.Applied || a.Outcome == resolve.Appended {
+			n++
+		}
+	}
+	return n
 }
 
 // PrintArgs prints the argv k3s parses, one argument per line with its origin.
