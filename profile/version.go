@@ -68,6 +68,10 @@ type Behaviour struct {
 	// MissingExplicitConfigFatal: before k3s-io/k3s commit e51494002 (2024-07-29), a config
 	// file named with --config or K3S_CONFIG_FILE that did not exist was an error.
 	MissingExplicitConfigFatal bool
+	// NoDataDirEnv: before k3s-io/k3s 9111b1f77 (2024-07-29, shipped with e51494002 in
+	// v1.31.0, v1.30.3 and v1.29.7) --data-dir had no environment variable; K3S_DATA_DIR
+	// was ignored by the flags and by the wrapper (k3s-io/k3s#10589).
+	NoDataDirEnv bool
 	// Version modelled ("newest" when none was given).
 	Version string
 }
@@ -92,6 +96,7 @@ func (p *Profile) Behaviour(version string) (Behaviour, error) {
 		b.CLI = 2
 	}
 	b.MissingExplicitConfigFatal = !v.atLeast(p.missingConfigFix.minor, p.missingConfigFix.patches)
+	b.NoDataDirEnv = b.MissingExplicitConfigFatal
 	return b, nil
 }
 

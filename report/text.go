@@ -192,7 +192,7 @@ func Explain(w io.Writer, res *resolve.Result, k *resolve.Key, red *Redactor) {
 		}
 		fmt.Fprintf(w, "  from: the built-in default (%s)", def)
 		if k.Flag.DefaultNote != "" {
-			fmt.Fprintf(w, "; k3s computes %s at runtime", k.Flag.DefaultNote)
+			fmt.Fprintf(w, "; when it is empty, %s uses %s", res.Product, k.Flag.DefaultNote)
 		}
 		fmt.Fprintln(w)
 	} else {

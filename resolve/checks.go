@@ -251,8 +251,17 @@ func (r *resolver) checkCommandLine(cmd *profile.Command) {
 	}
 }
 
-// checkEnvironment reports K3S_CONFIG_FILE moving the config (S29).
+// checkEnvironment reports K3S_CONFIG_FILE moving the config (S29), and variables the
+// modelled release does not read (S6).
 func (r *resolver) checkEnvironment() {
+	if name := r.p.EnvPrefix + "_DATA_DIR"; r.beh.NoDataDirEnv {
+		if ev := r.env[name]; ev != nil {
+			a := ev.Assignments[len(ev.Assignments)-1]
+			r.diag(diag.Diagnostic{Severity: diag.Warning, Code: "env-not-read-by-release", Pos: a.Pos, Key: "data-dir",
+				Message: fmt.Sprintf("%s is set, but %s %s has no environment variable for --data-dir (it came with v1.29.7, v1.30.3 and v1.31.0, k3s-io/k3s#10589): the variable is ignored and the data directory stays the default", name, r.p.Program, r.beh.Version),
+				Hint:    fmt.Sprintf("set data-dir: in the config file or --data-dir in the unit, or upgrade to a release that reads %s", name)})
+		}
+	}
 	if ev := r.env[r.p.ConfigEnv]; ev != nil && ev.Value != "" {
 		a := ev.Assignments[len(ev.Assignments)-1]
 		r.diag(diag.Diagnostic{Severity: diag.Info, Code: "config-moved", Pos: a.Pos,

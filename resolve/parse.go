@@ -52,7 +52,7 @@ var versionFlag = &profile.Flag{Name: "version", Aliases: []string{"v"}, Type: p
 func (r *resolver) runCLI(toks []token) *cliRun {
 	run := &cliRun{}
 	rootFlags := append(append([]*profile.Flag{}, r.p.RootFlags...), helpFlag, versionFlag)
-	rootFS, err := newFlagSet(r.era, rootFlags, r.lookupEnv, nil)
+	rootFS, err := newFlagSet(r.era, rootFlags, r.flagEnv, nil)
 	if err != nil {
 		run.err, run.errSet, run.unreached = err, rootFS, toks
 		return run
@@ -151,7 +151,7 @@ func canonicalSub(s string) string {
 // dispatches to subcommands parses its own flags without reordering in v1 (startApp).
 func (r *resolver) parseCommand(flags []*profile.Flag, args []token, reorder bool) (*flagSet, []token, *cliError) {
 	all := append(append([]*profile.Flag{}, flags...), helpFlag)
-	fs, err := newFlagSet(r.era, all, r.lookupEnv, map[string]*sliceValue{})
+	fs, err := newFlagSet(r.era, all, r.flagEnv, map[string]*sliceValue{})
 	if err != nil {
 		return fs, args, err
 	}
@@ -291,7 +291,7 @@ func (r *resolver) collect(main, wrapper *cliRun) {
 	final := main.final
 	if final == nil || main.cmd == nil || main.cmd.Name != cmdName {
 		// The command line never reached the command: show defaults and environment.
-		fs, _ := newFlagSet(r.era, cmd.Flags, r.lookupEnv, map[string]*sliceValue{})
+		fs, _ := newFlagSet(r.era, cmd.Flags, r.flagEnv, map[string]*sliceValue{})
 		final = fs
 	}
 	if main.helpOnly != "" && main.err == nil && r.res.errStage != stageSystemd {
@@ -364,6 +364,14 @@ func (r *resolver) collect(main, wrapper *cliRun) {
 		for _, name := range f.EnvVars {
 			if ev := r.env[name]; ev != nil && len(ev.Assignments) > 1 {
 				h = append(h, ev.Assignments[:len(ev.Assignments)-1]...)
+			}
+			if _, _, seen := r.flagEnv(name); !seen {
+				if ev := r.env[name]; ev != nil {
+					last := *ev.Assignments[len(ev.Assignments)-1]
+					last.Outcome = Ignored
+					last.Reason = fmt.Sprintf("%s %s does not read %s: the flag got its environment variable in v1.29.7, v1.30.3 and v1.31.0", r.p.Program, r.beh.Version, name)
+					h = append(h, &last)
+				}
 			}
 		}
 		sortHistory(h)

@@ -254,6 +254,15 @@ func (r *resolver) lookupEnv(name string) (string, *Assignment, bool) {
 	return ev.Value, ev.Assignments[len(ev.Assignments)-1], true
 }
 
+// flagEnv is the environment as the release's flags see it: a variable no flag of that
+// release reads is not there for them (K3S_DATA_DIR before v1.29.7/v1.30.3/v1.31.0).
+func (r *resolver) flagEnv(name string) (string, *Assignment, bool) {
+	if r.beh.NoDataDirEnv && name == r.p.EnvPrefix+"_DATA_DIR" {
+		return "", nil, false
+	}
+	return r.lookupEnv(name)
+}
+
 // buildArgs settles the argv when no unit supplied one.
 func (r *resolver) buildArgs() {
 	if r.opts.Args != nil {

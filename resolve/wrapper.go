@@ -69,7 +69,7 @@ func (r *resolver) wrapperPreRead() {
 		}
 	}
 	dataDirKnown := false
-	if v, _, ok := r.lookupEnv(r.p.EnvPrefix + "_DATA_DIR"); ok && v != "" {
+	if v, _, ok := r.flagEnv(r.p.EnvPrefix + "_DATA_DIR"); ok && v != "" {
 		dataDirKnown = true
 	}
 	// pflag, with unknown flags allowed, scanning every argument up to "--".
