@@ -241,6 +241,7 @@ func checkCode(res *resolve.Result, strict bool, code int) int {
 func explain(stdout, stderr io.Writer, res *resolve.Result, red *report.Redactor, names []string, g globals, code int) int {
 	asJSON, root := g.json, g.root
 	out := map[string]*report.Key{}
+	var doc *report.Document
 	var ident any
 	// The running value, when a process (or --node-json) tells it (issue 8).
 	st, lerr := inspectLive(g, res)
@@ -264,7 +265,9 @@ func explain(stdout, stderr io.Writer, res *resolve.Result, red *report.Redactor
 			continue
 		}
 		if asJSON {
-			doc := report.JSON(res, red)
+			if doc == nil {
+				doc = report.JSON(res, red)
+			}
 			out[k.Name()] = doc.Keys[k.Name()]
 			if v, from, ok := runningValue(k); ok {
 				running[k.Name()] = map[string]string{"value": v, "from": from}
