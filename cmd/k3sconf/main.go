@@ -294,14 +294,14 @@ func explain(stdout, stderr io.Writer, res *resolve.Result, red *report.Redactor
 		}
 	}
 	if asJSON {
-		doc := map[string]any{"keys": out}
+		result := map[string]any{"keys": out}
 		if ident != nil {
-			doc["identity"] = ident
+			result["identity"] = ident
 		}
 		if len(running) > 0 {
-			doc["running"] = running
+			result["running"] = running
 		}
-		return writeJSON(stdout, stderr, doc, code)
+		return writeJSON(stdout, stderr, result, code)
 	}
 	return code
 }
