@@ -195,8 +195,7 @@ func (r *resolver) parse(files []*sources.ConfigFile) {
 	r.res.Args = make([]Arg, 0, len(spliced))
 	for i := range spliced {
 		spliced[i].argIndex = i
-		secret := false
-		r.res.Args = append(r.res.Args, Arg{Value: spliced[i].text, Kind: spliced[i].kind, Pos: spliced[i].pos, secret: secret})
+		r.res.Args = append(r.res.Args, Arg{Value: spliced[i].text, Kind: spliced[i].kind, Pos: spliced[i].pos})
 	}
 
 	// The multicall wrapper (cmd/k3s/main.go) runs app.Run on the raw argv with the same flag

@@ -311,7 +311,6 @@ func (r *resolver) loadConfig() []*sources.ConfigFile {
 	texts := tokenTexts(r.argv)
 	split, found := findStart(texts, r.p.After)
 	r.res.splitAt = split
-	r.res.spliced = found
 	if !found && r.res.errStage == stageSystemd {
 		return nil
 	}

@@ -82,16 +82,13 @@ type Key struct {
 // Name is the flag's primary name.
 func (k *Key) Name() string { return k.Flag.Name }
 
-// Arg is one element of the argv k3s parses, with where it came from.
+// Arg is one element of the argv k3s parses, with where it came from. Secret values are
+// redacted when the argv is rendered (report.Args), which knows the flags.
 type Arg struct {
-	Value  string
-	Kind   sources.Kind
-	Pos    diag.Position
-	secret bool
+	Value string
+	Kind  sources.Kind
+	Pos   diag.Position
 }
-
-// Secret reports whether the argument carries a secret value.
-func (a Arg) Secret() bool { return a.secret }
 
 // Source is one input k3sconf considered, in precedence order.
 type Source struct {
@@ -145,7 +142,6 @@ type Result struct {
 
 	keyIndex     map[string]*Key
 	splitAt      int
-	spliced      bool
 	inputInvalid bool
 	errStage     int
 }
