@@ -68,31 +68,21 @@ func (r *resolver) wrapperPreRead() {
 			debugKnown = true
 		}
 	}
+	if !debugKnown {
+		// findDebug: a pflag set with only --debug (bool), unknown flags allowed.
+		if v, set := pflagScan(args, "debug", 0, true); set {
+			b, _ := strconv.ParseBool(v)
+			debugKnown = b
+		}
+	}
 	dataDirKnown := false
 	if v, _, ok := r.flagEnv(r.p.EnvPrefix + "_DATA_DIR"); ok && v != "" {
 		dataDirKnown = true
 	}
-	// pflag, with unknown flags allowed, scanning every argument up to "--".
-	for i, a := range args {
-		if a == "--" {
-			break
-		}
-		switch {
-		case a == "--debug":
-			debugKnown = true
-		case strings.HasPrefix(a, "--debug="):
-			if b, err := strconv.ParseBool(a[len("--debug="):]); err == nil && b {
-				debugKnown = true
-			}
-		case a == "--data-dir" || a == "-d":
-			if i+1 < len(args) && args[i+1] != "" {
-				dataDirKnown = true
-			}
-		case strings.HasPrefix(a, "--data-dir="):
-			dataDirKnown = dataDirKnown || a[len("--data-dir="):] != ""
-		case strings.HasPrefix(a, "-d") && !strings.HasPrefix(a, "--"):
-			v := strings.TrimPrefix(strings.TrimPrefix(a, "-d"), "=")
-			dataDirKnown = dataDirKnown || v != ""
+	if !dataDirKnown {
+		// findDataDir: a pflag set with only --data-dir/-d (string), unknown flags allowed.
+		if v, set := pflagScan(args, "data-dir", 'd', false); set && v != "" {
+			dataDirKnown = true
 		}
 	}
 	if debugKnown && dataDirKnown {
@@ -155,4 +145,103 @@ func (r *resolver) wrapperFail(pos diag.Position, msg string) {
 	r.diag(diag.Diagnostic{Severity: diag.Error, Code: "input-invalid", Pos: pos,
 		Message: fmt.Sprintf("%s (the k3s wrapper reads the config files to find debug and data-dir before anything else, and stops here)", msg),
 		Hint:    "fix the file; the wrapper reads K3S_CONFIG_FILE or the default path even when --config points elsewhere"})
+}
+
+// pflagScan reproduces github.com/spf13/pflag v1.0.10 FlagSet.Parse (as k3s pins it) for a
+// set that defines one flag (long name, optional one-letter shorthand) and allows unknown
+// flags, as cmd/k3s/main.go findDebug and findDataDir use it. It returns the last value the
+// flag was set to. pflag's rules that matter here: arguments are interspersed; "--" ends
+// parsing; an unknown "--x" without "=" swallows the next argument unless it starts with
+// "-"; "-abc" is a cluster of shorthands, each unknown one swallowing the argument after the
+// cluster the same way, and a known one taking the rest of the cluster ("-dfoo") or the next
+// argument as its value; "--help" or an "h" in a cluster, and any error, stop parsing.
+func pflagScan(args []string, long string, short byte, isBool bool) (value string, set bool) {
+	strip := func(a []string) []string {
+		if len(a) == 0 || (len(a[0]) > 0 && a[0][0] == '-') {
+			return a
+		}
+		if len(a) > 1 {
+			return a[1:]
+		}
+		return nil
+	}
+	for len(args) > 0 {
+		s := args[0]
+		args = args[1:]
+		if len(s) == 0 || s[0] != '-' || len(s) == 1 {
+			continue
+		}
+		if s[1] == '-' {
+			if len(s) == 2 {
+				return value, set
+			}
+			name := s[2:]
+			if name[0] == '-' || name[0] == '=' {
+				return value, set // invalid syntax: Parse fails
+			}
+			n, v, hasEq := strings.Cut(name, "=")
+			if n != long {
+				if n == "help" {
+					return value, set // ErrHelp
+				}
+				if !hasEq {
+					args = strip(args)
+				}
+				continue
+			}
+			switch {
+			case hasEq:
+			case isBool:
+				v = "true"
+			case len(args) > 0:
+				v, args = args[0], args[1:]
+			default:
+				return value, set // value required
+			}
+			if isBool {
+				if _, err := strconv.ParseBool(v); err != nil {
+					// pflag's boolValue.Set stores ParseBool's false before it returns the
+					// error, which stops parsing.
+					return "false", true
+				}
+			}
+			value, set = v, true
+			continue
+		}
+		shorthands, orig, out := s[1:], args, args
+		for len(shorthands) > 0 {
+			if strings.HasPrefix(shorthands, "test.") {
+				break
+			}
+			c := shorthands[0]
+			if short == 0 || c != short {
+				if c == 'h' {
+					return value, set // ErrHelp
+				}
+				if len(shorthands) > 2 && shorthands[1] == '=' {
+					shorthands, out = "", orig
+					continue
+				}
+				shorthands, out = shorthands[1:], strip(orig)
+				continue
+			}
+			var v string
+			switch {
+			case len(shorthands) > 2 && shorthands[1] == '=':
+				v, out = shorthands[2:], orig
+			case isBool:
+				v, out = "true", orig
+			case len(shorthands) > 1:
+				v, out = shorthands[1:], orig
+			case len(orig) > 0:
+				v, out = orig[0], orig[1:]
+			default:
+				return value, set // value required
+			}
+			shorthands = ""
+			value, set = v, true
+		}
+		args = out
+	}
+	return value, set
 }
