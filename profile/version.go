@@ -72,6 +72,9 @@ type Behaviour struct {
 	// v1.31.0, v1.30.3 and v1.29.7) --data-dir had no environment variable; K3S_DATA_DIR
 	// was ignored by the flags and by the wrapper (k3s-io/k3s#10589).
 	NoDataDirEnv bool
+	// CollapsedComponentArgs: before k3s-io/k3s b6e71ef99 (2022-04, first in v1.24) k3s
+	// passed a repeated *-arg flag to the component once, with the last value.
+	CollapsedComponentArgs bool
 	// Version modelled ("newest" when none was given).
 	Version string
 }
@@ -97,6 +100,7 @@ func (p *Profile) Behaviour(version string) (Behaviour, error) {
 	}
 	b.MissingExplicitConfigFatal = !v.atLeast(p.missingConfigFix.minor, p.missingConfigFix.patches)
 	b.NoDataDirEnv = b.MissingExplicitConfigFatal
+	b.CollapsedComponentArgs = v.Major == 1 && v.Minor < 24
 	return b, nil
 }
 

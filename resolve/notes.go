@@ -30,6 +30,12 @@ func (r *resolver) addNotes() {
 			if wk := r.res.Key("with-node-id"); wk != nil && wk.Value == true {
 				k.Note = strings.TrimPrefix(k.Note+"; with-node-id is set: k3s appends \"-\" and the id in /etc/rancher/node/id", "; ")
 			}
+		default:
+			if strings.HasSuffix(k.Flag.Name, "-arg") {
+				if items, ok := k.Value.([]string); ok {
+					k.Note = componentArgsNote(items, r.beh.CollapsedComponentArgs)
+				}
+			}
 		}
 	}
 }
@@ -68,4 +74,55 @@ func splitNote(items []string, trim bool, prefix string) string {
 		return ""
 	}
 	return fmt.Sprintf("%s [%s]", prefix, strings.Join(out, ", "))
+}
+
+// componentArgsNote says how k3s hands *-arg items to the component (pkg/util/args.go
+// GetArgs, repeated arguments kept since k3s-io/k3s b6e71ef99): a plain "flag=value"
+// replaces k3s's own default for that flag, "flag+=value" appends to it and "flag-=value"
+// prepends; several items for one flag are all passed, in order — a single-value flag of the
+// component then keeps the last.
+func componentArgsNote(items []string, collapsed bool) string {
+	type use struct {
+		values []string
+		mode   string
+	}
+	byFlag := map[string]*use{}
+	var order []string
+	for _, it := range items {
+		arg, value, hasValue := strings.Cut(strings.TrimPrefix(it, "--"), "=")
+		if !hasValue {
+			value = "true"
+		}
+		name := strings.TrimRight(arg, "-+")
+		u := byFlag[name]
+		if u == nil {
+			u = &use{}
+			byFlag[name] = u
+			order = append(order, name)
+		}
+		u.values = append(u.values, value)
+		switch {
+		case strings.HasSuffix(arg, "+"):
+			u.mode = "+"
+		case strings.HasSuffix(arg, "-"):
+			u.mode = "-"
+		}
+	}
+	var notes []string
+	for _, name := range order {
+		u := byFlag[name]
+		switch {
+		case len(u.values) > 1 && collapsed:
+			notes = append(notes, fmt.Sprintf("--%s is given %d times (%s); k3s before v1.24 passes it once, with the last value (%s)",
+				name, len(u.values), strings.Join(u.values, ", "), u.values[len(u.values)-1]))
+		case len(u.values) > 1:
+			notes = append(notes, fmt.Sprintf("--%s is passed %d times (%s), in this order; a single-value flag of the component keeps the last (%s)",
+				name, len(u.values), strings.Join(u.values, ", "), u.values[len(u.values)-1]))
+		case u.mode == "+":
+			notes = append(notes, fmt.Sprintf("--%s+= appends %s to k3s's own value for --%s", name, u.values[0], name))
+		case u.mode == "-":
+			notes = append(notes, fmt.Sprintf("--%s-= puts %s before k3s's own value for --%s", name, u.values[0], name))
+		}
+	}
+	return strings.Join(notes, "; ")
 }

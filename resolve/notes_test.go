@@ -1,0 +1,31 @@
+package resolve
+
+import "testing"
+
+func TestComponentArgsNote(t *testing.T) {
+	tests := []struct {
+		name, reason string
+		items        []string
+		collapsed    bool
+		want         string
+	}{
+		{"single", "one item per flag needs no note", []string{"max-pods=150"}, false, ""},
+		{"repeated", "GetArgs keeps repeats in order (b6e71ef99); the component keeps the last", []string{"max-pods=100", "--max-pods=150"}, false,
+			"--max-pods is passed 2 times (100, 150), in this order; a single-value flag of the component keeps the last (150)"},
+		{"collapsed", "before v1.24 k3s kept only the last value (k3s-io/k3s#5374)", []string{"service-account-issuer=a", "service-account-issuer=b"}, true,
+			"--service-account-issuer is given 2 times (a, b); k3s before v1.24 passes it once, with the last value (b)"},
+		{"append", "flag+= appends to k3s's default", []string{"feature-gates+=Foo=true"}, false,
+			"--feature-gates+= appends Foo=true to k3s's own value for --feature-gates"},
+		{"prepend", "flag-= prepends", []string{"authorization-mode-=Webhook"}, false,
+			"--authorization-mode-= puts Webhook before k3s's own value for --authorization-mode"},
+		{"no-value", "a flag without = is passed as =true", []string{"protect-kernel-defaults", "protect-kernel-defaults"}, false,
+			"--protect-kernel-defaults is passed 2 times (true, true), in this order; a single-value flag of the component keeps the last (true)"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := componentArgsNote(tc.items, tc.collapsed); got != tc.want {
+				t.Errorf("%s:\n got %q\nwant %q", tc.reason, got, tc.want)
+			}
+		})
+	}
+}
