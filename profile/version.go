@@ -75,6 +75,9 @@ type Behaviour struct {
 	// CollapsedComponentArgs: before k3s-io/k3s b6e71ef99 (2022-04, first in v1.24) k3s
 	// passed a repeated *-arg flag to the component once, with the last value.
 	CollapsedComponentArgs bool
+	// TLSSanNotSplit: before k3s-io/k3s d5f560360 (2023-05, in v1.27.2, v1.26.5 and
+	// v1.25.10; k3s-io/k3s#7365) tls-san items were not split on commas.
+	TLSSanNotSplit bool
 	// Version modelled ("newest" when none was given).
 	Version string
 }
@@ -101,6 +104,7 @@ func (p *Profile) Behaviour(version string) (Behaviour, error) {
 	b.MissingExplicitConfigFatal = !v.atLeast(p.missingConfigFix.minor, p.missingConfigFix.patches)
 	b.NoDataDirEnv = b.MissingExplicitConfigFatal
 	b.CollapsedComponentArgs = v.Major == 1 && v.Minor < 24
+	b.TLSSanNotSplit = !v.atLeast(27, map[int]int{27: 2, 26: 5, 25: 10})
 	return b, nil
 }
 

@@ -2,6 +2,7 @@ package resolve
 
 import (
 	"fmt"
+	"net"
 	"path"
 	"regexp"
 	"sort"
@@ -28,6 +29,52 @@ func (r *resolver) checks() {
 	r.checkDropinNames()
 	r.checkRole(cmd)
 	r.checkBothUnits()
+	r.checkTLSSan()
+}
+
+// checkTLSSan: a SAN is a host name or an IP address; k3s puts an item with a scheme or a
+// port into the certificate literally as a DNS name (k3s-io/k3s#7365), where it matches
+// nothing.
+func (r *resolver) checkTLSSan() {
+	k := r.res.Key("tls-san")
+	if k == nil {
+		return
+	}
+	items, _ := k.Value.([]string)
+	var all []string
+	for _, it := range items {
+		if r.beh.TLSSanNotSplit {
+			all = append(all, it)
+			continue
+		}
+		all = append(all, strings.Split(it, ",")...)
+	}
+	for _, san := range all {
+		san = strings.TrimSpace(san)
+		host := san
+		if i := strings.Index(host, "://"); i >= 0 {
+			host = host[i+3:]
+		}
+		if h, _, err := net.SplitHostPort(host); err == nil {
+			host = h
+		}
+		host = strings.TrimSuffix(host, "/")
+		if host == san {
+			continue
+		}
+		pos := diag.Position{}
+		if k.Source != nil {
+			pos = k.Source.Pos
+		}
+		for _, a := range k.History {
+			if strings.Contains(a.Value, san) || strings.Contains(strings.Join(a.Items, ","), san) {
+				pos = a.Pos
+			}
+		}
+		r.diag(diag.Diagnostic{Severity: diag.Warning, Code: "tls-san-not-a-name", Pos: pos, Key: "tls-san",
+			Message: fmt.Sprintf("tls-san %q is not a host name or IP address: k3s puts it into the certificate literally, so it matches no client", san),
+			Hint:    fmt.Sprintf("write only the name or address: %s", host)})
+	}
 }
 
 // checkBothUnits: RKE2's units each carry an ExecCondition that refuses to start while the

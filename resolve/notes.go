@@ -17,7 +17,19 @@ func (r *resolver) addNotes() {
 		case "disable":
 			k.Note = splitNote(k.Value.([]string), true,
 				"pkg/cli/server/server.go splits each item on commas and trims spaces; k3s disables")
-		case "tls-san", "cluster-cidr", "service-cidr", "cluster-dns", "node-ip", "node-external-ip":
+		case "tls-san":
+			if r.beh.TLSSanNotSplit {
+				for _, it := range k.Value.([]string) {
+					if strings.Contains(it, ",") {
+						k.Note = fmt.Sprintf("%s %s does not split tls-san items on commas (that came with v1.25.10, v1.26.5, v1.27.2): %q is one certificate name", r.p.Program, r.beh.Version, it)
+						break
+					}
+				}
+				break
+			}
+			k.Note = splitNote(k.Value.([]string), false,
+				"k3s splits each item on commas (util.SplitStringSlice); it uses")
+		case "cluster-cidr", "service-cidr", "cluster-dns", "node-ip", "node-external-ip":
 			k.Note = splitNote(k.Value.([]string), false,
 				"k3s splits each item on commas (util.SplitStringSlice); it uses")
 		case "node-name":
