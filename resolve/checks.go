@@ -30,6 +30,59 @@ func (r *resolver) checks() {
 	r.checkRole(cmd)
 	r.checkBothUnits()
 	r.checkTLSSan()
+	r.checkNodeLabels()
+}
+
+// kubeletLabels and kubeletLabelNamespaces are what the kubelet lets a node set on itself in
+// the kubernetes.io and k8s.io namespaces (k8s.io/kubelet/pkg/apis IsKubeletLabel); any
+// other label there makes the kubelet refuse to start ("unknown 'kubernetes.io' or 'k8s.io'
+// labels specified with --node-labels", cmd/kubelet/app/options validateNodeLabels).
+var (
+	kubeletLabels = map[string]bool{
+		"kubernetes.io/hostname": true, "topology.kubernetes.io/zone": true, "topology.kubernetes.io/region": true,
+		"failure-domain.beta.kubernetes.io/zone": true, "failure-domain.beta.kubernetes.io/region": true,
+		"beta.kubernetes.io/instance-type": true, "node.kubernetes.io/instance-type": true,
+		"kubernetes.io/os": true, "kubernetes.io/arch": true, "beta.kubernetes.io/os": true, "beta.kubernetes.io/arch": true,
+	}
+	kubeletLabelNamespaces = []string{"kubelet.kubernetes.io", "node.kubernetes.io"}
+)
+
+// checkNodeLabels reports node labels the kubelet refuses (S35: node-role.kubernetes.io/…).
+func (r *resolver) checkNodeLabels() {
+	k := r.res.Key("node-label")
+	if k == nil {
+		return
+	}
+	items, _ := k.Value.([]string)
+	for _, it := range items {
+		key, _, _ := strings.Cut(it, "=")
+		ns, _, hasNS := strings.Cut(key, "/")
+		if !hasNS {
+			continue
+		}
+		restricted := ns == "kubernetes.io" || ns == "k8s.io" || strings.HasSuffix(ns, ".kubernetes.io") || strings.HasSuffix(ns, ".k8s.io")
+		if !restricted || kubeletLabels[key] {
+			continue
+		}
+		allowed := false
+		for _, a := range kubeletLabelNamespaces {
+			if ns == a || strings.HasSuffix(ns, "."+a) {
+				allowed = true
+			}
+		}
+		if allowed {
+			continue
+		}
+		pos := diag.Position{}
+		for _, a := range k.History {
+			if a.Value == it || strings.Contains(strings.Join(a.Items, "\n"), it) {
+				pos = a.Pos
+			}
+		}
+		r.diag(diag.Diagnostic{Severity: diag.Error, Code: "node-label-restricted", Pos: pos, Key: "node-label",
+			Message: fmt.Sprintf("node label %q is in the %s namespace, which a node may not set on itself: the kubelet refuses to start (\"unknown 'kubernetes.io' or 'k8s.io' labels specified with --node-labels\")", key, ns),
+			Hint:    "set it from outside with kubectl label node (node-role.kubernetes.io/… included), or use a label of your own domain or node.kubernetes.io/…"})
+	}
 }
 
 // checkTLSSan: a SAN is a host name or an IP address; k3s puts an item with a scheme or a
