@@ -38,6 +38,10 @@ type Flag struct {
 	Destination string
 	Usage       string
 	Category    string
+	// Critical flags must have the same value on every server: a server whose value
+	// differs is refused when it joins ("critical configuration value mismatch",
+	// pkg/daemons/config/types.go CriticalControlArgs).
+	Critical bool
 }
 
 // Names returns the primary name followed by the aliases, as urfave's Names() does.
@@ -140,6 +144,16 @@ func K3s() *Profile {
 		panic(k3sErr)
 	}
 	return k3sProfile
+}
+
+// criticalFlags are the cli tags of k3s's CriticalControlArgs (pkg/daemons/config/types.go);
+// `disable` is there because DisableServiceLB comes from disable: servicelb.
+var criticalFlags = map[string]bool{
+	"cluster-dns": true, "cluster-cidr": true, "cluster-domain": true, "disable-cloud-controller": true,
+	"disable-helm-controller": true, "disable-network-policy": true, "disable": true,
+	"secrets-encryption": true, "secrets-encryption-provider": true, "embedded-registry": true,
+	"flannel-backend": true, "flannel-ipv6-masq": true, "flannel-external-ip": true,
+	"egress-selector-mode": true, "service-cidr": true, "supervisor-metrics": true,
 }
 
 // secretFlags are the flags whose values must never be printed unless asked for.
@@ -260,6 +274,7 @@ func (p *Profile) loadCatalog(flagsTSV, snapshotTSV string, agentFilters bool) e
 		}
 		f.Secret = secretFlags[f.Name]
 		f.Destination = sharedDestinations[f.Name]
+		f.Critical = criticalFlags[f.Name]
 		serverDefault, agentDefault := perCommandDefault(r["default"])
 		scope := r["scope"]
 		if scope == "both" || scope == "server-only" {

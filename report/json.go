@@ -43,6 +43,8 @@ type Key struct {
 	History []History `json:"history"`
 	Note    string    `json:"note,omitempty"`
 	Advice  []string  `json:"advice,omitempty"`
+	// Critical keys must match on every server of the cluster.
+	Critical bool `json:"critical,omitempty"`
 }
 
 // Source says where a value came from. File and Line are absent only for kind "default".
@@ -115,6 +117,7 @@ func keyDoc(k *resolve.Key, red *Redactor) *Key {
 	for _, a := range k.Advice {
 		kd.Advice = append(kd.Advice, red.Scrub(a))
 	}
+	kd.Critical = k.Flag.Critical
 	if s := k.Source; s != nil {
 		kd.Source = Source{Kind: string(s.Kind), File: s.Pos.File, Line: s.Pos.Line, Column: s.Pos.Column, Name: s.Name}
 	}

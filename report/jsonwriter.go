@@ -187,6 +187,9 @@ func (j *jsonWriter) key(k *Key) {
 		j.raw(`,"advice":`)
 		j.strs(k.Advice)
 	}
+	if k.Critical {
+		j.raw(`,"critical":true`)
+	}
 	j.raw("}")
 }
 

@@ -201,6 +201,13 @@ func Explain(w io.Writer, res *resolve.Result, k *resolve.Key, red *Redactor) {
 	if k.Note != "" {
 		fmt.Fprintf(w, "  note: %s\n", red.Scrub(k.Note))
 	}
+	if k.Flag.Critical && res.Command == "server" {
+		what := "the same value"
+		if k.Name() == "disable" {
+			what = "the same choice for servicelb (the other items may differ)"
+		}
+		fmt.Fprintf(w, "  critical: every server of the cluster must use %s; %s refuses a server whose value differs when it joins (\"critical configuration value mismatch\")\n", what, res.Product)
+	}
 	if res.Error != "" {
 		fmt.Fprintf(w, "  but %s refuses to start: %s\n", res.Product, red.Scrub(res.Error))
 	}
