@@ -157,8 +157,17 @@ func Check(w io.Writer, res *resolve.Result, red *Redactor) (errors, warnings in
 	}
 	if len(ds) == 0 && res.Error == "" {
 		fmt.Fprintln(w, "no findings")
+	} else {
+		fmt.Fprintf(w, "\n%s, %s, %s\n", plural(errors, "error"), plural(warnings, "warning"), plural(countSeverity(ds, diag.Info), "note"))
 	}
 	return errors, warnings
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
 }
 
 func posOrDash(p diag.Position) string {
