@@ -68,6 +68,16 @@ func buildRKE2() (*Profile, error) {
 	if err := p.loadCatalog(rke2FlagsTSV, rke2EtcdSnapshotFlagsTSV, true); err != nil {
 		return nil, err
 	}
+	// pkg/cli/cmds/agent.go: the wrapped k3s agent flags keep k3s's order, then RKE2's
+	// commonFlag (the table's order) and the deprecated system-default-registry. pause-image
+	// is dropped from k3s and re-added among commonFlag, so it keeps the table's place.
+	var order []string
+	for _, n := range k3sAgentOrder {
+		if n != "pause-image" {
+			order = append(order, n)
+		}
+	}
+	p.Commands["agent"].reorder(order)
 	// pkg/cli/cmds/root.go NewApp declares no app-level flags.
 	p.RootFlags = nil
 	return p, nil
