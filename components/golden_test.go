@@ -16,17 +16,16 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/rogpeppe/go-internal/txtar"
 	"github.com/spf13/afero"
 
 	"github.com/k3sconf/k3sconf/components"
+	"github.com/k3sconf/k3sconf/internal/golden"
 	"github.com/k3sconf/k3sconf/report"
 	"github.com/k3sconf/k3sconf/resolve"
 )
@@ -71,35 +70,7 @@ func runGolden(t *testing.T, path string) {
 			t.Errorf("%s: %s is not deterministic", path, k)
 		}
 	}
-	if *update {
-		next := &txtar.Archive{Comment: ar.Comment, Files: nodeFiles}
-		for _, name := range []string{wantText, wantJSON} {
-			next.Files = append(next.Files, txtar.File{Name: name, Data: []byte(got[name])})
-		}
-		data := txtar.Format(next)
-		if old, err := os.ReadFile(path); err != nil || !bytes.Equal(old, data) {
-			if err := os.WriteFile(path, data, 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		return
-	}
-	want := map[string]string{}
-	for _, f := range ar.Files {
-		if strings.HasPrefix(f.Name, "want/") {
-			want[f.Name] = string(f.Data)
-		}
-	}
-	for _, name := range []string{wantText, wantJSON} {
-		w, ok := want[name]
-		if !ok {
-			t.Errorf("%s: %s is missing; run go test ./components -run Golden -update", path, name)
-			continue
-		}
-		if w != got[name] {
-			t.Errorf("%s (%s): %s mismatch (-want +got):\n%s", path, desc, name, cmp.Diff(w, got[name]))
-		}
-	}
+	golden.Check(t, path, ar, nodeFiles, got, []string{wantText, wantJSON}, *update, desc, "go test ./components -run Golden -update")
 }
 
 func parseArchive(ar *txtar.Archive) (resolve.Options, string, []txtar.File, error) {

@@ -11,17 +11,16 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/rogpeppe/go-internal/txtar"
 	"github.com/spf13/afero"
 
 	"github.com/k3sconf/k3sconf/compose"
+	"github.com/k3sconf/k3sconf/internal/golden"
 )
 
 var update = flag.Bool("update", false, "rewrite the want/ files of testdata/compose/*.txtar")
@@ -42,25 +41,7 @@ func TestGolden(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: %v", p, err)
 			}
-			if *update {
-				next := &txtar.Archive{Comment: ar.Comment, Files: keep}
-				for _, n := range []string{"want/compose.txt", "want/compose.json"} {
-					next.Files = append(next.Files, txtar.File{Name: n, Data: []byte(got[n])})
-				}
-				if err := os.WriteFile(p, txtar.Format(next), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			for _, f := range ar.Files {
-				if g, ok := got[f.Name]; ok && g != string(f.Data) {
-					t.Errorf("%s: %s mismatch (-want +got):\n%s", p, f.Name, cmp.Diff(string(f.Data), g))
-				}
-				delete(got, f.Name)
-			}
-			for n := range got {
-				t.Errorf("%s: %s is missing; run go test ./compose -run Golden -update", p, n)
-			}
+			golden.Check(t, p, ar, keep, got, []string{"want/compose.txt", "want/compose.json"}, *update, filepath.Base(p), "go test ./compose -run Golden -update")
 		})
 	}
 }

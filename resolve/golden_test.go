@@ -23,7 +23,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -33,6 +32,7 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 	"github.com/spf13/afero"
 
+	"github.com/k3sconf/k3sconf/internal/golden"
 	"github.com/k3sconf/k3sconf/report"
 	"github.com/k3sconf/k3sconf/resolve"
 )
@@ -112,44 +112,7 @@ func runScenario(t *testing.T, path string) {
 		}
 	}
 
-	want := map[string]string{}
-	for _, f := range ar.Files {
-		if strings.HasPrefix(f.Name, "want/") {
-			want[f.Name] = string(f.Data)
-		}
-	}
-	if *update {
-		if err := rewrite(path, ar, sc, got); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	for _, f := range wantOrder {
-		w, inArchive := want[f]
-		g, produced := got[f]
-		switch {
-		case !inArchive && produced:
-			t.Errorf("%s: %s is missing; run go test ./resolve -run Golden -update", path, f)
-		case inArchive && !produced:
-			t.Errorf("%s: %s is in the archive but the scenario produces none (no explain: line?); run with -update", path, f)
-		case w != g:
-			t.Errorf("%s (%s): %s mismatch (-want +got):\n%s", path, sc.description, f, cmp.Diff(w, g))
-		}
-	}
-	for name := range want {
-		if !contains(wantOrder, name) {
-			t.Errorf("%s: unknown expectation %s (want one of %s)", path, name, strings.Join(wantOrder, ", "))
-		}
-	}
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
+	golden.Check(t, path, ar, sc.nodeFiles, got, wantOrder, *update, sc.description, "go test ./resolve -run Golden -update")
 }
 
 // parseScenario reads the comment options and the node files.
@@ -285,22 +248,4 @@ func renderOne(sc *scenario, opts resolve.Options, prefix string) (map[string]st
 		out[name(wantExplain)] = b.String()
 	}
 	return out, nil
-}
-
-// rewrite writes the archive back with the same comment and node files and fresh want/
-// files in a fixed order. The file is left alone when nothing changed.
-func rewrite(path string, ar *txtar.Archive, sc *scenario, got map[string]string) error {
-	next := &txtar.Archive{Comment: ar.Comment}
-	next.Files = append(next.Files, sc.nodeFiles...)
-	for _, name := range wantOrder {
-		if g, ok := got[name]; ok {
-			next.Files = append(next.Files, txtar.File{Name: name, Data: []byte(g)})
-		}
-	}
-	data := txtar.Format(next)
-	old, err := os.ReadFile(path)
-	if err == nil && bytes.Equal(old, data) {
-		return nil
-	}
-	return os.WriteFile(path, data, 0o644)
 }
