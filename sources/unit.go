@@ -142,6 +142,9 @@ func isUnitSpace(c byte) bool { return strings.IndexByte(unitWhitespace, c) >= 0
 
 // ParseUnit reads a unit file or drop-in. It never fails: what systemd warns about becomes a
 // diagnostic, and what makes systemd reject the whole file sets [UnitFile.Failed].
+// longLineMax is systemd's LONG_LINE_MAX.
+const longLineMax = 1 << 20
+
 func ParseUnit(path string, data []byte) (*UnitFile, []diag.Diagnostic) {
 	uf := &UnitFile{Path: path}
 	var diags []diag.Diagnostic
@@ -166,13 +169,27 @@ func ParseUnit(path string, data []byte) (*UnitFile, []diag.Diagnostic) {
 			l, col = buf[3:], 4
 			bomSeen = true
 		}
+		// conf-parser.c reads lines with LONG_LINE_MAX (1 MiB) and gives up on the whole file
+		// past it: "Line too long", or "Continuation line too long" for joined lines
+		// (systemd.syntax(7): "The limit on line length is very large (currently 1 MB)").
+		if len(buf) > longLineMax {
+			p.fail(pl.num, 1, "Line too long")
+			return uf, diags
+		}
+		if cont != nil && len(cont.text)+len(l) > longLineMax {
+			p.fail(pl.num, 1, "Continuation line too long")
+			return uf, diags
+		}
 		if cont == nil {
 			cont = &logicalLine{}
 		}
 		prefixLen := len(cont.text)
 		cont.add(l, pl.num, col)
 
-		if escapedAtEnd(cont.text) {
+		// The text joined so far ends in the space that replaced an unescaped backslash, so
+		// the escape state at its end is "not escaped": only the new line needs scanning
+		// (scanning everything again made 60,000 continuation lines take seconds).
+		if escapedAtEnd(cont.text[prefixLen:]) {
 			cont.text[len(cont.text)-1] = ' '
 			continue
 		}
@@ -180,7 +197,7 @@ func ParseUnit(path string, data []byte) (*UnitFile, []diag.Diagnostic) {
 		// systemd: the assignment ends on this line.
 		trimmed := bytes.TrimRight(l, " \t")
 		if len(trimmed) < len(l) && len(trimmed) > 0 && trimmed[len(trimmed)-1] == '\\' &&
-			escapedAtEnd(cont.text[:prefixLen+len(trimmed)]) {
+			escapedAtEnd(cont.text[prefixLen:prefixLen+len(trimmed)]) {
 			cont.bsSpace = true
 			diags = append(diags, backslashSpaceDiag(path, pl.num, col+len(trimmed)-1))
 		}
