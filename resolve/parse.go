@@ -246,7 +246,7 @@ func (r *resolver) strip(toks []token) []token {
 			Value: t.text[strings.IndexByte(t.text, '=')+1:], Outcome: Skipped, order: t.order,
 			Reason: fmt.Sprintf("k3s %s does not know the flag %q, so k3s skips this config key (\"Unknown flag %s found in config.yaml, skipping\")", cmd.Name, name, strings.Split(t.text, "=")[0])}
 		r.stray = append(r.stray, a)
-		hint := suggestHint(name, cmd)
+		hint := r.suggest(name, cmd)
 		if r.p.Name != "k3s" && profile.K3s().Command(cmd.Name) != nil && profile.K3s().Command(cmd.Name).Lookup(name) != nil {
 			hint = fmt.Sprintf("%s is a k3s flag that %s %s does not have (%s drops it); remove the key", name, r.p.Program, cmd.Name, r.p.Program)
 		} else if other := r.otherCommandWith(name, cmd.Name); other != "" {
@@ -259,11 +259,33 @@ func (r *resolver) strip(toks []token) []token {
 	return out
 }
 
+// suggest is suggestHint, remembered per name: a hostile file can repeat one unknown key
+// many times, and only the first few hundred distinct names get a search.
+func (r *resolver) suggest(name string, cmd *profile.Command) string {
+	if h, ok := r.hints[name]; ok {
+		return h
+	}
+	if r.hints == nil {
+		r.hints = map[string]string{}
+	}
+	h := fmt.Sprintf("remove the key, or check `k3s %s --help` for the flag you meant", cmd.Name)
+	if len(r.hints) < 500 {
+		h = suggestHint(name, cmd)
+	}
+	r.hints[name] = h
+	return h
+}
+
 // suggestHint proposes the closest flag name for a misspelt key.
 func suggestHint(name string, cmd *profile.Command) string {
 	best, bestD := "", max(2, len(name)/3+1)
 	for _, f := range cmd.Flags {
 		for _, n := range f.Names() {
+			// The distance is at least the difference in length: skip hopeless names, so
+			// a file with thousands of unknown keys stays fast.
+			if diff := len(name) - len(n); diff >= bestD || -diff >= bestD {
+				continue
+			}
 			if d := fuzzy.Distance(name, n); d < bestD {
 				best, bestD = f.Name, d
 			}

@@ -85,6 +85,8 @@ type resolver struct {
 	argv    []token // argv without argv[0], with origins
 	stray   []*Assignment
 	entries []*configEntry
+	// hints caches did-you-mean suggestions by unknown name.
+	hints map[string]string
 	// parsed caches config files read and parsed once.
 	parsed map[string]*parsedConfig
 	// ignoredFileEntries are keys set in drop-in files k3s skips for their name.

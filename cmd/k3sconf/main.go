@@ -11,6 +11,8 @@ import (
 	"sort"
 	"strings"
 
+	"golang.org/x/term"
+
 	"github.com/k3sconf/k3sconf"
 	"github.com/k3sconf/k3sconf/internal/fuzzy"
 	"github.com/k3sconf/k3sconf/profile"
@@ -341,14 +343,12 @@ func writeJSON(stdout, stderr io.Writer, v any, code int) int {
 	return code
 }
 
-// isTerminal reports whether w is a character device (a terminal), without a dependency.
+// isTerminal reports whether w is a terminal. A character-device check is not enough:
+// /dev/null is one too, and output sent there must not be coloured or indented (colouring
+// 300,000 lines cost seconds).
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 // tuneGC: k3sconf is a short-lived process that builds one result and exits, so garbage
