@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/k3sconf/k3sconf"
@@ -11,19 +12,25 @@ import (
 )
 
 func main() {
-	if len(os.Args) != 3 {
-		fmt.Fprintln(os.Stderr, "usage: embed NODE_ROOT KEY")
-		os.Exit(2)
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run applies the policy and returns the exit code: 0 compliant, 1 violation, 2 usage or
+// an unreadable node.
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) != 2 {
+		fmt.Fprintln(stderr, "usage: embed NODE_ROOT KEY")
+		return 2
 	}
-	res, err := resolve.Resolve(resolve.Options{FS: k3sconf.Node(os.Args[1])})
+	res, err := resolve.Resolve(resolve.Options{FS: k3sconf.Node(args[0])})
 	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(2)
+		fmt.Fprintln(stderr, err)
+		return 2
 	}
-	k := res.Key(os.Args[2])
+	k := res.Key(args[1])
 	if k == nil {
-		fmt.Fprintf(os.Stderr, "k3s %s has no flag %q\n", res.Command, os.Args[2])
-		os.Exit(2)
+		fmt.Fprintf(stderr, "k3s %s has no flag %q\n", res.Command, args[1])
+		return 2
 	}
 	red := report.NewRedactor(res, false)
 	value := report.FormatValue(report.KeyValue(k, red))
@@ -32,8 +39,9 @@ func main() {
 		if k.Source != nil {
 			where = fmt.Sprintf("%s (%s)", k.Source.Pos, k.Source.Kind)
 		}
-		fmt.Printf("policy violation: %s = %s is set by %s, not by a config file\n", k.Name(), value, where)
-		os.Exit(1)
+		fmt.Fprintf(stdout, "policy violation: %s = %s is set by %s, not by a config file\n", k.Name(), value, where)
+		return 1
 	}
-	fmt.Printf("ok: %s = %s from %s\n", k.Name(), value, k.Source.Pos)
+	fmt.Fprintf(stdout, "ok: %s = %s from %s\n", k.Name(), value, k.Source.Pos)
+	return 0
 }
