@@ -3,7 +3,6 @@ package components
 import (
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 
 	"github.com/k3sconf/k3sconf/diag"
@@ -93,19 +92,8 @@ func writeDiags(w io.Writer, ds []diag.Diagnostic, red *report.Redactor) {
 		fmt.Fprintln(w, "\nno findings")
 		return
 	}
-	sorted := append([]diag.Diagnostic{}, ds...)
-	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Severity.Rank() > sorted[j].Severity.Rank() })
 	fmt.Fprintln(w)
-	for _, d := range sorted {
-		pos := d.Pos.String()
-		if d.Pos.IsZero() {
-			pos = "-"
-		}
-		fmt.Fprintf(w, "%s[%s] %s\n  %s\n", d.Severity, d.Code, pos, red.Scrub(d.Message))
-		if d.Hint != "" {
-			fmt.Fprintf(w, "  fix: %s\n", red.Scrub(d.Hint))
-		}
-	}
+	report.Findings(w, ds, red)
 }
 
 // Document is the JSON form of a report: `k3sconf components --json`.

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/k3sconf/k3sconf/diag"
@@ -46,20 +45,10 @@ func Text(w io.Writer, rep *Report, red Scrubber) {
 	for _, n := range rep.Nodes {
 		ds = append(ds, n.Diagnostics...)
 	}
-	sort.SliceStable(ds, func(i, j int) bool { return ds[i].Severity.Rank() > ds[j].Severity.Rank() })
 	if len(ds) > 0 {
 		fmt.Fprintln(w)
 	}
-	for _, d := range ds {
-		pos := d.Pos.String()
-		if d.Pos.IsZero() {
-			pos = "-"
-		}
-		fmt.Fprintf(w, "%s[%s] %s\n  %s\n", d.Severity, d.Code, pos, red.Scrub(d.Message))
-		if d.Hint != "" {
-			fmt.Fprintf(w, "  fix: %s\n", red.Scrub(d.Hint))
-		}
-	}
+	report.Findings(w, ds, red)
 	if fix := FixYAML(rep); fix != "" {
 		fmt.Fprintf(w, "\nfix: add these lines to %s (%s):\n\n%s", rep.File.Path, overrideHint(rep.File.Path), fix)
 	}
@@ -185,7 +174,7 @@ func diagDocs(ds []diag.Diagnostic, red Scrubber) []report.Diagnostic {
 }
 
 // Scrubber removes secrets from text; *report.Redactor is one.
-type Scrubber interface{ Scrub(string) string }
+type Scrubber = report.Scrubber
 
 type redactors []*report.Redactor
 

@@ -143,13 +143,7 @@ func Check(w io.Writer, res *resolve.Result, red *Redactor) (errors, warnings in
 		}
 		fmt.Fprintln(w)
 	}
-	for _, d := range ds {
-		fmt.Fprintf(w, "%s[%s] %s\n", d.Severity, d.Code, posOrDash(d.Pos))
-		fmt.Fprintf(w, "  %s\n", red.Scrub(d.Message))
-		if d.Hint != "" {
-			fmt.Fprintf(w, "  fix: %s\n", red.Scrub(d.Hint))
-		}
-	}
+	writeFindings(w, ds, red)
 	errors = countSeverity(ds, diag.Error)
 	warnings = countSeverity(ds, diag.Warning)
 	if res.Error != "" && errors == 0 {
@@ -169,6 +163,27 @@ func plural(n int, word string) string {
 	}
 	return fmt.Sprintf("%d %ss", n, word)
 }
+
+// Findings prints diagnostics worst first (errors, then warnings, then notes; file order
+// within each), with the fix under each one. The caller's slice is left as it is.
+func Findings(w io.Writer, ds []diag.Diagnostic, red Scrubber) {
+	sorted := append([]diag.Diagnostic{}, ds...)
+	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Severity.Rank() > sorted[j].Severity.Rank() })
+	writeFindings(w, sorted, red)
+}
+
+func writeFindings(w io.Writer, ds []diag.Diagnostic, red Scrubber) {
+	for _, d := range ds {
+		fmt.Fprintf(w, "%s[%s] %s\n", d.Severity, d.Code, posOrDash(d.Pos))
+		fmt.Fprintf(w, "  %s\n", red.Scrub(d.Message))
+		if d.Hint != "" {
+			fmt.Fprintf(w, "  fix: %s\n", red.Scrub(d.Hint))
+		}
+	}
+}
+
+// Scrubber removes secrets from text; *Redactor is one.
+type Scrubber interface{ Scrub(string) string }
 
 func posOrDash(p diag.Position) string {
 	if p.IsZero() {
