@@ -12,7 +12,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -23,6 +22,7 @@ import (
 	"github.com/k3sconf/k3sconf"
 	"github.com/k3sconf/k3sconf/components"
 	"github.com/k3sconf/k3sconf/diag"
+	"github.com/k3sconf/k3sconf/internal/golden"
 	"github.com/k3sconf/k3sconf/profile"
 	"github.com/k3sconf/k3sconf/resolve"
 )
@@ -30,58 +30,43 @@ import (
 const diagDir = "../testdata/components/diagnostics"
 
 func TestDiagnosticScenarios(t *testing.T) {
-	paths, _ := filepath.Glob(filepath.Join(diagDir, "*.txtar"))
-	if len(paths) == 0 {
-		t.Fatalf("no archives in %s", diagDir)
-	}
-	sort.Strings(paths)
-	for _, p := range paths {
+	golden.Archives(t, filepath.Join(diagDir, "*.txtar"), func(t *testing.T, p string, ar *txtar.Archive) {
 		code := strings.TrimSuffix(filepath.Base(p), ".txtar")
-		t.Run(code, func(t *testing.T) {
-			ar, err := txtar.ParseFile(p)
+		sev, pos, cmds, err := parseDiagComment(string(ar.Comment))
+		if err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		for _, node := range []string{"trigger", "clean"} {
+			fs, _, err := golden.LoadFiles(ar, node+"/")
 			if err != nil {
 				t.Fatal(err)
 			}
-			sev, pos, cmds, err := parseDiagComment(string(ar.Comment))
+			res, err := resolve.Resolve(resolve.Options{FS: fs, Command: cmds[node]})
 			if err != nil {
-				t.Fatalf("%s: %v", p, err)
+				t.Fatal(err)
 			}
-			for _, node := range []string{"trigger", "clean"} {
-				fs := afero.NewMemMapFs()
-				for _, f := range ar.Files {
-					if rel, ok := strings.CutPrefix(f.Name, node+"/"); ok {
-						if err := afero.WriteFile(fs, "/"+rel, f.Data, 0o644); err != nil {
-							t.Fatal(err)
-						}
-					}
-				}
-				res, err := resolve.Resolve(resolve.Options{FS: fs, Command: cmds[node]})
-				if err != nil {
-					t.Fatal(err)
-				}
-				rep := components.Inspect(fs, res)
-				var found []diag.Diagnostic
-				for _, d := range rep.Diagnostics {
-					if d.Code == code {
-						found = append(found, d)
-					}
-				}
-				if node == "clean" {
-					if len(found) > 0 {
-						t.Errorf("%s: clean node: want no %s, got %v", p, code, found)
-					}
-					continue
-				}
-				ok := false
-				for _, d := range found {
-					ok = ok || (d.Severity == sev && d.Pos == pos)
-				}
-				if !ok {
-					t.Errorf("%s: trigger node: want %s %s at %q; got %v", p, sev, code, pos, rep.Diagnostics)
+			rep := components.Inspect(fs, res)
+			var found []diag.Diagnostic
+			for _, d := range rep.Diagnostics {
+				if d.Code == code {
+					found = append(found, d)
 				}
 			}
-		})
-	}
+			if node == "clean" {
+				if len(found) > 0 {
+					t.Errorf("%s: clean node: want no %s, got %v", p, code, found)
+				}
+				continue
+			}
+			ok := false
+			for _, d := range found {
+				ok = ok || (d.Severity == sev && d.Pos == pos)
+			}
+			if !ok {
+				t.Errorf("%s: trigger node: want %s %s at %q; got %v", p, sev, code, pos, rep.Diagnostics)
+			}
+		}
+	})
 }
 
 func parseDiagComment(c string) (diag.Severity, diag.Position, map[string]string, error) {

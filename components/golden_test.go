@@ -16,13 +16,10 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/txtar"
-	"github.com/spf13/afero"
 
 	"github.com/k3sconf/k3sconf/components"
 	"github.com/k3sconf/k3sconf/internal/golden"
@@ -38,24 +35,10 @@ const (
 )
 
 func TestGolden(t *testing.T) {
-	paths, err := filepath.Glob("../testdata/components/*.txtar")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(paths) == 0 {
-		t.Fatal("no scenarios in ../testdata/components")
-	}
-	sort.Strings(paths)
-	for _, p := range paths {
-		t.Run(strings.TrimSuffix(filepath.Base(p), ".txtar"), func(t *testing.T) { runGolden(t, p) })
-	}
+	golden.Archives(t, "../testdata/components/*.txtar", runGolden)
 }
 
-func runGolden(t *testing.T, path string) {
-	ar, err := txtar.ParseFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+func runGolden(t *testing.T, path string, ar *txtar.Archive) {
 	opts, desc, nodeFiles, err := parseArchive(ar)
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
@@ -96,20 +79,12 @@ func parseArchive(ar *txtar.Archive) (resolve.Options, string, []txtar.File, err
 			return opts, "", nil, fmt.Errorf("comment line %d: unknown option %q (want command, version or args)", i+2, key)
 		}
 	}
-	fs := afero.NewMemMapFs()
-	var nodeFiles []txtar.File
-	for _, f := range ar.Files {
-		rel, ok := strings.CutPrefix(f.Name, "node/")
-		if !ok {
-			if !strings.HasPrefix(f.Name, "want/") {
-				return opts, "", nil, fmt.Errorf("file %s: names must start with node/ or want/", f.Name)
-			}
-			continue
-		}
-		if err := afero.WriteFile(fs, "/"+rel, f.Data, 0o644); err != nil {
-			return opts, "", nil, err
-		}
-		nodeFiles = append(nodeFiles, f)
+	if err := golden.CheckNames(ar, "node/", "want/"); err != nil {
+		return opts, "", nil, err
+	}
+	fs, nodeFiles, err := golden.LoadFiles(ar, "node/")
+	if err != nil {
+		return opts, "", nil, err
 	}
 	opts.FS = fs
 	return opts, strings.TrimSpace(lines[0]), nodeFiles, nil

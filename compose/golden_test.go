@@ -12,12 +12,10 @@ import (
 	"flag"
 	"fmt"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/txtar"
-	"github.com/spf13/afero"
 
 	"github.com/k3sconf/k3sconf/compose"
 	"github.com/k3sconf/k3sconf/internal/golden"
@@ -26,24 +24,13 @@ import (
 var update = flag.Bool("update", false, "rewrite the want/ files of testdata/compose/*.txtar")
 
 func TestGolden(t *testing.T) {
-	paths, _ := filepath.Glob("../testdata/compose/*.txtar")
-	if len(paths) == 0 {
-		t.Fatal("no scenarios in ../testdata/compose")
-	}
-	sort.Strings(paths)
-	for _, p := range paths {
-		t.Run(strings.TrimSuffix(filepath.Base(p), ".txtar"), func(t *testing.T) {
-			ar, err := txtar.ParseFile(p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, keep, err := renderArchive(ar)
-			if err != nil {
-				t.Fatalf("%s: %v", p, err)
-			}
-			golden.Check(t, p, ar, keep, got, []string{"want/compose.txt", "want/compose.json"}, *update, filepath.Base(p), "go test ./compose -run Golden -update")
-		})
-	}
+	golden.Archives(t, "../testdata/compose/*.txtar", func(t *testing.T, p string, ar *txtar.Archive) {
+		got, keep, err := renderArchive(ar)
+		if err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		golden.Check(t, p, ar, keep, got, []string{"want/compose.txt", "want/compose.json"}, *update, filepath.Base(p), "go test ./compose -run Golden -update")
+	})
 }
 
 func renderArchive(ar *txtar.Archive) (map[string]string, []txtar.File, error) {
@@ -56,15 +43,12 @@ func renderArchive(ar *txtar.Archive) (map[string]string, []txtar.File, error) {
 	if file == "" {
 		return nil, nil, fmt.Errorf("the comment needs a line file: project/<name>")
 	}
-	host := afero.NewMemMapFs()
-	var keep []txtar.File
-	for _, f := range ar.Files {
-		if rel, ok := strings.CutPrefix(f.Name, "project/"); ok {
-			if err := afero.WriteFile(host, "/"+rel, f.Data, 0o644); err != nil {
-				return nil, nil, err
-			}
-			keep = append(keep, f)
-		}
+	if err := golden.CheckNames(ar, "project/", "want/"); err != nil {
+		return nil, nil, err
+	}
+	host, keep, err := golden.LoadFiles(ar, "project/")
+	if err != nil {
+		return nil, nil, err
 	}
 	f, err := compose.Load(host, file, nil)
 	if err != nil {

@@ -38,6 +38,7 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/k3sconf/k3sconf/diag"
+	"github.com/k3sconf/k3sconf/internal/golden"
 	"github.com/k3sconf/k3sconf/resolve"
 )
 
@@ -54,54 +55,43 @@ type diagScenario struct {
 }
 
 func TestDiagnosticScenarios(t *testing.T) {
-	paths, err := filepath.Glob(filepath.Join(diagScenarioDir, "*.txtar"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(paths) == 0 {
-		t.Fatalf("no archives in %s", diagScenarioDir)
-	}
-	sort.Strings(paths)
-	for _, p := range paths {
-		code := strings.TrimSuffix(filepath.Base(p), ".txtar")
-		t.Run(code, func(t *testing.T) {
-			sc, err := parseDiagScenario(p)
-			if err != nil {
-				t.Fatalf("%s: %v", p, err)
+	golden.Archives(t, filepath.Join(diagScenarioDir, "*.txtar"), func(t *testing.T, p string, ar *txtar.Archive) {
+		sc, err := parseDiagScenario(p, ar)
+		if err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		got, err := resolve.Resolve(sc.trigger)
+		if err != nil {
+			t.Fatalf("trigger node: %v", err)
+		}
+		var found []diag.Diagnostic
+		for _, d := range got.Diagnostics {
+			if d.Code == sc.code {
+				found = append(found, d)
 			}
-			got, err := resolve.Resolve(sc.trigger)
-			if err != nil {
-				t.Fatalf("trigger node: %v", err)
+		}
+		matched := false
+		for _, d := range found {
+			if d.Severity == sc.severity && d.Pos == sc.pos {
+				matched = true
 			}
-			var found []diag.Diagnostic
-			for _, d := range got.Diagnostics {
-				if d.Code == sc.code {
-					found = append(found, d)
-				}
-			}
-			matched := false
-			for _, d := range found {
-				if d.Severity == sc.severity && d.Pos == sc.pos {
-					matched = true
-				}
-			}
-			if !matched {
-				t.Errorf("%s (%s)\ntrigger node: want %s %s at %s; got:\n%s", p, sc.description,
-					sc.severity, sc.code, posText(sc.pos), listDiags(got.Diagnostics))
-			}
+		}
+		if !matched {
+			t.Errorf("%s (%s)\ntrigger node: want %s %s at %s; got:\n%s", p, sc.description,
+				sc.severity, sc.code, posText(sc.pos), listDiags(got.Diagnostics))
+		}
 
-			res, err := resolve.Resolve(sc.clean)
-			if err != nil {
-				t.Fatalf("clean node: %v", err)
+		res, err := resolve.Resolve(sc.clean)
+		if err != nil {
+			t.Fatalf("clean node: %v", err)
+		}
+		for _, d := range res.Diagnostics {
+			if d.Code == sc.code {
+				t.Errorf("%s (%s)\nclean node: want no %s; got:\n%s", p, sc.description, sc.code, listDiags(res.Diagnostics))
+				break
 			}
-			for _, d := range res.Diagnostics {
-				if d.Code == sc.code {
-					t.Errorf("%s (%s)\nclean node: want no %s; got:\n%s", p, sc.description, sc.code, listDiags(res.Diagnostics))
-					break
-				}
-			}
-		})
-	}
+		}
+	})
 }
 
 func posText(p diag.Position) string {
@@ -123,11 +113,8 @@ func listDiags(ds []diag.Diagnostic) string {
 }
 
 // parseDiagScenario reads an archive into its expectation and two nodes.
-func parseDiagScenario(path string) (*diagScenario, error) {
-	ar, err := txtar.ParseFile(path)
-	if err != nil {
-		return nil, err
-	}
+func parseDiagScenario(path string, ar *txtar.Archive) (*diagScenario, error) {
+	var err error
 	sc := &diagScenario{code: strings.TrimSuffix(filepath.Base(path), ".txtar")}
 	lines := strings.Split(strings.TrimRight(string(ar.Comment), "\n"), "\n")
 	if len(lines) == 0 || strings.TrimSpace(lines[0]) == "" {

@@ -23,8 +23,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 
@@ -74,25 +72,10 @@ type scenario struct {
 }
 
 func TestGolden(t *testing.T) {
-	paths, err := filepath.Glob(scenarioGlob)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(paths) == 0 {
-		t.Fatalf("no scenarios match %s", scenarioGlob)
-	}
-	sort.Strings(paths)
-	for _, p := range paths {
-		name := strings.TrimSuffix(filepath.Base(p), ".txtar")
-		t.Run(name, func(t *testing.T) { runScenario(t, p) })
-	}
+	golden.Archives(t, scenarioGlob, runScenario)
 }
 
-func runScenario(t *testing.T, path string) {
-	ar, err := txtar.ParseFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+func runScenario(t *testing.T, path string, ar *txtar.Archive) {
 	sc, err := parseScenario(ar)
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
@@ -162,21 +145,14 @@ func parseScenario(ar *txtar.Archive) (*scenario, error) {
 			return nil, fmt.Errorf("comment line %d: unknown option %q (want command, version, unit, config, args, explain or products)", i+2, key)
 		}
 	}
-	fs := afero.NewMemMapFs()
-	for _, f := range ar.Files {
-		rel, ok := strings.CutPrefix(f.Name, "node/")
-		if !ok {
-			if !strings.HasPrefix(f.Name, "want/") {
-				return nil, fmt.Errorf("file %s: names must start with node/ or want/", f.Name)
-			}
-			continue
-		}
-		if err := afero.WriteFile(fs, "/"+rel, f.Data, 0o644); err != nil {
-			return nil, err
-		}
-		sc.nodeFiles = append(sc.nodeFiles, f)
+	if err := golden.CheckNames(ar, "node/", "want/"); err != nil {
+		return nil, err
 	}
-	sc.opts.FS = fs
+	fs, nodeFiles, err := golden.LoadFiles(ar, "node/")
+	if err != nil {
+		return nil, err
+	}
+	sc.opts.FS, sc.nodeFiles = fs, nodeFiles
 	if sc.rke2 != nil {
 		o := sc.opts
 		o.Unit, o.Config = toRKE2.Replace(o.Unit), toRKE2.Replace(o.Config)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/txtar"
+	"github.com/spf13/afero"
 )
 
 // recorder captures failures instead of failing the test.
@@ -57,5 +58,32 @@ func TestCheck(t *testing.T) {
 	}
 	if strings.Contains(string(data), "old") {
 		t.Error("the old expectation must be replaced")
+	}
+}
+
+// CheckNames lets through only the named folders, so a misspelt "nodes/" is an error.
+func TestCheckNames(t *testing.T) {
+	ar := txtar.Parse([]byte("-- node/etc/a --\nx\n-- want/show.json --\n{}\n"))
+	if err := CheckNames(ar, "node/", "want/"); err != nil {
+		t.Errorf("node/ and want/ are allowed: %v", err)
+	}
+	ar = txtar.Parse([]byte("-- nodes/etc/a --\nx\n"))
+	if err := CheckNames(ar, "node/", "want/"); err == nil || !strings.Contains(err.Error(), "nodes/etc/a") {
+		t.Errorf("a misspelt folder must be named in the error, got %v", err)
+	}
+}
+
+// LoadFiles loads only the prefix's files, at the path after the prefix.
+func TestLoadFiles(t *testing.T) {
+	ar := txtar.Parse([]byte("-- trigger/etc/a --\nA\n-- clean/etc/a --\nB\n-- want/x --\n"))
+	fs, loaded, err := LoadFiles(ar, "clean/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(loaded) != 1 || loaded[0].Name != "clean/etc/a" {
+		t.Errorf("loaded = %v, want only clean/etc/a", loaded)
+	}
+	if data, err := afero.ReadFile(fs, "/etc/a"); err != nil || string(data) != "B\n" {
+		t.Errorf("/etc/a = %q, %v; want the clean/ file", data, err)
 	}
 }
