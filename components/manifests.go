@@ -8,12 +8,14 @@ import (
 	"io/fs"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
 	"gopkg.in/yaml.v3"
 
 	"github.com/k3sconf/k3sconf/diag"
+	"github.com/k3sconf/k3sconf/internal/dnslabel"
 	"github.com/k3sconf/k3sconf/internal/fuzzy"
 )
 
@@ -164,7 +166,7 @@ func (in *inspector) addons() {
 	}
 	for _, f := range in.files {
 		if in.owned[f] && !in.disables[in.addonNameOwner(f)] {
-			if deployable(f.name) && in.disabledBy(f) == "" && len(in.skips[f.name]) == 0 && !containsString(applied[addonName(f.name)], f.path) {
+			if deployable(f.name) && in.disabledBy(f) == "" && len(in.skips[f.name]) == 0 && !slices.Contains(applied[addonName(f.name)], f.path) {
 				applied[addonName(f.name)] = append(applied[addonName(f.name)], f.path)
 			}
 		}
@@ -240,28 +242,10 @@ func (in *inspector) addonNameOwner(f *manifestFile) string {
 	return ""
 }
 
-func containsString(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 // suggestName turns a file name into one whose AddOn name is valid.
 func suggestName(fileName string) string {
 	name, rest, _ := strings.Cut(fileName, ".")
-	var b strings.Builder
-	for _, r := range strings.ToLower(name) {
-		switch {
-		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
-			b.WriteRune(r)
-		default:
-			b.WriteByte('-')
-		}
-	}
-	s := strings.Trim(b.String(), "-")
+	s := dnslabel.From(name)
 	if s == "" {
 		s = "addon"
 	}

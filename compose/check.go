@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/k3sconf/k3sconf/diag"
+	"github.com/k3sconf/k3sconf/internal/dnslabel"
 	"github.com/k3sconf/k3sconf/resolve"
 )
 
@@ -304,16 +305,7 @@ func uniqueVolume(v string, used map[string]bool) string {
 
 // nodeNameFor makes a service name a valid node name.
 func nodeNameFor(s string) string {
-	var b strings.Builder
-	for _, r := range strings.ToLower(s) {
-		switch {
-		case r >= 'a' && r <= 'z', r >= '0' && r <= '9', r == '-':
-			b.WriteRune(r)
-		default:
-			b.WriteByte('-')
-		}
-	}
-	out := strings.Trim(b.String(), "-")
+	out := dnslabel.From(s)
 	if out == "" {
 		out = "k3s"
 	}
