@@ -2,6 +2,7 @@ package live
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -33,5 +34,25 @@ func must(t *testing.T, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// Argument words are compared as multisets: a flag given twice on one side and once on the
+// other is a difference, order is not.
+func TestMultisetDiff(t *testing.T) {
+	tests := []struct {
+		a, b, onlyA, onlyB []string
+		why                string
+	}{
+		{[]string{"--a", "--b"}, []string{"--b", "--a"}, nil, nil, "order does not matter"},
+		{[]string{"--x", "--x"}, []string{"--x"}, []string{"--x"}, nil, "a repeat on one side is a difference"},
+		{[]string{"--x"}, []string{"--y", "--x"}, nil, []string{"--y"}, "words only in b"},
+		{nil, nil, nil, nil, "nothing to compare"},
+	}
+	for _, tt := range tests {
+		onlyA, onlyB := multisetDiff(tt.a, tt.b)
+		if !reflect.DeepEqual(onlyA, tt.onlyA) || !reflect.DeepEqual(onlyB, tt.onlyB) {
+			t.Errorf("multisetDiff(%q, %q) = %q, %q; want %q, %q (%s)", tt.a, tt.b, onlyA, onlyB, tt.onlyA, tt.onlyB, tt.why)
+		}
 	}
 }

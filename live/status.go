@@ -723,29 +723,24 @@ func contains(xs []string, s string) bool {
 
 // multisetDiff returns the words of a not in b and of b not in a, counting repeats.
 func multisetDiff(a, b []string) (onlyA, onlyB []string) {
+	return multisetMinus(a, b), multisetMinus(b, a)
+}
+
+// multisetMinus returns the words of a left after taking away one for each word of b.
+func multisetMinus(a, b []string) []string {
 	count := map[string]int{}
 	for _, w := range b {
 		count[w]++
 	}
+	var left []string
 	for _, w := range a {
 		if count[w] > 0 {
 			count[w]--
 			continue
 		}
-		onlyA = append(onlyA, w)
+		left = append(left, w)
 	}
-	count = map[string]int{}
-	for _, w := range a {
-		count[w]++
-	}
-	for _, w := range b {
-		if count[w] > 0 {
-			count[w]--
-			continue
-		}
-		onlyB = append(onlyB, w)
-	}
-	return onlyA, onlyB
+	return left
 }
 
 func fmtTime(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05 UTC") }
