@@ -23,8 +23,8 @@ func runStatus(stdout, stderr io.Writer, g globals, res *resolve.Result, red *re
 		fmt.Fprintf(stderr, "k3sconf status: %v\n", err)
 		return exitUsage
 	}
-	if code == exitOK && st.Pending() {
-		code = exitProblem
+	if st.Pending() {
+		code = worst(code, exitProblem)
 	}
 	if g.json {
 		return writeJSON(stdout, stderr, st.JSON(red, g.showSecrets), code)
