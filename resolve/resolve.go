@@ -82,10 +82,12 @@ type resolver struct {
 	era  Era
 	res  *Result
 
-	env     map[string]*EnvVar
-	argv    []token // argv without argv[0], with origins
-	stray   []*Assignment
-	entries []*configEntry
+	env   map[string]*EnvVar
+	argv  []token // argv without argv[0], with origins
+	stray []*Assignment
+	// swallowed are words holding a flag and its value, by the flag's name (swallowedBy).
+	swallowed map[string][]*Assignment
+	entries   []*configEntry
 	// hints caches did-you-mean suggestions by unknown name.
 	hints map[string]string
 	// parsed caches config files read and parsed once.
