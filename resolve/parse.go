@@ -524,6 +524,8 @@ func (r *resolver) decide(fs *flagSet, fv *flagValue) []*Assignment {
 		}
 		if fv.env != nil {
 			switch {
+			case fv.env.Outcome == Rejected:
+				// k3s stopped at this variable (see newFlagSet); it stays the reason.
 			case contributed[fv.env] && last == nil:
 				fv.env.Outcome, fv.env.Reason = Applied, "no argument sets the flag, so urfave/cli uses the environment variable"
 			case contributed[fv.env]:
@@ -561,13 +563,16 @@ func (r *resolver) decide(fs *flagSet, fv *flagValue) []*Assignment {
 		}
 	}
 	if fv.env != nil {
-		if winner != nil {
+		switch {
+		case fv.env.Outcome == Rejected:
+			// k3s stopped at this variable (see newFlagSet); it stays the reason.
+		case winner != nil:
 			fv.env.Outcome = Shadowed
 			fv.env.Reason = fmt.Sprintf("%s is used only when the flag is not given as an argument, and %s at %s gives it", fv.env.Name, winner.Name, winner.Pos)
 			if winner.Kind == sources.KindConfig {
 				fv.env.Reason += " (config-file values are passed as arguments, so they beat environment variables)"
 			}
-		} else {
+		default:
 			fv.env.Outcome, fv.env.Reason = Applied, "no argument sets the flag, so urfave/cli uses the environment variable"
 		}
 		out = append(out, fv.env)
