@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"time"
@@ -21,6 +23,12 @@ func runStatus(stdout, stderr io.Writer, g globals, res *resolve.Result, red *re
 	st, err := inspectLive(g, res)
 	if err != nil {
 		fmt.Fprintf(stderr, "k3sconf status: %v\n", err)
+		// A --node-json file that cannot be read is input k3sconf could not read; one
+		// that is no node object is a wrong argument.
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			return exitInput
+		}
 		return exitUsage
 	}
 	if st.Pending() {
