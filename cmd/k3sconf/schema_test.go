@@ -187,6 +187,19 @@ func TestCommandJSONValidates(t *testing.T) {
 	for _, n := range nodes {
 		t.Run(n.name, func(t *testing.T) { runAll(t, schemas, n.name, n.root, n.flags, n.explain) })
 	}
+	// A node with a running process (status_test.go): process, stale files, drift, and
+	// explain's running values; with --node-json the annotation too.
+	t.Run("live", func(t *testing.T) {
+		root := statusNode(t, true)
+		nodeJSON := []string{"--node-json", "../../live/testdata/node.json"}
+		for _, c := range [][]string{{"status"}, {"explain", "disable", "node-label"}, append([]string{"status"}, nodeJSON...)} {
+			_, out, _ := runCLI(append([]string{"--root", root, "--json"}, c...)...)
+			validate(t, schemas, "live node: "+strings.Join(c, " "), []byte(out), c[0])
+			if c[0] == "explain" && !strings.Contains(out, `"running":`) {
+				t.Errorf("explain on a running node has no running values: %s", out)
+			}
+		}
+	})
 	t.Run("compose", func(t *testing.T) {
 		golden.Archives(t, "../../testdata/compose/*.txtar", func(t *testing.T, p string, ar *txtar.Archive) {
 			dir := t.TempDir()
