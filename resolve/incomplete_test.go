@@ -3,12 +3,14 @@ package resolve_test
 import (
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 
 	"github.com/spf13/afero"
 
+	"github.com/k3sconf/k3sconf"
 	"github.com/k3sconf/k3sconf/resolve"
 )
 
@@ -47,6 +49,9 @@ func TestIncompleteOrRefused(t *testing.T) {
 		wantIncomplete bool
 		wantRefused    bool
 		wantCode       string // a diagnostic code the result must have
+		// onDisk: the node is written to a folder and read through k3sconf.Node, for errors
+		// afero's in-memory filesystem does not give as the OS does (ENOTDIR).
+		onDisk bool
 	}{
 		{name: "ok", reason: "a node k3s starts", files: map[string]string{unitPath: unit, configPath: "token: abc\n"}},
 		{name: "broken-yaml", reason: "k3s reads config.yaml and refuses it: a node problem, nothing unread",
@@ -66,13 +71,30 @@ func TestIncompleteOrRefused(t *testing.T) {
 		{name: "envfile-permission", reason: "k3sconf may not read an env file: what it sets is missing (was not flagged before)",
 			files: map[string]string{unitPath: unit, envPath: "K3S_TOKEN=x\n"}, fail: envPath, err: fs.ErrPermission,
 			wantIncomplete: true, wantCode: "input-unreadable"},
+		{name: "dropins-is-a-file", reason: "a file at config.yaml.d: k3s stops with \"not a directory\"; k3sconf saw everything",
+			files: map[string]string{unitPath: unit, configPath: "a: b\n", configPath + ".d": "x"}, wantRefused: true, onDisk: true},
 		{name: "config-is-a-directory", reason: "a folder at config.yaml: k3s stops with the same error; k3sconf saw everything",
 			files: map[string]string{unitPath: unit, configPath + "/x": "a: b\n"}, wantRefused: true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			mem := afero.NewMemMapFs()
+			dir := t.TempDir()
+			if tc.onDisk {
+				mem = k3sconf.Node(dir)
+			}
 			for p, c := range tc.files {
+				if tc.onDisk {
+					// k3sconf.Node is read-only: write through the OS.
+					host := filepath.Join(dir, filepath.FromSlash(p))
+					if err := os.MkdirAll(filepath.Dir(host), 0o755); err != nil {
+						t.Fatal(err)
+					}
+					if err := os.WriteFile(host, []byte(c), 0o644); err != nil {
+						t.Fatal(err)
+					}
+					continue
+				}
 				if err := afero.WriteFile(mem, p, []byte(c), 0o644); err != nil {
 					t.Fatal(err)
 				}

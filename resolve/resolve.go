@@ -300,8 +300,8 @@ func (r *resolver) buildArgs() {
 
 // readError records a file that could not be read. A permission error is k3sconf's alone:
 // k3s (root) would read the file, so the report is incomplete but k3s does not refuse. A
-// directory where a file belongs is the node's problem: k3s stops with the same error and
-// k3sconf knows all there is to know. Any other error (I/O, a FIFO or device, k3sconf's
+// directory where a file belongs (or a file where a folder does) is the node's problem
+// (wrongFileType). Any other error (I/O, a FIFO or device, k3sconf's
 // size limit) leaves the report incomplete, and k3s stops at that file too as far as
 // k3sconf can tell, so the refusal is recorded as well.
 func (r *resolver) readError(stage int, pos diag.Position, err error) {
@@ -313,10 +313,17 @@ func (r *resolver) readError(stage int, pos diag.Position, err error) {
 			Hint:    "run k3sconf with sudo, or copy the node's files somewhere readable and use --root"})
 		return
 	}
-	if !errors.Is(err, syscall.EISDIR) {
+	if !wrongFileType(err) {
 		r.res.incomplete = true
 	}
 	r.invalidInput(stage, pos, msg)
+}
+
+// wrongFileType: a folder where k3s reads a file, or a file where it reads a folder. k3s
+// stops with the same error, and k3sconf knows all there is to know: the node's problem,
+// not an unread input.
+func wrongFileType(err error) bool {
+	return errors.Is(err, syscall.EISDIR) || errors.Is(err, syscall.ENOTDIR)
 }
 
 // invalidInput records input k3s (or systemd) refuses: a file it cannot parse. The node

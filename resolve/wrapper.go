@@ -7,7 +7,6 @@ import (
 	"path"
 	"strconv"
 	"strings"
-	"syscall"
 
 	"github.com/k3sconf/k3sconf/diag"
 	"github.com/k3sconf/k3sconf/sources"
@@ -145,7 +144,7 @@ func (r *resolver) wrapperFail(pos diag.Position, err error) {
 			r.readError(stageWrapperConfig, pos, err)
 			return
 		}
-		if !errors.Is(err, syscall.EISDIR) {
+		if !wrongFileType(err) {
 			r.res.incomplete = true
 		}
 	}

@@ -77,6 +77,10 @@ func TestExitCodes(t *testing.T) {
 				writeNodeFile(t, dir, "etc/systemd/system/k3s.service",
 					"[Service]\nEnvironmentFile=-/etc/systemd/system/k3s.service.env\nExecStart=/usr/local/bin/k3s server '--disable traefik'\n")
 			}, code: exitProblem},
+		{name: "dropins-is-a-file", reason: "a file where config.yaml.d belongs: k3s stops with \"not a directory\"; k3sconf read everything",
+			edit: func(t *testing.T, dir string) {
+				writeNodeFile(t, dir, "etc/rancher/k3s/config.yaml.d", "x\n")
+			}, code: exitProblem},
 		{name: "unreadable-envfile", reason: "k3sconf cannot read the env file (too big for it): the report is incomplete",
 			edit: tooBig("etc/systemd/system/k3s.service.env"), code: exitInput},
 		{name: "unreadable-config", reason: "k3sconf cannot read config.yaml: the report is incomplete",
