@@ -76,6 +76,9 @@ type Report struct {
 	// Refused is k3s's reason for refusing to start, when it would: then nothing is
 	// deployed, and the states say what k3s will do once it starts.
 	Refused string
+	// Incomplete is set when k3sconf could not list part of the manifests folder: the
+	// files in it are missing from the report.
+	Incomplete bool
 }
 
 // packaged is one manifest set k3s embeds and stages into the manifests folder

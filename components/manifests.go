@@ -96,6 +96,7 @@ func (in *inspector) walkDir(dir, rel string, followLinks bool, depth int) {
 }
 
 func (in *inspector) unreadable(p string, err error) {
+	in.rep.Incomplete = true
 	in.diag(diag.Diagnostic{Severity: diag.Warning, Code: "component-manifests-unreadable", Pos: diag.Position{File: p},
 		Message: fmt.Sprintf("k3sconf cannot list %s (%v); files in it are missing from this report — k3s, running as root, reads them", p, unwrapPath(err)),
 		Hint:    "run k3sconf with sudo, or copy the node's files somewhere readable and use --root"})

@@ -98,6 +98,7 @@ func writeDiags(w io.Writer, ds []diag.Diagnostic, red *report.Redactor) {
 
 // Document is the JSON form of a report: `k3sconf components --json`.
 type Document struct {
+	report.Envelope
 	Manifests   string              `json:"manifests,omitempty"`
 	Disable     []DisableDoc        `json:"disable"`
 	Flags       []FlagDoc           `json:"flags"`
@@ -138,7 +139,7 @@ func sourceDoc(a *resolve.Assignment) report.Source {
 
 // JSON builds the JSON document of a report.
 func JSON(rep *Report, red *report.Redactor) *Document {
-	d := &Document{Manifests: rep.ManifestsDir, Disable: []DisableDoc{}, Flags: []FlagDoc{}, Components: []ComponentDoc{},
+	d := &Document{Envelope: report.NewEnvelope(rep.Product, rep.Command, "components"), Manifests: rep.ManifestsDir, Disable: []DisableDoc{}, Flags: []FlagDoc{}, Components: []ComponentDoc{},
 		Diagnostics: DiagnosticDocs(rep.Diagnostics, red), Error: red.Scrub(rep.Refused)}
 	for _, it := range rep.Disable {
 		dd := DisableDoc{Item: it.Item, From: []report.Source{}, Rule: it.Rule}

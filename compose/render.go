@@ -109,6 +109,9 @@ func FixYAML(rep *Report) string {
 
 // Document is the JSON form of a report: `k3sconf compose --json`.
 type Document struct {
+	// The envelope's product is "k3s" and its command "compose": a compose file is not
+	// one node.
+	report.Envelope
 	File        string              `json:"file"`
 	Nodes       []NodeDoc           `json:"nodes"`
 	Survives    bool                `json:"survives"`
@@ -147,7 +150,7 @@ func keepDoc(k Keep) KeepDoc {
 
 // JSON builds the JSON document.
 func JSON(rep *Report, red Scrubber) *Document {
-	d := &Document{File: rep.File.Path, Nodes: []NodeDoc{}, Survives: !rep.Failed(), Fix: FixYAML(rep),
+	d := &Document{Envelope: report.NewEnvelope("k3s", "compose", "compose"), File: rep.File.Path, Nodes: []NodeDoc{}, Survives: !rep.Failed(), Fix: FixYAML(rep),
 		Diagnostics: diagDocs(rep.Diagnostics, red)}
 	for _, n := range rep.Nodes {
 		nd := NodeDoc{Service: n.Service.Name, Role: n.Role, Image: n.Service.Image, Args: []string{}, NodeName: n.NodeName,

@@ -14,10 +14,8 @@ import (
 
 // Document is the JSON form of a Status (`k3sconf status --json`).
 type Document struct {
-	SchemaVersion int    `json:"schemaVersion"`
-	Product       string `json:"product"`
-	Command       string `json:"command"`
-	Unit          string `json:"unit,omitempty"`
+	report.Envelope
+	Unit string `json:"unit,omitempty"`
 	// Pending is true when a daemon-reload or restart is needed, a key differs, or nothing
 	// is known about the running process; `k3sconf status` then exits 1.
 	Pending         bool                `json:"pending"`
@@ -186,7 +184,7 @@ func redactAny(k *resolve.Key, v any, red *report.Redactor, r *renderer) any {
 // JSON builds the document; red is today's redactor (report.NewRedactor(today, show)).
 func (s *Status) JSON(red *report.Redactor, showSecrets bool) *Document {
 	r := newRenderer(s, red, showSecrets)
-	d := &Document{SchemaVersion: 1, Product: s.Product, Command: s.Command, Unit: s.Unit, Pending: s.Pending(),
+	d := &Document{Envelope: report.NewEnvelope(s.Product, s.Command, "status"), Unit: s.Unit, Pending: s.Pending(),
 		Stale: append([]Stale{}, s.Stale...), DaemonReload: s.DaemonReload, DaemonReloadWhy: s.DaemonReloadWhy,
 		Drift: []DriftDoc{}, NotCompared: s.NotCompared, MayChange: append([]KeyInFile{}, s.MayChange...),
 		Diagnostics: []report.Diagnostic{}}

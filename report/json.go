@@ -9,24 +9,19 @@ import (
 	"github.com/k3sconf/k3sconf/sources"
 )
 
-// SchemaVersion is the version of the JSON output contract.
-const SchemaVersion = 1
-
-// Document is the JSON output contract of `k3sconf show --json` (see the README).
+// Document is the JSON output contract of `k3sconf show --json` (docs/json.md).
 type Document struct {
-	SchemaVersion int             `json:"schemaVersion"`
-	Product       string          `json:"product"`
-	Command       string          `json:"command"`
-	Subcommand    string          `json:"subcommand,omitempty"`
-	Version       string          `json:"version"`
-	CLI           string          `json:"cli"`
-	Unit          string          `json:"unit,omitempty"`
-	Config        *ConfigDoc      `json:"config,omitempty"`
-	Args          []string        `json:"args"`
-	Keys          map[string]*Key `json:"keys"`
-	Diagnostics   []Diagnostic    `json:"diagnostics"`
-	Error         string          `json:"error,omitempty"`
-	ErrorSource   *Source         `json:"errorSource,omitempty"`
+	Envelope
+	Subcommand  string          `json:"subcommand,omitempty"`
+	Version     string          `json:"version"`
+	CLI         string          `json:"cli"`
+	Unit        string          `json:"unit,omitempty"`
+	Config      *ConfigDoc      `json:"config,omitempty"`
+	Args        []string        `json:"args"`
+	Keys        map[string]*Key `json:"keys"`
+	Diagnostics []Diagnostic    `json:"diagnostics"`
+	Error       string          `json:"error,omitempty"`
+	ErrorSource *Source         `json:"errorSource,omitempty"`
 }
 
 // ConfigDoc says which config file k3s reads and why.
@@ -85,17 +80,15 @@ type Diagnostic struct {
 // JSON builds the document for a result. Keys holds every flag of the command.
 func JSON(res *resolve.Result, red *Redactor) *Document {
 	d := &Document{
-		SchemaVersion: SchemaVersion,
-		Product:       res.Product,
-		Command:       res.Command,
-		Subcommand:    res.Subcommand,
-		Version:       res.Version,
-		CLI:           "urfave/cli " + res.Era,
-		Unit:          res.Unit,
-		Args:          Args(res, red),
-		Keys:          map[string]*Key{},
-		Diagnostics:   []Diagnostic{},
-		Error:         red.Scrub(res.Error),
+		Envelope:    EnvelopeOf(res, "show"),
+		Subcommand:  res.Subcommand,
+		Version:     res.Version,
+		CLI:         "urfave/cli " + res.Era,
+		Unit:        res.Unit,
+		Args:        Args(res, red),
+		Keys:        map[string]*Key{},
+		Diagnostics: []Diagnostic{},
+		Error:       red.Scrub(res.Error),
 	}
 	if res.ConfigPath != "" {
 		d.Config = &ConfigDoc{Path: res.ConfigPath, Why: res.ConfigWhy}

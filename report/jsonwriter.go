@@ -20,6 +20,7 @@ func WriteJSON(w io.Writer, d *Document) error {
 	j.int(int64(d.SchemaVersion))
 	j.field(`,"product":`, d.Product)
 	j.field(`,"command":`, d.Command)
+	j.field(`,"document":`, d.Document)
 	if d.Subcommand != "" {
 		j.field(`,"subcommand":`, d.Subcommand)
 	}

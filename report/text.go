@@ -134,8 +134,7 @@ func Sources(w io.Writer, res *resolve.Result) {
 // Check prints the diagnostics, worst first, and returns how many errors and warnings
 // there are.
 func Check(w io.Writer, res *resolve.Result, red *Redactor) (errors, warnings int) {
-	ds := append([]diag.Diagnostic{}, res.Diagnostics...)
-	sort.SliceStable(ds, func(i, j int) bool { return ds[i].Severity.Rank() > ds[j].Severity.Rank() })
+	ds := sortedFindings(res.Diagnostics)
 	if res.Error != "" {
 		fmt.Fprintf(w, "%s refuses to start: %s\n", res.Product, red.Scrub(res.Error))
 		if !res.ErrorPos.IsZero() {
@@ -167,9 +166,14 @@ func plural(n int, word string) string {
 // Findings prints diagnostics worst first (errors, then warnings, then notes; file order
 // within each), with the fix under each one. The caller's slice is left as it is.
 func Findings(w io.Writer, ds []diag.Diagnostic, red Scrubber) {
+	writeFindings(w, sortedFindings(ds), red)
+}
+
+// sortedFindings is ds worst first, in their order within a severity.
+func sortedFindings(ds []diag.Diagnostic) []diag.Diagnostic {
 	sorted := append([]diag.Diagnostic{}, ds...)
 	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Severity.Rank() > sorted[j].Severity.Rank() })
-	writeFindings(w, sorted, red)
+	return sorted
 }
 
 func writeFindings(w io.Writer, ds []diag.Diagnostic, red Scrubber) {

@@ -130,6 +130,9 @@ func newFlagSet(era Era, flags []*profile.Flag, env envLookup, shared map[string
 			fv.env = a
 			if err := fs.applyEnv(fv, name, val, a); err != nil {
 				a.Outcome, a.Reason = Rejected, err.msg
+				// The refusal points at the assignment (the env file line), as its message
+				// names the variable.
+				err.tok = &token{pos: by.Pos}
 				return fs, err
 			}
 			break

@@ -54,7 +54,7 @@ func TestHostileNodes(t *testing.T) {
 	tests := []struct {
 		name, reason string
 		files        map[string]string
-		wantInvalid  bool   // k3sconf reports the input as unreadable or invalid (exit 3)
+		wantInvalid  bool   // k3sconf reports the input as unreadable or invalid (InputInvalid)
 		wantErrPart  string // part of Result.Error
 	}{
 		{"garbage-config", "random bytes are a YAML error with a line", map[string]string{configPath: "\x00\x01\xff\xfe]]]{{{:::\n"}, true, "config.yaml:"},

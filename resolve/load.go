@@ -191,7 +191,7 @@ func isNotExist(err error) bool {
 
 // readEnvFiles reads the unit's EnvironmentFile= files in order. A missing optional ("-")
 // file is skipped; a missing required one makes systemd refuse to start the unit.
-func readEnvFiles(fsys afero.Fs, refs []sources.EnvFileRef) (assigns [][]sources.EnvAssignment, srcs []Source, diags []diag.Diagnostic, refusal string, refusalPos diag.Position) {
+func readEnvFiles(fsys afero.Fs, refs []sources.EnvFileRef) (assigns [][]sources.EnvAssignment, srcs []Source, diags []diag.Diagnostic, refusal string, refusalPos diag.Position, unread bool) {
 	for _, ref := range refs {
 		data, err := readFile(fsys, ref.Path)
 		if err != nil {
@@ -214,6 +214,7 @@ func readEnvFiles(fsys afero.Fs, refs []sources.EnvFileRef) (assigns [][]sources
 				assigns = append(assigns, nil)
 				continue
 			}
+			unread = true
 			srcs = append(srcs, Source{Role: "envfile", Path: ref.Path, State: "unreadable", Why: err.Error()})
 			diags = append(diags, diag.Diagnostic{Severity: diag.Error, Code: "input-unreadable", Pos: ref.Pos,
 				Message: fmt.Sprintf("cannot read %s: %v", ref.Path, err)})
@@ -226,5 +227,5 @@ func readEnvFiles(fsys afero.Fs, refs []sources.EnvFileRef) (assigns [][]sources
 		srcs = append(srcs, Source{Role: "envfile", Path: ref.Path, State: "read",
 			Why: fmt.Sprintf("EnvironmentFile= at %s", ref.Pos)})
 	}
-	return assigns, srcs, diags, refusal, refusalPos
+	return assigns, srcs, diags, refusal, refusalPos, unread
 }

@@ -297,11 +297,49 @@ func suggestHint(name string, cmd *profile.Command) string {
 	return fmt.Sprintf("remove the key, or check `k3s %s --help` for the flag you meant", cmd.Name)
 }
 
+// argvCommand is the command the argv names: the first word after the app-level flags, as
+// Go's flag package (under urfave/cli) stops at it; "" when that word is no command. A
+// non-boolean app flag written without "=" takes the next word as its value.
+func (r *resolver) argvCommand() string {
+	root := map[string]*profile.Flag{}
+	for _, f := range r.p.RootFlags {
+		for _, n := range f.Names() {
+			root[n] = f
+		}
+	}
+	for i := 0; i < len(r.argv); i++ {
+		t := r.argv[i].text
+		if t == "--" {
+			i++
+			if i < len(r.argv) && r.p.Command(r.argv[i].text) != nil {
+				return r.argv[i].text
+			}
+			return ""
+		}
+		if len(t) < 2 || t[0] != '-' {
+			if r.p.Command(t) != nil {
+				return t
+			}
+			return ""
+		}
+		name, _, hasValue := strings.Cut(strings.TrimLeft(t, "-"), "=")
+		if f := root[name]; f != nil && f.Type != profile.Bool && !hasValue {
+			i++
+		}
+	}
+	return ""
+}
+
 // collect turns the final flag set into keys with their histories and outcomes.
 func (r *resolver) collect(main, wrapper *cliRun) {
 	cmdName := r.opts.Command
 	if main.cmd != nil {
 		cmdName = main.cmd.Name
+	} else if c := r.argvCommand(); c != "" {
+		// k3s stopped before it reached the command (an app-level error such as
+		// K3S_DEBUG=yes, "could not parse yes as bool value for flag debug"): the node is
+		// still the command its argv names.
+		cmdName = c
 	}
 	if cmdName == "" {
 		cmdName = "server"
@@ -375,6 +413,7 @@ func (r *resolver) collect(main, wrapper *cliRun) {
 		h := append([]*Assignment{}, lostBy[f.Name]...)
 		h = append(h, ignoredBy[f.Name]...)
 		h = append(h, r.decide(final, fv)...)
+		h = append(h, r.swallowed[f.Name]...)
 		h = append(h, r.configEntryAssignments(f)...)
 		for _, n := range f.Names() {
 			for _, a := range r.ignoredFileEntries[n] {
@@ -485,6 +524,8 @@ func (r *resolver) decide(fs *flagSet, fv *flagValue) []*Assignment {
 		}
 		if fv.env != nil {
 			switch {
+			case fv.env.Outcome == Rejected:
+				// k3s stopped at this variable (see newFlagSet); it stays the reason.
 			case contributed[fv.env] && last == nil:
 				fv.env.Outcome, fv.env.Reason = Applied, "no argument sets the flag, so urfave/cli uses the environment variable"
 			case contributed[fv.env]:
@@ -522,13 +563,16 @@ func (r *resolver) decide(fs *flagSet, fv *flagValue) []*Assignment {
 		}
 	}
 	if fv.env != nil {
-		if winner != nil {
+		switch {
+		case fv.env.Outcome == Rejected:
+			// k3s stopped at this variable (see newFlagSet); it stays the reason.
+		case winner != nil:
 			fv.env.Outcome = Shadowed
 			fv.env.Reason = fmt.Sprintf("%s is used only when the flag is not given as an argument, and %s at %s gives it", fv.env.Name, winner.Name, winner.Pos)
 			if winner.Kind == sources.KindConfig {
 				fv.env.Reason += " (config-file values are passed as arguments, so they beat environment variables)"
 			}
-		} else {
+		default:
 			fv.env.Outcome, fv.env.Reason = Applied, "no argument sets the flag, so urfave/cli uses the environment variable"
 		}
 		out = append(out, fv.env)
@@ -603,11 +647,35 @@ func (r *resolver) refusal(run *cliRun, cmdName string) {
 			fields := strings.Fields(e.tok.text)
 			d.Message = fmt.Sprintf("the argument %q is one word holding a flag and its value, so k3s sees a flag named %q: %s", e.tok.text, strings.TrimLeft(fields[0], "-")+" "+strings.Join(fields[1:], " "), e.msg)
 			d.Hint = fmt.Sprintf("split it into two words in the unit: '%s' '%s' (or write '%s=%s')", fields[0], strings.Join(fields[1:], " "), fields[0], strings.Join(fields[1:], " "))
+			r.swallowedBy(e, fields, cmdName)
 		default:
 			d.Hint = "remove the flag or fix its name; " + suggestHint(name, r.p.Command(cmdName))
 		}
 	}
 	r.diag(d)
+}
+
+// swallowedBy records, in the history of the flag the user meant, the one word that holds
+// that flag and its value ("'--disable traefik'"): k3s reads it as a flag named
+// "disable traefik" and stops, so `explain disable` must point at it (issue 11).
+func (r *resolver) swallowedBy(e *cliError, fields []string, cmdName string) {
+	cmd := r.p.Command(cmdName)
+	if cmd == nil || len(fields) < 2 {
+		return
+	}
+	f := cmd.Lookup(strings.TrimLeft(fields[0], "-"))
+	if f == nil {
+		return
+	}
+	value := strings.TrimSpace(strings.TrimPrefix(strings.TrimLeft(e.tok.text, " \t"), fields[0]))
+	a := &Assignment{Kind: e.tok.kind, Pos: e.tok.pos, Name: fields[0], Raw: e.tok.raw, Value: value,
+		Outcome: Rejected, order: e.tok.order, secret: f.Secret,
+		Reason: fmt.Sprintf("one word holding the flag %s and its value: k3s reads it as a flag named %q, which it does not define, and refuses to start (%s); split it into two words: '%s' '%s'",
+			fields[0], strings.TrimLeft(e.tok.text, "-"), e.msg, fields[0], value)}
+	if r.swallowed == nil {
+		r.swallowed = map[string][]*Assignment{}
+	}
+	r.swallowed[f.Name] = append(r.swallowed[f.Name], a)
 }
 
 func dash(name string) string {

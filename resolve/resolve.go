@@ -3,6 +3,7 @@ package resolve
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"path"
 	"regexp"
 	"sort"
@@ -81,10 +82,12 @@ type resolver struct {
 	era  Era
 	res  *Result
 
-	env     map[string]*EnvVar
-	argv    []token // argv without argv[0], with origins
-	stray   []*Assignment
-	entries []*configEntry
+	env   map[string]*EnvVar
+	argv  []token // argv without argv[0], with origins
+	stray []*Assignment
+	// swallowed are words holding a flag and its value, by the flag's name (swallowedBy).
+	swallowed map[string][]*Assignment
+	entries   []*configEntry
 	// hints caches did-you-mean suggestions by unknown name.
 	hints map[string]string
 	// parsed caches config files read and parsed once.
@@ -163,7 +166,7 @@ func (r *resolver) loadUnit() {
 		data, err := readFile(r.fs, f)
 		if err != nil {
 			r.res.Sources = append(r.res.Sources, Source{Role: role, Path: f, State: "unreadable", Why: err.Error()})
-			r.inputError(stageSystemd, diag.Position{File: f}, err.Error())
+			r.readError(stageSystemd, diag.Position{File: f}, err)
 			if i == 0 {
 				return
 			}
@@ -183,7 +186,7 @@ func (r *resolver) loadUnit() {
 	r.res.Diagnostics = append(r.res.Diagnostics, u.Diagnostics...)
 	if u.Refused != "" {
 		// A unit systemd will not load or start is broken input: k3s never runs.
-		r.res.inputInvalid = true
+		r.res.brokenInput = true
 		r.fail("systemd: "+u.Refused, u.ExecStartPos)
 	}
 	// Process environment: Environment= first (later wins), then each EnvironmentFile= in
@@ -191,7 +194,10 @@ func (r *resolver) loadUnit() {
 	for _, a := range u.Environment {
 		r.setEnv(a, "Environment=")
 	}
-	assigns, srcs, ds, refusal, refusalPos := readEnvFiles(r.fs, u.EnvironmentFiles)
+	assigns, srcs, ds, refusal, refusalPos, unread := readEnvFiles(r.fs, u.EnvironmentFiles)
+	if unread {
+		r.res.incomplete = true
+	}
 	r.res.Sources = append(r.res.Sources, srcs...)
 	r.res.Diagnostics = append(r.res.Diagnostics, ds...)
 	if refusal != "" {
@@ -292,20 +298,40 @@ func (r *resolver) buildArgs() {
 	}
 }
 
-// inputError records a file k3s (or systemd) cannot read: k3s refuses to start. A
-// permission error is different: k3s (root) would read the file; only k3sconf cannot, so
-// the result is incomplete but not a refusal.
-func (r *resolver) inputError(stage int, pos diag.Position, msg string) {
-	if strings.Contains(msg, "permission denied") {
-		r.res.inputInvalid = true
+// readError records a file that could not be read. A permission error is k3sconf's alone:
+// k3s (root) would read the file, so the report is incomplete but k3s does not refuse. A
+// directory where a file belongs (or a file where a folder does) is the node's problem
+// (wrongFileType). Any other error (I/O, a FIFO or device, k3sconf's
+// size limit) leaves the report incomplete, and k3s stops at that file too as far as
+// k3sconf can tell, so the refusal is recorded as well.
+func (r *resolver) readError(stage int, pos diag.Position, err error) {
+	msg := err.Error()
+	if errors.Is(err, fs.ErrPermission) || strings.Contains(msg, "permission denied") {
+		r.res.incomplete = true
 		r.diag(diag.Diagnostic{Severity: diag.Error, Code: "input-unreadable", Pos: pos,
 			Message: fmt.Sprintf("k3sconf cannot read %s (%s); what it would set is missing from this report — k3s, running as root, reads it", pos.File, msg),
 			Hint:    "run k3sconf with sudo, or copy the node's files somewhere readable and use --root"})
 		return
 	}
+	if !wrongFileType(err) {
+		r.res.incomplete = true
+	}
+	r.invalidInput(stage, pos, msg)
+}
+
+// wrongFileType: a folder where k3s reads a file, or a file where it reads a folder. k3s
+// stops with the same error, and k3sconf knows all there is to know: the node's problem,
+// not an unread input.
+func wrongFileType(err error) bool {
+	return errors.Is(err, syscall.EISDIR) || errors.Is(err, syscall.ENOTDIR)
+}
+
+// invalidInput records input k3s (or systemd) refuses: a file it cannot parse. The node
+// has a problem; k3sconf read everything there was.
+func (r *resolver) invalidInput(stage int, pos diag.Position, msg string) {
 	r.diag(diag.Diagnostic{Severity: diag.Error, Code: "input-invalid", Pos: pos, Message: msg})
 	r.failAt(stage, msg, pos)
-	r.res.inputInvalid = true
+	r.res.brokenInput = true
 }
 
 // loadConfig reproduces Parser.Parse up to the point where the file values are known.
@@ -354,7 +380,7 @@ func (r *resolver) loadConfig() []*sources.ConfigFile {
 			return nil
 		}
 		r.res.Sources = append(r.res.Sources, Source{Role: "config", Path: cfg, State: "unreadable", Why: err.Error()})
-		r.inputError(stageConfig, diag.Position{File: cfg}, err.Error())
+		r.readError(stageConfig, diag.Position{File: cfg}, err)
 		return nil
 	}
 	if mainMissing {
@@ -386,7 +412,7 @@ func (r *resolver) loadConfig() []*sources.ConfigFile {
 		}
 		if err != nil {
 			r.res.Sources = append(r.res.Sources, Source{Role: role, Path: f, State: "unreadable", Why: err.Error()})
-			r.inputError(stageConfig, diag.Position{File: f}, err.Error())
+			r.readError(stageConfig, diag.Position{File: f}, err)
 			return nil
 		}
 		cf, ds, perr := pc.file, pc.diags, pc.parseErr
@@ -398,7 +424,7 @@ func (r *resolver) loadConfig() []*sources.ConfigFile {
 			if errors.As(perr, &pe) {
 				pos = pe.Pos
 			}
-			r.inputError(stageConfig, pos, perr.Error())
+			r.invalidInput(stageConfig, pos, perr.Error())
 			return nil
 		}
 		r.res.Sources = append(r.res.Sources, Source{Role: role, Path: f, State: "read", Why: w})

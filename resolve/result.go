@@ -140,14 +140,26 @@ type Result struct {
 	// skipped, flags after a positional argument that the command does not define, …).
 	Stray []*Assignment
 
-	keyIndex     map[string]*Key
-	splitAt      int
-	inputInvalid bool
-	errStage     int
+	keyIndex    map[string]*Key
+	splitAt     int
+	incomplete  bool
+	brokenInput bool
+	errStage    int
 }
 
-// InputInvalid reports whether an input file could not be read or parsed (k3sconf exits 3).
-func (r *Result) InputInvalid() bool { return r.inputInvalid }
+// Incomplete reports whether k3sconf could not read some of the node's input (no
+// permission, a FIFO or device, an I/O error): what that input sets is missing from the
+// result. k3sconf exits 3 (docs/exit-codes.md).
+func (r *Result) Incomplete() bool { return r.incomplete }
+
+// Refused reports whether k3s or systemd would refuse to start the node (Error says why):
+// broken YAML, a unit systemd refuses, a fatal flag. k3sconf exits 1 unless the result is
+// also Incomplete.
+func (r *Result) Refused() bool { return r.Error != "" }
+
+// InputInvalid reports whether an input file could not be read (Incomplete) or could not
+// be parsed (broken YAML, a unit systemd refuses).
+func (r *Result) InputInvalid() bool { return r.incomplete || r.brokenInput }
 
 // Key finds a key by its primary name or an alias; nil when the command has no such flag.
 func (r *Result) Key(name string) *Key {

@@ -3,6 +3,7 @@ package resolve
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"path"
 	"strconv"
 	"strings"
@@ -103,7 +104,7 @@ func (r *resolver) wrapperPreRead() {
 	}
 	names, err := readDirNames(r.fs, cfg+".d")
 	if err != nil && !isNotExist(err) {
-		r.wrapperFail(diag.Position{File: cfg + ".d"}, nodeErr("open", cfg+".d", err).Error())
+		r.wrapperFail(diag.Position{File: cfg + ".d"}, nodeErr("open", cfg+".d", err))
 		return
 	}
 	for _, n := range names {
@@ -120,7 +121,7 @@ func (r *resolver) wrapperPreRead() {
 	for _, f := range files {
 		pc := r.parseConfigFile(f)
 		if pc.readErr != nil {
-			r.wrapperFail(diag.Position{File: f}, pc.readErr.Error())
+			r.wrapperFail(diag.Position{File: f}, pc.readErr)
 			return
 		}
 		if perr := pc.parseErr; perr != nil {
@@ -129,18 +130,25 @@ func (r *resolver) wrapperPreRead() {
 			if errors.As(perr, &pe) {
 				pos = pe.Pos
 			}
-			r.wrapperFail(pos, perr.Error())
+			r.wrapperFail(pos, perr)
 			return
 		}
 	}
 }
 
-func (r *resolver) wrapperFail(pos diag.Position, msg string) {
-	if strings.Contains(msg, "permission denied") {
-		r.inputError(stageWrapperConfig, pos, msg)
-		return
+func (r *resolver) wrapperFail(pos diag.Position, err error) {
+	msg := err.Error()
+	var pe *diag.ParseError
+	if !errors.As(err, &pe) {
+		if errors.Is(err, fs.ErrPermission) || strings.Contains(msg, "permission denied") {
+			r.readError(stageWrapperConfig, pos, err)
+			return
+		}
+		if !wrongFileType(err) {
+			r.res.incomplete = true
+		}
 	}
-	r.res.inputInvalid = true
+	r.res.brokenInput = true
 	r.failAt(stageWrapperConfig, msg, pos)
 	r.diag(diag.Diagnostic{Severity: diag.Error, Code: "input-invalid", Pos: pos,
 		Message: fmt.Sprintf("%s (the k3s wrapper reads the config files to find debug and data-dir before anything else, and stops here)", msg),

@@ -13,16 +13,17 @@ import (
 )
 
 // runComponents prints the server's packaged components and user AddOns. Exit codes as for
-// check: 1 on error findings (--strict: warnings too), 3 when a node file cannot be read.
+// check: 1 on error findings (--strict: warnings too) or a refused node, 3 when a node file
+// or the manifests folder cannot be read.
 func runComponents(g globals, res *resolve.Result, red *report.Redactor, stdout, stderr io.Writer) int {
 	rep := components.Inspect(k3sconf.Node(g.root), res)
-	code := exitOK
+	code := nodeCode(res)
 	for _, d := range rep.Diagnostics {
 		if d.Severity == diag.Error || (g.strict && d.Severity == diag.Warning) {
-			code = exitProblem
+			code = worst(code, exitProblem)
 		}
 	}
-	if res.InputInvalid() {
+	if rep.Incomplete {
 		code = exitInput
 	}
 	if g.json {

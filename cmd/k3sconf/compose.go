@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 
 	"github.com/spf13/afero"
@@ -14,8 +13,9 @@ import (
 )
 
 // runCompose checks the k3s nodes of a docker compose file: exit 1 when a node's identity
-// does not survive `docker compose down` + `up` (or compose or k3s would refuse to start),
-// 2 when there is no compose file, 3 when it cannot be parsed.
+// does not survive `docker compose down` + `up` or compose or k3s would refuse to start (a
+// compose file that does not parse included), 2 when none is named and the current folder
+// has none, 3 when the file cannot be read.
 func runCompose(args []string, g globals, stdout, stderr io.Writer) int {
 	if len(args) > 1 {
 		fmt.Fprintf(stderr, "k3sconf compose: takes at most one file (got %q)\n", args)
@@ -40,15 +40,10 @@ func runCompose(args []string, g globals, stdout, stderr io.Writer) int {
 	f, err := compose.Load(host, file, os.LookupEnv)
 	if err != nil {
 		var pe *diag.ParseError
-		if errors.As(err, &pe) {
-			fmt.Fprintf(stderr, "k3sconf compose: %v\n", err)
-			return exitInput
-		}
-		if errors.Is(err, fs.ErrNotExist) {
-			fmt.Fprintf(stderr, "k3sconf compose: %v\n", err)
-			return exitUsage
-		}
 		fmt.Fprintf(stderr, "k3sconf compose: %v\n", err)
+		if errors.As(err, &pe) {
+			return exitProblem // docker compose refuses the file too
+		}
 		return exitInput
 	}
 	rep := compose.Check(host, f)

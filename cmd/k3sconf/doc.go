@@ -5,7 +5,9 @@
 //	        [--unit PATH] [--config PATH] [--k3s-version V] [--json] [--show-secrets]
 //	        show | explain KEY… | args | sources | check | status | components | compose [FILE]
 //
-// Exit codes: 0 ok; 1 problems found (check, status, compose) or an unknown key (explain);
-// 2 usage; 3 a node file cannot be read or parsed. `k3sconf --help` teaches the rest; the
-// README has the reference.
+// Exit codes, the same rule for every command (docs/exit-codes.md): 0 ok; 1 the node has a
+// problem (k3s or systemd would refuse it, check found errors, a pending restart, an unknown
+// key, a compose node that loses its identity); 2 usage; 3 k3sconf could not read some of
+// its input, so the report is incomplete (3 wins over 1). --json documents are described
+// in docs/json.md, with a JSON Schema each in docs/schema.
 package main

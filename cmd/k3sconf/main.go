@@ -20,13 +20,35 @@ import (
 	"github.com/k3sconf/k3sconf/resolve"
 )
 
-// Exit codes (README "Exit codes").
+// Exit codes, one rule for every command (docs/exit-codes.md). When both 1 and 3 apply, 3
+// wins: the report is incomplete, so "no problem found" in it cannot be trusted either.
 const (
 	exitOK      = 0
-	exitProblem = 1 // check found problems; explain got an unknown key
+	exitProblem = 1 // the node has a problem: k3s or systemd would refuse it, check found errors, …
 	exitUsage   = 2
-	exitInput   = 3 // a node file cannot be read or parsed
+	exitInput   = 3 // k3sconf could not read some of its input: the report is incomplete
 )
+
+// worst combines exit codes by the precedence 3 > 1 > 0 (2 never reaches here).
+func worst(codes ...int) int {
+	w := exitOK
+	for _, c := range codes {
+		w = max(w, c)
+	}
+	return w
+}
+
+// nodeCode is the exit code a node's resolution gives every command: 3 when some input
+// could not be read, 1 when k3s or systemd would refuse to start the node.
+func nodeCode(res *resolve.Result) int {
+	switch {
+	case res.Incomplete():
+		return exitInput
+	case res.Refused():
+		return exitProblem
+	}
+	return exitOK
+}
 
 func main() {
 	tuneGC()
@@ -67,13 +89,16 @@ Global flags (also accepted after the command):
   --k3s-version VERSION  model this k3s or RKE2 release, e.g. v1.30.5+k3s1 or v1.30.5+rke2r1
                          (default: newest); releases before v1.31.8, v1.32.4 and v1.33.0
                          parse flags with urfave/cli v1
-  --json                 machine-readable output (schemaVersion 1, see the README)
+  --json                 machine-readable output (schemaVersion 2, see docs/json.md)
   --show-secrets         print tokens, passwords and keys instead of REDACTED
   --node-json FILE       status: the node object (kubectl get node NAME -o json), to
                          compare its k3s.io/node-args annotation with the files
 
-Exit codes: 0 ok, 1 problems found (check), a restart pending (status) or unknown
-key (explain), 2 usage, 3 a node file cannot be read or parsed.
+Exit codes (every command): 0 ok; 1 the node has a problem: k3s or systemd would
+refuse to start it (broken YAML, a unit systemd refuses, a fatal flag), check found
+errors, a restart is pending (status), an unknown key (explain), an identity lost
+(compose); 2 usage; 3 k3sconf could not read some of its input (permission, a FIFO or
+device, an I/O error, a missing --root), so the report is incomplete. 3 wins over 1.
 
 Examples:
   k3sconf explain write-kubeconfig-mode
@@ -157,9 +182,15 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		prof = p
 	}
+	// A --root that is not there is input k3sconf cannot read, not a usage error: the
+	// command line is well formed (a support bundle not unpacked yet, a disk not mounted).
 	if fi, err := os.Stat(g.root); err != nil || !fi.IsDir() {
-		fmt.Fprintf(stderr, "k3sconf: --root %s: not a directory\n", g.root)
-		return exitUsage
+		why := "not a directory"
+		if err != nil {
+			why = err.Error()
+		}
+		fmt.Fprintf(stderr, "k3sconf: --root %s: %s\n", g.root, why)
+		return exitInput
 	}
 	res, err := resolve.Resolve(resolve.Options{FS: k3sconf.Node(g.root), Profile: prof, Command: g.command, Unit: g.unit, Config: g.config, Version: g.version})
 	if err != nil {
@@ -172,10 +203,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		defer cw.Flush()
 		stdout = cw
 	}
-	code := exitOK
-	if res.InputInvalid() {
-		code = exitInput
-	}
+	code := nodeCode(res)
 	switch cmd {
 	case "show":
 		if g.json {
@@ -193,28 +221,20 @@ func run(args []string, stdout, stderr io.Writer) int {
 		report.Show(stdout, res, red, g.all)
 	case "args":
 		if g.json {
-			return writeJSON(stdout, stderr, report.Args(res, red), code)
+			return writeJSON(stdout, stderr, report.ArgsJSON(res, red), code)
 		}
 		report.PrintArgs(stdout, res, red)
 	case "sources":
 		if g.json {
-			return writeJSON(stdout, stderr, res.Sources, code)
+			return writeJSON(stdout, stderr, report.SourcesJSON(res), code)
 		}
 		report.Sources(stdout, res)
 	case "check":
 		if g.json {
-			doc := report.JSON(res, red)
-			c := checkCode(res, g.strict, code)
-			return writeJSON(stdout, stderr, map[string]any{"diagnostics": doc.Diagnostics, "error": doc.Error}, c)
+			return writeJSON(stdout, stderr, report.CheckJSON(res, red), checkCode(res, g.strict, code))
 		}
-		errs, warns := report.Check(stdout, res, red)
-		if code == exitInput {
-			return code
-		}
-		if errs > 0 || (g.strict && warns > 0) {
-			return exitProblem
-		}
-		return exitOK
+		report.Check(stdout, res, red)
+		return checkCode(res, g.strict, code)
 	case "explain":
 		return explain(stdout, stderr, res, red, cmdArgs, g, code)
 	case "components":
@@ -225,29 +245,21 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return code
 }
 
+// checkCode: 1 on an error finding (--strict: a warning too), combined with the node's code.
 func checkCode(res *resolve.Result, strict bool, code int) int {
-	if code == exitInput {
-		return code
-	}
 	for _, d := range res.Diagnostics {
 		if d.Severity == "error" || (strict && d.Severity == "warning") {
-			return exitProblem
+			return worst(code, exitProblem)
 		}
 	}
-	if res.Error != "" {
-		return exitProblem
-	}
-	return exitOK
+	return code
 }
 
 func explain(stdout, stderr io.Writer, res *resolve.Result, red *report.Redactor, names []string, g globals, code int) int {
 	asJSON, root := g.json, g.root
-	out := map[string]*report.Key{}
-	var doc *report.Document
-	var ident any
+	doc := report.ExplainJSON(res, red)
 	// The running value, when a process (or --node-json) tells it (issue 8).
 	st, lerr := inspectLive(g, res)
-	running := map[string]map[string]string{}
 	runningValue := func(k *resolve.Key) (string, string, bool) {
 		if lerr != nil || st == nil {
 			return "", "", false
@@ -257,25 +269,25 @@ func explain(stdout, stderr io.Writer, res *resolve.Result, red *report.Redactor
 	for i, n := range names {
 		k := res.Key(strings.TrimLeft(n, "-"))
 		if k == nil {
-			fmt.Fprintf(stderr, "k3sconf: %s %s has no flag %q%s\n", res.Product, res.Command, n, didYouMean(res, n))
+			guess := didYouMean(res, n)
+			fmt.Fprintf(stderr, "k3sconf: %s %s has no flag %q%s\n", res.Product, res.Command, n, didYouMeanText(guess))
 			if !asJSON {
 				report.ExplainStray(stdout, res, strings.TrimLeft(n, "-"), red)
 			}
-			if code == exitOK {
-				code = exitProblem
-			}
+			doc.Unknown = append(doc.Unknown, report.UnknownKey{Name: n, DidYouMean: guess})
+			code = worst(code, exitProblem)
 			continue
 		}
 		if asJSON {
-			if doc == nil {
-				doc = report.JSON(res, red)
-			}
-			out[k.Name()] = doc.Keys[k.Name()]
+			doc.Keys[k.Name()] = report.KeyJSON(k, red)
 			if v, from, ok := runningValue(k); ok {
-				running[k.Name()] = map[string]string{"value": v, "from": from}
+				if doc.Running == nil {
+					doc.Running = map[string]report.RunningValue{}
+				}
+				doc.Running[k.Name()] = report.RunningValue{Value: v, From: from}
 			}
 			if k.Name() == "node-name" {
-				ident = nodeNameJSON(res, root)
+				doc.Identity = nodeNameJSON(res, root)
 			}
 			continue
 		}
@@ -296,16 +308,16 @@ func explain(stdout, stderr io.Writer, res *resolve.Result, red *report.Redactor
 		}
 	}
 	if asJSON {
-		result := map[string]any{"keys": out}
-		if ident != nil {
-			result["identity"] = ident
-		}
-		if len(running) > 0 {
-			result["running"] = running
-		}
-		return writeJSON(stdout, stderr, result, code)
+		return writeJSON(stdout, stderr, doc, code)
 	}
 	return code
+}
+
+func didYouMeanText(guess string) string {
+	if guess == "" {
+		return ""
+	}
+	return fmt.Sprintf("; did you mean %q?", guess)
 }
 
 func didYouMean(res *resolve.Result, name string) string {
@@ -325,7 +337,7 @@ func didYouMean(res *resolve.Result, name string) string {
 		return ""
 	}
 	sort.Slice(cs, func(i, j int) bool { return cs[i].d < cs[j].d })
-	return fmt.Sprintf("; did you mean %q?", cs[0].name)
+	return cs[0].name
 }
 
 func writeJSON(stdout, stderr io.Writer, v any, code int) int {

@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"time"
@@ -21,10 +23,16 @@ func runStatus(stdout, stderr io.Writer, g globals, res *resolve.Result, red *re
 	st, err := inspectLive(g, res)
 	if err != nil {
 		fmt.Fprintf(stderr, "k3sconf status: %v\n", err)
+		// A --node-json file that cannot be read is input k3sconf could not read; one
+		// that is no node object is a wrong argument.
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			return exitInput
+		}
 		return exitUsage
 	}
-	if code == exitOK && st.Pending() {
-		code = exitProblem
+	if st.Pending() {
+		code = worst(code, exitProblem)
 	}
 	if g.json {
 		return writeJSON(stdout, stderr, st.JSON(red, g.showSecrets), code)

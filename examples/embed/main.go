@@ -15,8 +15,9 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-// run applies the policy and returns the exit code: 0 compliant, 1 violation, 2 usage or
-// an unreadable node.
+// run applies the policy and returns the exit code, by k3sconf's own rule
+// (docs/exit-codes.md): 0 compliant, 1 violation (or a node k3s would not start), 2 usage,
+// 3 part of the node could not be read, so no verdict.
 func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) != 2 {
 		fmt.Fprintln(stderr, "usage: embed NODE_ROOT KEY")
@@ -26,6 +27,15 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 2
+	}
+	if res.Incomplete() {
+		// What the unread file sets is missing: a "compliant" here could be wrong.
+		fmt.Fprintf(stderr, "incomplete: k3sconf could not read part of %s; no verdict\n", args[0])
+		return 3
+	}
+	if res.Refused() {
+		fmt.Fprintf(stdout, "policy violation: k3s would not start: %s\n", res.Error)
+		return 1
 	}
 	k := res.Key(args[1])
 	if k == nil {
