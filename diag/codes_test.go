@@ -22,6 +22,8 @@ const pageIntro = `<!-- Generated from diag/codes.go by go generate ./diag. Do n
 
 # Diagnostics
 
+[README](../README.md) · [all docs](README.md)
+
 ` + "`k3sconf check`" + ` prints every finding; ` + "`explain`" + ` shows the ones about a key next to it, and
 ` + "`show --json`" + ` carries them in ` + "`diagnostics`" + `. Severities: **error** — k3s refuses to start or
 does something other than what was written; **warning** — a trap that bites now or when a
