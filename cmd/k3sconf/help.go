@@ -64,7 +64,10 @@ var commands = []*command{
 			"with the lines to add; 2 when there is no compose file. --root does not apply.",
 		flags: []string{"json", "show-secrets"}, example: "k3sconf compose docker-compose.yml", files: true},
 	{name: "version", synopsis: "the k3sconf version, its VCS revision, and the newest k3s and RKE2 releases it models",
-		help:  "The module version ((devel) when built from a clone), the VCS revision (+dirty for\nuncommitted changes), and the newest k3s and RKE2 releases the flag catalogs model.\nk3sconf --version prints the same.",
+		help: "The version (the release; the @version of go install; a pseudo-version from the commit\n" +
+			"when built in a clone, or (devel) without VCS information), the VCS revision (+dirty for\n" +
+			"uncommitted changes), and the newest k3s and RKE2 releases the flag catalogs model.\n" +
+			"k3sconf --version prints the same.",
 		flags: []string{"json"}, example: "k3sconf version --json"},
 	{name: "completion", args: "bash|zsh|fish", synopsis: "a shell completion script",
 		help: "Prints a script that completes commands, flags, the keys of the node's product\n" +
@@ -212,8 +215,13 @@ func writeFlags(w io.Writer, title string, names []string) {
 	}
 }
 
-// sentence ends a synopsis with a full stop unless it ends with a question mark.
+// sentence makes a synopsis a sentence: a capital first, a full stop unless it ends with a
+// question mark.
 func sentence(s string) string {
+	if s == "" {
+		return s
+	}
+	s = strings.ToUpper(s[:1]) + s[1:]
 	if strings.HasSuffix(s, "?") || strings.HasSuffix(s, ".") {
 		return s
 	}

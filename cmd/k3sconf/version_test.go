@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -79,6 +80,28 @@ func TestVersionCommand(t *testing.T) {
 	for _, k := range []string{"version", "go", "platform", "newestK3s", "newestRKE2", "oldestModelled", "modified"} {
 		if _, ok := doc[k]; !ok {
 			t.Errorf("version --json lacks %q: %s", k, j.String())
+		}
+	}
+	// The published schema names every field and requires what is always there.
+	var schema struct {
+		Required   []string       `json:"required"`
+		Properties map[string]any `json:"properties"`
+	}
+	data, err := os.ReadFile("../../docs/schema/version.schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &schema); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range schema.Required {
+		if _, ok := doc[k]; !ok {
+			t.Errorf("version --json lacks %q, which the schema requires", k)
+		}
+	}
+	for k := range doc {
+		if _, ok := schema.Properties[k]; !ok {
+			t.Errorf("version --json has %q, which docs/schema/version.schema.json does not describe", k)
 		}
 	}
 	if code := run([]string{"version", "extra"}, &a, &e); code != exitUsage {
