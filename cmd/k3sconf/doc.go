@@ -6,6 +6,6 @@
 //	        show | explain KEY… | args | sources | check | status | components | compose [FILE]
 //
 // Exit codes: 0 ok; 1 problems found (check, status, compose) or an unknown key (explain);
-// 2 usage; 3 a node file cannot be read or parsed. `k3sconf --help` teaches the rest; the
-// README has the reference.
+// 2 usage; 3 a node file cannot be read or parsed. `k3sconf --help` and `k3sconf help COMMAND`
+// teach the rest; docs/cli.md has the reference.
 package main
