@@ -112,7 +112,8 @@ func complete(words []string) []string {
 		prev, cur = append(prev, "="), ""
 	}
 	c := &completion{g: globals{root: "/"}}
-	var pending *flagDoc // a flag whose value is the next word
+	var pending *flagDoc  // a flag whose value is the next word
+	var cmdWords []string // the words of a command name so far ("kubespray")
 	for _, w := range prev {
 		switch {
 		case pending != nil:
@@ -123,7 +124,7 @@ func complete(words []string) []string {
 			pending = nil
 		case strings.HasPrefix(w, "-") && w != "-" && w != "--":
 			name, val, hasVal := strings.Cut(strings.TrimLeft(w, "-"), "=")
-			f := lookupFlag(name)
+			f := c.cmd.flag(name)
 			if f == nil || f.arg == "" {
 				continue
 			}
@@ -134,7 +135,9 @@ func complete(words []string) []string {
 			}
 		default:
 			if c.cmd == nil {
-				if c.cmd = lookupCommand(w); c.cmd == nil {
+				cmdWords = append(cmdWords, w)
+				name := strings.Join(cmdWords, " ")
+				if c.cmd = lookupCommand(name); c.cmd == nil && len(subcommandNames(name)) == 0 {
 					return nil // an unknown command: nothing sensible to offer
 				}
 				continue
@@ -147,7 +150,7 @@ func complete(words []string) []string {
 	}
 	if name, val, ok := strings.Cut(cur, "="); ok && strings.HasPrefix(name, "-") {
 		// zsh and fish keep --flag=value in one word: complete the value, keep the prefix.
-		f := lookupFlag(strings.TrimLeft(name, "-"))
+		f := c.cmd.flag(strings.TrimLeft(name, "-"))
 		if f == nil {
 			return nil
 		}
@@ -169,6 +172,9 @@ func complete(words []string) []string {
 			}
 			names = append(names, "version")
 		} else {
+			for _, f := range c.cmd.own {
+				names = append(names, f.name)
+			}
 			names = append(names, c.cmd.flags...)
 		}
 		out := []string{}
@@ -178,7 +184,7 @@ func complete(words []string) []string {
 		return filterPrefix(out, cur)
 	}
 	if c.cmd == nil {
-		return filterPrefix(commandNames(), cur)
+		return filterPrefix(subcommandNames(strings.Join(cmdWords, " ")), cur)
 	}
 	if c.cmd.complete != nil {
 		return filterPrefix(c.cmd.complete(c), cur)

@@ -9,13 +9,15 @@ import (
 // command is one row of the command table: what `k3sconf help CMD`, `k3sconf CMD --help`
 // and shell completion know about a command. The dispatch stays the switch in run(); a new
 // subcommand adds its row here (TestCommandTable fails when usage names a command that has
-// none).
+// none). A subcommand with its own flag set (parsed in its own file, before the global
+// flags) documents those flags in own; a name may be two words ("kubespray explain").
 type command struct {
 	name     string
-	args     string // the positional arguments, as in the usage line: "KEY…", "[FILE]"
-	synopsis string // one line
-	help     string // what it does, its exit codes; wrapped at 92 columns
-	flags    []string
+	args     string    // the positional arguments, as in the usage line: "KEY…", "[FILE]"
+	synopsis string    // one line
+	help     string    // what it does, its exit codes; wrapped at 92 columns
+	flags    []string  // flags of the shared flag set (flagDocs) that apply
+	own      []flagDoc // flags of the command's own flag set
 	example  string
 	hidden   bool
 	// complete lists the candidates for a positional argument; nil: none, or files.
@@ -123,6 +125,18 @@ func lookupCommand(name string) *command {
 	return nil
 }
 
+// flag finds a flag of the command: its own, then the shared ones.
+func (c *command) flag(name string) *flagDoc {
+	if c != nil {
+		for i := range c.own {
+			if c.own[i].name == name {
+				return &c.own[i]
+			}
+		}
+	}
+	return lookupFlag(name)
+}
+
 func lookupFlag(name string) *flagDoc {
 	for i := range flagDocs {
 		if flagDocs[i].name == name {
@@ -132,11 +146,22 @@ func lookupFlag(name string) *flagDoc {
 	return nil
 }
 
-func commandNames() []string {
+// commandNames lists the commands' first words, in table order.
+func commandNames() []string { return subcommandNames("") }
+
+// subcommandNames lists the next words of the commands whose names start with the words of
+// prefix ("" for the first word; "kubespray" for explain and where).
+func subcommandNames(prefix string) []string {
 	var out []string
+	seen := map[string]bool{}
 	for _, c := range commands {
-		if !c.hidden {
-			out = append(out, c.name)
+		rest, ok := c.name, true
+		if prefix != "" {
+			rest, ok = strings.CutPrefix(c.name, prefix+" ")
+		}
+		if word, _, _ := strings.Cut(rest, " "); ok && !c.hidden && !seen[word] {
+			seen[word] = true
+			out = append(out, word)
 		}
 	}
 	return out
@@ -144,19 +169,24 @@ func commandNames() []string {
 
 // runHelp implements `k3sconf help [COMMAND]`.
 func runHelp(args []string, stdout, stderr io.Writer) int {
-	switch len(args) {
-	case 0:
+	if len(args) == 0 {
 		fmt.Fprint(stdout, usage)
 		return exitOK
-	case 1:
-		if c := lookupCommand(args[0]); c != nil {
-			writeCommandHelp(stdout, c)
-			return exitOK
-		}
-		fmt.Fprintf(stderr, "k3sconf help: unknown command %q (commands: %s)\n", args[0], strings.Join(commandNames(), ", "))
+	}
+	name := strings.Join(args, " ")
+	if c := lookupCommand(name); c != nil {
+		writeCommandHelp(stdout, c)
+		return exitOK
+	}
+	if subs := subcommandNames(name); len(subs) > 0 {
+		fmt.Fprintf(stderr, "k3sconf help: name one of %s %s\n", name, strings.Join(subs, ", "))
 		return exitUsage
 	}
-	fmt.Fprintf(stderr, "k3sconf help: name one command (got %q)\n", args)
+	if len(args) > 1 && lookupCommand(args[0]) != nil {
+		fmt.Fprintf(stderr, "k3sconf help: name one command (got %q)\n", args)
+		return exitUsage
+	}
+	fmt.Fprintf(stderr, "k3sconf help: unknown command %q (commands: %s)\n", name, strings.Join(commandNames(), ", "))
 	return exitUsage
 }
 
@@ -166,19 +196,24 @@ func writeCommandHelp(w io.Writer, c *command) {
 	if c.args != "" {
 		line += " " + c.args
 	}
-	if len(c.flags) > 0 {
+	if len(c.flags)+len(c.own) > 0 {
 		line += " [flags]"
 	}
 	fmt.Fprintf(w, "Usage: %s\n\n%s\n", line, sentence(c.synopsis))
 	if c.help != "" {
 		fmt.Fprintf(w, "\n%s\n", c.help)
 	}
-	var own, global []string
+	var own, global []*flagDoc
+	for i := range c.own {
+		own = append(own, &c.own[i])
+	}
 	for _, name := range c.flags {
-		if f := lookupFlag(name); f != nil && f.global {
-			global = append(global, name)
+		if f := lookupFlag(name); f == nil {
+			own = append(own, &flagDoc{name: name})
+		} else if f.global {
+			global = append(global, f)
 		} else {
-			own = append(own, name)
+			own = append(own, f)
 		}
 	}
 	writeFlags(w, "Flags", own)
@@ -191,17 +226,12 @@ func writeCommandHelp(w io.Writer, c *command) {
 	}
 }
 
-func writeFlags(w io.Writer, title string, names []string) {
-	if len(names) == 0 {
+func writeFlags(w io.Writer, title string, flags []*flagDoc) {
+	if len(flags) == 0 {
 		return
 	}
 	fmt.Fprintf(w, "\n%s:\n", title)
-	for _, name := range names {
-		f := lookupFlag(name)
-		if f == nil {
-			fmt.Fprintf(w, "  --%s\n", name)
-			continue
-		}
+	for _, f := range flags {
 		head := "--" + f.name
 		if f.arg != "" {
 			head += " " + f.arg

@@ -33,7 +33,11 @@ func TestCommandHelp(t *testing.T) {
 			if !strings.HasPrefix(want, "Usage: k3sconf "+c.name) {
 				t.Errorf("help does not start with the usage line:\n%s", want)
 			}
-			for _, f := range c.flags {
+			names := append([]string{}, c.flags...)
+			for _, f := range c.own {
+				names = append(names, f.name)
+			}
+			for _, f := range names {
 				if !regexp.MustCompile(`(?m)^  --` + regexp.QuoteMeta(f) + `\b`).MatchString(want) {
 					t.Errorf("help does not list --%s:\n%s", f, want)
 				}
@@ -181,5 +185,54 @@ func TestCLIReference(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, string(data)); diff != "" {
 		t.Errorf("%s is out of date; go test ./cmd/k3sconf -run TestCLIReference -update (-want +got):\n%s", cliReference, diff)
+	}
+}
+
+// TestSubcommandRows: a row for a command with its own flag set and a two-word name, as the
+// fleet and kubespray commands add, is helped and completed like the others.
+func TestSubcommandRows(t *testing.T) {
+	saved := commands
+	t.Cleanup(func() { commands = saved })
+	commands = append(append([]*command{}, saved...),
+		&command{name: "demo sub", args: "X…", synopsis: "a two-word command with its own flags",
+			own: []flagDoc{
+				{name: "host", arg: "HOST", help: "the host"},
+				{name: "mode", arg: "MODE", values: []string{"fast", "slow"}, help: "fast or slow"},
+			},
+			flags: []string{"json"}, example: "k3sconf demo sub --host h x"},
+		&command{name: "demo other", synopsis: "another", example: "k3sconf demo other"})
+
+	var out, errb bytes.Buffer
+	if code := runHelp([]string{"demo", "sub"}, &out, &errb); code != exitOK {
+		t.Fatalf("help demo sub: exit %d: %s", code, errb.String())
+	}
+	for _, want := range []string{"Usage: k3sconf demo sub X… [flags]\n", "\nFlags:\n  --host HOST            the host\n  --mode MODE            fast or slow\n",
+		"\nGlobal flags (before or after the command):\n  --json", "\nExample:\n  k3sconf demo sub --host h x\n"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("help demo sub lacks %q:\n%s", want, out.String())
+		}
+	}
+	errb.Reset()
+	if code := runHelp([]string{"demo"}, &out, &errb); code != exitUsage || !strings.Contains(errb.String(), "name one of demo sub, other") {
+		t.Errorf("help demo: exit %d, stderr %q; want 2 and the subcommands", code, errb.String())
+	}
+
+	tests := []struct {
+		name   string
+		words  []string
+		want   []string
+		reason string
+	}{
+		{"first word once", []string{"de"}, []string{"demo"}, "two commands share the first word"},
+		{"second word", []string{"demo", ""}, []string{"sub", "other"}, "the subcommands"},
+		{"own flags", []string{"demo", "sub", "--"}, []string{"--host", "--mode", "--json", "--help"}, "own flags first, then the shared ones"},
+		{"own values", []string{"demo", "sub", "--mode", "s"}, []string{"slow"}, "an own flag's values"},
+		{"own values, one word", []string{"demo", "sub", "--mode=f"}, []string{"--mode=fast"}, "zsh/fish form"},
+		{"not another's flags", []string{"demo", "other", "--ho"}, []string{}, "--host belongs to demo sub"},
+	}
+	for _, tc := range tests {
+		if diff := cmp.Diff(tc.want, complete(tc.words)); diff != "" {
+			t.Errorf("%s: __complete %q (-want +got):\n%s(%s)", tc.name, tc.words, diff, tc.reason)
+		}
 	}
 }
