@@ -49,7 +49,7 @@ _k3sconf() {
     *) COMPREPLY=($(compgen -W "$out" -- "$cur")) ;;
     esac
 }
-complete -o default -F _k3sconf k3sconf
+complete -F _k3sconf k3sconf
 `,
 	"zsh": `#compdef k3sconf
 # zsh completion for k3sconf: k3sconf completion zsh > "${fpath[1]}/_k3sconf"

@@ -142,6 +142,7 @@ func TestBashCompletion(t *testing.T) {
 		{"key", []string{"k3sconf", "--root", root, "explain", "wri"}, "write-kubeconfig write-kubeconfig-group write-kubeconfig-mode write-kubeconfig-name",
 			"explain wri<TAB> lists the node's keys"},
 		{"flag", []string{"k3sconf", "check", "--str"}, "--strict", "a command's flag"},
+		{"no key", []string{"k3sconf", "--root", root, "explain", "zz"}, "", "no key matches: COMPREPLY is empty"},
 		{"value after =", []string{"k3sconf", "--product", "=", "rk"}, "rke2", "bash splits --product=rk at ="},
 		{"version", []string{"k3sconf", "--k3s-version", "v1.32"}, "v1.32.4+k3s1 v1.32.3+k3s1", "--k3s-version values"},
 		{"files", []string{"k3sconf", "compose", "dock"}, "docker-compose.yml", "compose FILE: bash's own file completion"},
