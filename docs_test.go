@@ -9,6 +9,8 @@ import (
 	"testing"
 	"unicode"
 	"unicode/utf8"
+
+	"gopkg.in/yaml.v3"
 )
 
 // readmeLimit keeps the README a page a newcomer reads; the reference lives in docs/.
@@ -167,5 +169,53 @@ func TestGithubSlug(t *testing.T) {
 		if got := githubSlug(tc.heading); got != tc.want {
 			t.Errorf("%s: githubSlug(%q) = %q, want %q (%s)", tc.name, tc.heading, got, tc.want, tc.reason)
 		}
+	}
+}
+
+// TestReleaseConfig: .goreleaser.yaml builds what the README's install section promises —
+// static linux amd64, arm64 and armv7 binaries in k3sconf_<version>_linux_<arch>.tar.gz with
+// checksums.txt. (goreleaser check, in CI, validates the file itself.)
+func TestReleaseConfig(t *testing.T) {
+	data, err := os.ReadFile(".goreleaser.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cfg struct {
+		Version int `yaml:"version"`
+		Builds  []struct {
+			Main   string   `yaml:"main"`
+			Env    []string `yaml:"env"`
+			Goos   []string `yaml:"goos"`
+			Goarch []string `yaml:"goarch"`
+			Goarm  []string `yaml:"goarm"`
+		} `yaml:"builds"`
+		Archives []struct {
+			Formats      []string `yaml:"formats"`
+			NameTemplate string   `yaml:"name_template"`
+		} `yaml:"archives"`
+		Checksum struct {
+			NameTemplate string `yaml:"name_template"`
+		} `yaml:"checksum"`
+	}
+	if err := yaml.Unmarshal(data, &cfg); err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Version != 2 || len(cfg.Builds) != 1 || len(cfg.Archives) != 1 {
+		t.Fatalf("want version: 2, one build and one archive; got %+v", cfg)
+	}
+	b, a := cfg.Builds[0], cfg.Archives[0]
+	got := fmt.Sprintf("main=%s env=%v goos=%v goarch=%v goarm=%v formats=%v checksum=%s",
+		b.Main, b.Env, b.Goos, b.Goarch, b.Goarm, a.Formats, cfg.Checksum.NameTemplate)
+	want := "main=./cmd/k3sconf env=[CGO_ENABLED=0] goos=[linux] goarch=[amd64 arm64 arm] goarm=[7] formats=[tar.gz] checksum=checksums.txt"
+	if got != want {
+		t.Errorf(".goreleaser.yaml:\n got %s\nwant %s", got, want)
+	}
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.TrimSpace(a.NameTemplate) != "{{ .ProjectName }}_{{ .Version }}_{{ .Os }}_{{ .Arch }}{{ with .Arm }}v{{ . }}{{ end }}" ||
+		!strings.Contains(string(readme), "k3sconf_${V}_linux_$ARCH.tar.gz") || !strings.Contains(string(readme), "# amd64, arm64 or armv7") {
+		t.Errorf("the archive name template %q and the README's install section disagree", a.NameTemplate)
 	}
 }
