@@ -9,8 +9,8 @@
 //
 // # Precedence, in one place
 //
-// The rules below are k3s's own (pkg/configfilearg, pkg/cli/cmds, urfave/cli); the README
-// cites each one.
+// The rules below are k3s's own (pkg/configfilearg, pkg/cli/cmds, urfave/cli);
+// docs/merge-rules.md cites each one.
 //
 //  1. The config file is K3S_CONFIG_FILE from the k3s process environment if it is set, else
 //     the value of the first --config/-c on the command line, else

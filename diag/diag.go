@@ -51,7 +51,7 @@ func (s Severity) Rank() int {
 }
 
 // Diagnostic is a finding about the inputs: what is wrong (Message), where (Pos) and what to
-// do about it (Hint). Code is stable and documented in the README.
+// do about it (Hint). Code is stable and has its line in [Codes] (docs/diagnostics.md).
 type Diagnostic struct {
 	Severity Severity
 	Code     string

@@ -104,7 +104,7 @@ func (p *Profile) Behaviour(version string) (Behaviour, error) {
 	b.MissingExplicitConfigFatal = !v.atLeast(p.missingConfigFix.minor, p.missingConfigFix.patches)
 	b.NoDataDirEnv = b.MissingExplicitConfigFatal
 	b.CollapsedComponentArgs = v.Major == 1 && v.Minor < 24
-	b.TLSSanNotSplit = !v.atLeast(27, map[int]int{27: 2, 26: 5, 25: 10})
+	b.TLSSanNotSplit = !v.atLeast(28, map[int]int{27: 2, 26: 5, 25: 10})
 	return b, nil
 }
 

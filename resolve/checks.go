@@ -16,7 +16,8 @@ import (
 
 // checks adds the findings that need the whole resolution: YAML typing traps for the flag a
 // key feeds, lists replaced across files, command-line shapes that mislead the parser, and
-// settings that change what kind of node this is. Every code is documented in the README.
+// settings that change what kind of node this is. Every code has its line in diag.Codes
+// (docs/diagnostics.md).
 func (r *resolver) checks() {
 	cmd := r.p.Command(r.res.Command)
 	if cmd == nil {

@@ -339,22 +339,5 @@ func TestEveryCodeHasAScenario(t *testing.T) {
 	}
 }
 
-func TestEveryCodeIsDocumented(t *testing.T) {
-	data, err := os.ReadFile("../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	rows := map[string]bool{}
-	for _, line := range strings.Split(string(data), "\n") {
-		if rest, ok := strings.CutPrefix(line, "| `"); ok {
-			if code, _, ok := strings.Cut(rest, "` |"); ok {
-				rows[code] = true
-			}
-		}
-	}
-	for _, c := range emittedCodes(t) {
-		if !rows[c] {
-			t.Errorf("README.md has no table row \"| `%s` | …\" documenting code %s", c, c)
-		}
-	}
-}
+// That every code has its row in docs/diagnostics.md is tested in package diag, over the
+// codes of every package (diag/codes_test.go).

@@ -14,7 +14,7 @@ type configEntry struct {
 	// assignment records what became of the entry when it produced no argument of its own
 	// (replaced by a later file, an empty list, "+" with null).
 	assignment *Assignment
-	order      int
+	order      int64
 }
 
 // piece is one future argument value of a merged key, remembering the entry and list item
@@ -50,7 +50,7 @@ func mergeConfig(files []*sources.ConfigFile, seq *int) []*mergedKey {
 		for i := range f.Entries {
 			e := &f.Entries[i]
 			*seq++
-			ce := &configEntry{file: f, entry: e, order: *seq}
+			ce := &configEntry{file: f, entry: e, order: int64(*seq)}
 			mk, seen := byName[e.Key]
 			if !seen {
 				mk = &mergedKey{name: e.Key}

@@ -238,7 +238,7 @@ func (r *resolver) loadUnit() {
 func (r *resolver) setEnv(a sources.EnvAssignment, via string) {
 	r.seq++
 	as := &Assignment{Kind: sources.KindEnv, Pos: a.Pos, Name: a.Name, Raw: a.Raw, Value: a.Value,
-		order: rankEnv + r.seq, secret: r.p.SecretEnv[a.Name] || looksSecretEnv(a.Name, a.Value)}
+		order: rankEnv + int64(r.seq), secret: r.p.SecretEnv[a.Name] || looksSecretEnv(a.Name, a.Value)}
 	ev := r.env[a.Name]
 	if ev == nil {
 		ev = &EnvVar{Name: a.Name}
@@ -294,7 +294,7 @@ func (r *resolver) buildArgs() {
 		}
 	}
 	for i := range r.argv {
-		r.argv[i].order = rankCLI + i
+		r.argv[i].order = rankCLI + int64(i)
 	}
 }
 
@@ -522,7 +522,7 @@ func (r *resolver) readIgnoredFiles(ignored []Source) {
 			e := &cf.Entries[i]
 			r.seq++
 			a := &Assignment{Kind: sources.KindConfig, Pos: valuePos(e), Name: e.RawKey + ":", Raw: e.Raw,
-				Value: sources.ToString(e.Value), Outcome: Ignored, order: rankCLI - 1_000_000 + r.seq,
+				Value: sources.ToString(e.Value), Outcome: Ignored, order: rankCLI - 1_000_000 + int64(r.seq),
 				Reason: fmt.Sprintf("%s is never read: k3s reads only files whose names end in .yaml or .yml from %s", path.Base(ig.Path), path.Dir(ig.Path))}
 			for _, it := range e.Items {
 				a.Items = append(a.Items, sources.ToString(it.Value))

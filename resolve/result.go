@@ -53,7 +53,7 @@ type Assignment struct {
 	Outcome Outcome
 	Reason  string
 	// order sorts history into precedence order.
-	order int
+	order int64
 	// secret marks a value that must be redacted in output.
 	secret bool
 }

@@ -22,11 +22,12 @@ type token struct {
 	// argIndex is the index in Result.Args.
 	argIndex int
 	// order sorts the assignment this token makes into precedence order.
-	order int
+	order int64
 }
 
 // Precedence ranks for sorting a key's history: defaults, then the environment, then config
-// files in the order k3s reads them, then the command line.
+// files in the order k3s reads them, then the command line. Orders are int64: rankCLI does not
+// fit a 32-bit int, and k3sconf is released for linux/arm (.goreleaser.yaml).
 const (
 	rankEnv    = 1_000_000_000
 	rankConfig = 2_000_000_000
@@ -119,7 +120,7 @@ func configTokens(keys []*mergedKey) []token {
 		}
 		for _, p := range mk.pieces {
 			out = append(out, token{
-				order: rankConfig + p.from.order*1000 + max(p.item, 0)%1000,
+				order: rankConfig + p.from.order*1000 + int64(max(p.item, 0)%1000),
 				text:  prefix + mk.name + "=" + p.text,
 				kind:  sources.KindConfig,
 				pos:   p.pos,

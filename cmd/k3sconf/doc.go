@@ -9,5 +9,6 @@
 // problem (k3s or systemd would refuse it, check found errors, a pending restart, an unknown
 // key, a compose node that loses its identity); 2 usage; 3 k3sconf could not read some of
 // its input, so the report is incomplete (3 wins over 1). --json documents are described
-// in docs/json.md, with a JSON Schema each in docs/schema.
+// in docs/json.md, with a JSON Schema each in docs/schema;
+// `k3sconf help COMMAND` teaches each command and docs/cli.md has the reference.
 package main

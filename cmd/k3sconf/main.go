@@ -77,6 +77,11 @@ Commands:
                  skipped, and why
   compose [FILE] k3s nodes of a docker compose file: does each keep its identity across
                  docker compose down + up? exit 1 if not, with the lines to add
+  version        the k3sconf version and the newest k3s and RKE2 releases it models
+  completion SHELL
+                 a completion script for bash, zsh or fish
+  help [COMMAND] this text, or one command's flags and an example
+                 (also: k3sconf COMMAND --help)
 
 Global flags (also accepted after the command):
   --root DIR             read the node's files under DIR (a support bundle, a mounted disk);
@@ -104,6 +109,7 @@ Examples:
   k3sconf explain write-kubeconfig-mode
   k3sconf --root ./support-bundle check
   k3sconf show --json | jq '.keys.disable'
+  k3sconf help explain
 `
 
 type globals struct {
@@ -111,10 +117,12 @@ type globals struct {
 	nodeJSON                                      string
 	json, showSecrets                             bool
 	all, strict                                   bool
+	printVersion                                  bool
 }
 
-func run(args []string, stdout, stderr io.Writer) int {
-	var g globals
+// newFlagSet holds every flag, global or of one command; help.go's flagDocs documents each
+// (TestFlagDocs keeps the two in step).
+func newFlagSet(g *globals) *flag.FlagSet {
 	fs := flag.NewFlagSet("k3sconf", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.StringVar(&g.root, "root", "/", "")
@@ -128,14 +136,23 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&g.showSecrets, "show-secrets", false, "")
 	fs.BoolVar(&g.all, "all", false, "")
 	fs.BoolVar(&g.strict, "strict", false, "")
+	fs.BoolVar(&g.printVersion, "version", false, "")
+	return fs
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == completeCommand {
+		return runComplete(args[1:], stdout)
+	}
+	var g globals
+	fs := newFlagSet(&g)
 	// Accept flags before and after the command and its arguments.
 	var positional []string
 	rest := args
 	for {
 		if err := fs.Parse(rest); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
-				fmt.Fprint(stdout, usage)
-				return exitOK
+				return runHelp(positional[:min(len(positional), 1)], stdout, stderr)
 			}
 			fmt.Fprintf(stderr, "k3sconf: %v\n\n%s", err, usage)
 			return exitUsage
@@ -147,16 +164,21 @@ func run(args []string, stdout, stderr io.Writer) int {
 		positional = append(positional, rest[0])
 		rest = rest[1:]
 	}
+	if g.printVersion && len(positional) == 0 {
+		positional = []string{"version"}
+	}
 	if len(positional) == 0 {
 		fmt.Fprint(stderr, usage)
 		return exitUsage
 	}
 	cmd, cmdArgs := positional[0], positional[1:]
-	if cmd == "help" {
-		fmt.Fprint(stdout, usage)
-		return exitOK
-	}
 	switch cmd {
+	case "help":
+		return runHelp(cmdArgs, stdout, stderr)
+	case "version":
+		return runVersion(cmdArgs, g, stdout, stderr)
+	case "completion":
+		return runCompletion(cmdArgs, stdout, stderr)
 	case "compose":
 		return runCompose(cmdArgs, g, stdout, stderr)
 	case "show", "args", "sources", "check", "components", "status":

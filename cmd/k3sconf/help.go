@@ -1,0 +1,259 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// command is one row of the command table: what `k3sconf help CMD`, `k3sconf CMD --help`
+// and shell completion know about a command. The dispatch stays the switch in run(); a new
+// subcommand adds its row here (TestCommandTable fails when usage names a command that has
+// none). A subcommand with its own flag set (parsed in its own file, before the global
+// flags) documents those flags in own; a name may be two words ("kubespray explain").
+type command struct {
+	name     string
+	args     string    // the positional arguments, as in the usage line: "KEY…", "[FILE]"
+	synopsis string    // one line
+	help     string    // what it does, its exit codes; wrapped at 92 columns
+	flags    []string  // flags of the shared flag set (flagDocs) that apply
+	own      []flagDoc // flags of the command's own flag set
+	example  string
+	hidden   bool
+	// complete lists the candidates for a positional argument; nil: none, or files.
+	complete func(c *completion) []string
+	// files: positional arguments are files (shell completion).
+	files bool
+}
+
+// nodeFlags are the global flags of every command that reads one node.
+var nodeFlags = []string{"root", "product", "command", "unit", "config", "k3s-version", "json", "show-secrets"}
+
+func withNode(own ...string) []string { return append(own, nodeFlags...) }
+
+var commands = []*command{
+	{name: "show", synopsis: "the effective configuration, one key per line with its origin",
+		help:  "Prints every key that is set, with its value and the assignment that gave it (file:line:column).\n--all adds the keys left at their defaults.",
+		flags: withNode("all"), example: "k3sconf show --all\nk3sconf show --json | jq '.keys.disable'"},
+	{name: "explain", args: "KEY…", synopsis: "the value in force, where it came from, and why every other assignment lost",
+		help: "For each key: the value in force, what k3s does with it, the assignment that gave it, and\n" +
+			"every other assignment in precedence order with its outcome and reason. Keys may be\n" +
+			"aliases (t, s, d, i). With a running k3s (or --node-json) the running value is shown too;\n" +
+			"explain node-name adds the name the node registers. Exit 1 on a key the command does\n" +
+			"not have (with a did-you-mean).",
+		flags: withNode("node-json"), example: "k3sconf explain write-kubeconfig-mode disable", complete: completeKeys},
+	{name: "args", synopsis: "the argv k3s really parses, one argument per line with its origin",
+		help:  "Config-file values are spliced in after the subcommand, before the command-line arguments,\nas k3s does.",
+		flags: withNode(), example: "k3sconf args"},
+	{name: "sources", synopsis: "every input considered, missing and ignored ones included",
+		help:  "Units and drop-ins, env files (missing-but-optional ones too), the config file and why it\nwas chosen, each drop-in read or ignored.",
+		flags: withNode(), example: "k3sconf --root ./support-bundle sources"},
+	{name: "check", synopsis: "findings with a fix each; exit 1 on errors",
+		help:  "Every finding (diagnostic) about the node, worst first, each with a fix. Exit 1 when\nthere are errors (--strict: warnings too). Codes: docs/diagnostics.md.",
+		flags: withNode("strict"), example: "k3sconf check --strict"},
+	{name: "status", synopsis: "do the files say what runs? exit 1 if a restart or daemon-reload is pending",
+		help: "When the running k3s started, every source file changed since, a pending daemon-reload,\n" +
+			"and each key whose running value differs from the files' value now. Exit 1 when anything\n" +
+			"is pending, or when there is nothing to compare with.",
+		flags: withNode("node-json"), example: "sudo k3sconf status\nk3sconf status --node-json node.json   # kubectl get node NAME -o json > node.json"},
+	{name: "components", synopsis: "packaged components and AddOns of a server: enabled, disabled or skipped, and why",
+		help:  "The packaged components and every user AddOn in <data-dir>/server/manifests, with the\neffective disable list and the assignments behind each item. Exit 1 on error findings\n(--strict: warnings too).",
+		flags: withNode("strict"), example: "k3sconf components"},
+	{name: "compose", args: "[FILE]", synopsis: "k3s nodes of a docker compose file: does each keep its identity across down + up?",
+		help: "Resolves each k3s service of the compose file (default: compose.yaml, compose.yml,\n" +
+			"docker-compose.yml or docker-compose.yaml in the current folder) and checks that its node\n" +
+			"name, node password and server data survive docker compose down + up. Exit 1 if not,\n" +
+			"with the lines to add; 2 when there is no compose file. --root does not apply.",
+		flags: []string{"json", "show-secrets"}, example: "k3sconf compose docker-compose.yml", files: true},
+	{name: "version", synopsis: "the k3sconf version, its VCS revision, and the newest k3s and RKE2 releases it models",
+		help: "The version (the release; the @version of go install; a pseudo-version from the commit\n" +
+			"when built in a clone, or (devel) without VCS information), the VCS revision (+dirty for\n" +
+			"uncommitted changes), and the newest k3s and RKE2 releases the flag catalogs model.\n" +
+			"k3sconf --version prints the same.",
+		flags: []string{"json"}, example: "k3sconf version --json"},
+	{name: "completion", args: "bash|zsh|fish", synopsis: "a shell completion script",
+		help: "Prints a script that completes commands, flags, the keys of the node's product\n" +
+			"(k3sconf explain wri<TAB>) and --k3s-version values.",
+		example:  "source <(k3sconf completion bash)\nk3sconf completion zsh > \"${fpath[1]}/_k3sconf\"\nk3sconf completion fish > ~/.config/fish/completions/k3sconf.fish",
+		complete: func(*completion) []string { return []string{"bash", "zsh", "fish"} }},
+	{name: "help", args: "[COMMAND]", synopsis: "this text, or one command's flags and an example",
+		example: "k3sconf help explain"},
+}
+
+// help completes command names; set here, as the table cannot refer to itself.
+func init() {
+	lookupCommand("help").complete = func(*completion) []string { return commandNames() }
+}
+
+// flagDoc documents one flag of the shared flag set (newFlagSet).
+type flagDoc struct {
+	name, arg, help string
+	global          bool     // shown under "Global flags"
+	values          []string // fixed values, for completion
+	valueKind       string   // "dir", "file" or "version": what completion offers
+	hidden          bool
+}
+
+var flagDocs = []flagDoc{
+	{name: "root", arg: "DIR", global: true, valueKind: "dir",
+		help: "read the node's files under DIR (a support bundle, a mounted disk);\npaths in the output are as on the node (default /)"},
+	{name: "product", arg: "k3s|rke2", global: true, values: []string{"k3s", "rke2"},
+		help: "the product (default: detected from the units and /etc/rancher/*)"},
+	{name: "command", arg: "NAME", global: true, values: []string{"server", "agent", "etcd-snapshot"},
+		help: "server, agent or etcd-snapshot (default: from the unit found)"},
+	{name: "unit", arg: "PATH", global: true, valueKind: "file",
+		help: "the systemd unit to read (default: k3s.service or k3s-agent.service)"},
+	{name: "config", arg: "PATH", global: true, valueKind: "file",
+		help: "the config file to read instead of the one k3s would choose"},
+	{name: "k3s-version", arg: "VERSION", global: true, valueKind: "version",
+		help: "model this k3s or RKE2 release, e.g. v1.30.5+k3s1 (default: newest)"},
+	{name: "json", global: true, help: "machine-readable output (docs/json.md)"},
+	{name: "show-secrets", global: true, help: "print tokens, passwords and keys instead of REDACTED"},
+	{name: "node-json", arg: "FILE", valueKind: "file",
+		help: "the node object (kubectl get node NAME -o json), to compare its\nk3s.io/node-args annotation with the files"},
+	{name: "all", help: "also the keys left at their defaults"},
+	{name: "strict", help: "exit 1 on warnings too"},
+	{name: "version", help: "print the version and exit (as k3sconf version)", hidden: true},
+}
+
+func lookupCommand(name string) *command {
+	for _, c := range commands {
+		if c.name == name {
+			return c
+		}
+	}
+	return nil
+}
+
+// flag finds a flag of the command: its own, then the shared ones.
+func (c *command) flag(name string) *flagDoc {
+	if c != nil {
+		for i := range c.own {
+			if c.own[i].name == name {
+				return &c.own[i]
+			}
+		}
+	}
+	return lookupFlag(name)
+}
+
+func lookupFlag(name string) *flagDoc {
+	for i := range flagDocs {
+		if flagDocs[i].name == name {
+			return &flagDocs[i]
+		}
+	}
+	return nil
+}
+
+// commandNames lists the commands' first words, in table order.
+func commandNames() []string { return subcommandNames("") }
+
+// subcommandNames lists the next words of the commands whose names start with the words of
+// prefix ("" for the first word; "kubespray" for explain and where).
+func subcommandNames(prefix string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, c := range commands {
+		rest, ok := c.name, true
+		if prefix != "" {
+			rest, ok = strings.CutPrefix(c.name, prefix+" ")
+		}
+		if word, _, _ := strings.Cut(rest, " "); ok && !c.hidden && !seen[word] {
+			seen[word] = true
+			out = append(out, word)
+		}
+	}
+	return out
+}
+
+// runHelp implements `k3sconf help [COMMAND]`.
+func runHelp(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stdout, usage)
+		return exitOK
+	}
+	name := strings.Join(args, " ")
+	if c := lookupCommand(name); c != nil {
+		writeCommandHelp(stdout, c)
+		return exitOK
+	}
+	if subs := subcommandNames(name); len(subs) > 0 {
+		fmt.Fprintf(stderr, "k3sconf help: name one of %s %s\n", name, strings.Join(subs, ", "))
+		return exitUsage
+	}
+	if len(args) > 1 && lookupCommand(args[0]) != nil {
+		fmt.Fprintf(stderr, "k3sconf help: name one command (got %q)\n", args)
+		return exitUsage
+	}
+	fmt.Fprintf(stderr, "k3sconf help: unknown command %q (commands: %s)\n", name, strings.Join(commandNames(), ", "))
+	return exitUsage
+}
+
+// writeCommandHelp prints one command's usage line, what it does, its flags and an example.
+func writeCommandHelp(w io.Writer, c *command) {
+	line := "k3sconf " + c.name
+	if c.args != "" {
+		line += " " + c.args
+	}
+	if len(c.flags)+len(c.own) > 0 {
+		line += " [flags]"
+	}
+	fmt.Fprintf(w, "Usage: %s\n\n%s\n", line, sentence(c.synopsis))
+	if c.help != "" {
+		fmt.Fprintf(w, "\n%s\n", c.help)
+	}
+	var own, global []*flagDoc
+	for i := range c.own {
+		own = append(own, &c.own[i])
+	}
+	for _, name := range c.flags {
+		if f := lookupFlag(name); f == nil {
+			own = append(own, &flagDoc{name: name})
+		} else if f.global {
+			global = append(global, f)
+		} else {
+			own = append(own, f)
+		}
+	}
+	writeFlags(w, "Flags", own)
+	writeFlags(w, "Global flags (before or after the command)", global)
+	if c.example != "" {
+		fmt.Fprintf(w, "\nExample:\n")
+		for _, l := range strings.Split(c.example, "\n") {
+			fmt.Fprintf(w, "  %s\n", l)
+		}
+	}
+}
+
+func writeFlags(w io.Writer, title string, flags []*flagDoc) {
+	if len(flags) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\n%s:\n", title)
+	for _, f := range flags {
+		head := "--" + f.name
+		if f.arg != "" {
+			head += " " + f.arg
+		}
+		for i, l := range strings.Split(f.help, "\n") {
+			if i > 0 {
+				head = ""
+			}
+			fmt.Fprintf(w, "  %-22s %s\n", head, l)
+		}
+	}
+}
+
+// sentence makes a synopsis a sentence: a capital first, a full stop unless it ends with a
+// question mark.
+func sentence(s string) string {
+	if s == "" {
+		return s
+	}
+	s = strings.ToUpper(s[:1]) + s[1:]
+	if strings.HasSuffix(s, "?") || strings.HasSuffix(s, ".") {
+		return s
+	}
+	return s + "."
+}
