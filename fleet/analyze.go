@@ -11,6 +11,15 @@ import (
 	"github.com/k3sconf/k3sconf/report"
 )
 
+// Codes are the finding codes fleet reports; each has a triggering and a clean fleet in
+// testdata/fleet/<code>.txtar (and <code>--<variant>.txtar).
+var Codes = []string{
+	"critical-mismatch", "critical-differs-unchecked", "product-differs", "component-differs",
+	"tls-san-differs", "datastore-differs", "server-url-differs", "secret-differs",
+	"secret-not-compared", "release-skew-servers", "release-skew-agent-newer",
+	"duplicate-node-name", "duplicate-hostname", "fleet-node-incomplete",
+}
+
 // Finding is one thing the fleet's nodes disagree on.
 type Finding struct {
 	diag.Diagnostic
@@ -113,7 +122,7 @@ func (f *Finding) set(n *Node, key, value string) {
 func source(n *Node, key string) string {
 	k := n.Keys[key]
 	if k == nil || k.Source.Kind == "default" || k.Source.Kind == "" {
-		return "default (" + n.Input + ")"
+		return "not set in " + n.Input + ", so the default"
 	}
 	s := k.Source
 	p := diag.Position{File: s.File, Line: s.Line, Column: s.Column}.String()
@@ -124,7 +133,12 @@ func source(n *Node, key string) string {
 		p += " " + s.Name
 	}
 	if n.Kind == KindNodeObject {
-		return p + " (" + n.Input + ")"
+		// The annotation holds the spliced argv: it cannot tell the file the value came
+		// from; `k3sconf explain KEY` on the node can.
+		if s.Kind == "env" {
+			return n.Product + ".io/node-env " + s.Name + " of node " + n.Name + " (its unit's environment; `k3sconf explain " + key + "` on it names the file)"
+		}
+		return n.Product + ".io/node-args of node " + n.Name + " (its unit or config file; `k3sconf explain " + key + "` on it names the line)"
 	}
 	if n.Kind == KindShow && !strings.HasPrefix(p, n.Input) {
 		return p + " (as " + n.Input + " reports)"
@@ -259,7 +273,13 @@ func (a *analysis) critical() {
 			s.Name, target.Name, how, strings.Join(flags, ", "), plural(len(flags)), mismatchError(lc.rel))
 		var fixes []string
 		for _, fl := range flags {
-			fixes = append(fixes, fmt.Sprintf("%s on %s (%s; %s has %s)", fl, s.Name, source(s, fl), target.Name, displayKey(target, fl)))
+			var theirs []string
+			for _, d := range diffs {
+				if d.Flag == fl && !slices.Contains(theirs, d.Remote) {
+					theirs = append(theirs, d.Remote)
+				}
+			}
+			fixes = append(fixes, fmt.Sprintf("%s on %s (%s; %s has %s)", fl, s.Name, source(s, strings.Fields(fl)[0]), target.Name, strings.Join(theirs, ", ")))
 		}
 		f := newFinding(diag.Error, "critical-mismatch", msg, "make them equal on every server: change "+strings.Join(fixes, "; "))
 		f.Pos = sourcePos(s, flags[0])

@@ -217,6 +217,9 @@ func (l *Loader) Folder(dir string) (*Node, error) {
 		n.NodeName = id.Name
 		if id.BaseFrom != identity.FromNodeName {
 			n.Hostname = id.Base
+		} else if b, err := os.ReadFile(filepath.Join(dir, "etc", "hostname")); err == nil {
+			// The host name matters even when node-name hides it (duplicate-hostname).
+			n.Hostname = strings.TrimSpace(string(b))
 		}
 	}
 	n.finish()

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/k3sconf/k3sconf/diag"
 	"github.com/k3sconf/k3sconf/report"
 )
 
@@ -87,11 +88,22 @@ func (r *Report) product() string {
 	return "k3s"
 }
 
-// keys are the keys of the findings, in order of first appearance.
+func count(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// keys are the keys of the findings, in order of first appearance: the table's columns.
+// Notes (info) add none: they are about the inputs, not differences.
 func (r *Report) keys() []string {
 	out := []string{}
 	seen := map[string]bool{}
 	for _, f := range r.Findings {
+		if f.Severity == diag.Info {
+			continue
+		}
 		for _, k := range f.Keys {
 			if !seen[k] {
 				seen[k] = true
@@ -115,7 +127,7 @@ func (r *Report) Text(w io.Writer) {
 			agents++
 		}
 	}
-	fmt.Fprintf(w, "fleet: %d nodes (%d servers, %d agents)", len(r.Nodes), servers, agents)
+	fmt.Fprintf(w, "fleet: %s (%s, %s)", count(len(r.Nodes), "node"), count(servers, "server"), count(agents, "agent"))
 	if len(r.Inputs) > 0 {
 		fmt.Fprintf(w, ", %d inputs unreadable", len(r.Inputs))
 	}
