@@ -263,12 +263,7 @@ func (a *analysis) critical() {
 			a.uncheckedCritical(s, target, diffs, "with an external datastore k3s bootstraps from the datastore and does not compare")
 			continue
 		}
-		var flags []string
-		for _, d := range diffs {
-			if !slices.Contains(flags, d.Flag) {
-				flags = append(flags, d.Flag)
-			}
-		}
+		flags := flagsOf(s, diffs)
 		msg := fmt.Sprintf("%s would be refused when it joins %s (%s): its %s differ%s; k3s stops with \"failed to validate server configuration: %s\"",
 			s.Name, target.Name, how, strings.Join(flags, ", "), plural(len(flags)), mismatchError(lc.rel))
 		var fixes []string
@@ -297,6 +292,22 @@ func (a *analysis) products() {
 	a.differing("product", diag.Error, "product-differs",
 		"the servers run different products (k3s and RKE2): they cannot form one cluster",
 		"run one product on every server", func(n *Node) string { return n.Product })
+}
+
+// flagsOf lists the flags to change for diffs. A cluster-dns the node does not set follows
+// its service-cidr (server.go: the tenth address of each service range), so when
+// service-cidr differs too, service-cidr is the one to change.
+func flagsOf(s *Node, diffs []FieldDiff) []string {
+	var flags []string
+	for _, d := range diffs {
+		if !slices.Contains(flags, d.Flag) {
+			flags = append(flags, d.Flag)
+		}
+	}
+	if k := s.Keys["cluster-dns"]; slices.Contains(flags, "service-cidr") && (k == nil || k.Source.Kind == "default" || k.Source.Kind == "") {
+		flags = slices.DeleteFunc(flags, func(f string) bool { return f == "cluster-dns" })
+	}
+	return flags
 }
 
 func plural(n int) string {
@@ -329,12 +340,7 @@ func plainDiffs(l, r *Critical) []FieldDiff {
 }
 
 func (a *analysis) uncheckedCritical(s, target *Node, diffs []FieldDiff, why string) {
-	var flags []string
-	for _, d := range diffs {
-		if !slices.Contains(flags, d.Flag) {
-			flags = append(flags, d.Flag)
-		}
-	}
+	flags := flagsOf(s, diffs)
 	f := newFinding(diag.Warning, "critical-differs-unchecked",
 		fmt.Sprintf("%s and %s differ in %s, which k3s requires to match on every server; it is not refused because %s, but the servers disagree about the cluster",
 			s.Name, target.Name, strings.Join(flags, ", "), why),
