@@ -72,8 +72,6 @@ type Loader struct {
 	Salt string
 
 	runKey string
-	// seen counts inputs, to name nodes of inputs without one.
-	seen int
 }
 
 func (l *Loader) key() (salt, id string) {

@@ -31,6 +31,8 @@ type Annotations struct {
 	// KubeletVersion is status.nodeInfo.kubeletVersion, the node's release
 	// (v1.30.5+k3s1); Hostname is its status.addresses entry of type Hostname.
 	KubeletVersion, Hostname string
+	// Addresses are the node's InternalIP and ExternalIP addresses.
+	Addresses []string
 	// Program is the prefix of the annotations read: "k3s" or "rke2".
 	Program string
 }
@@ -117,8 +119,11 @@ func (obj *nodeObject) annotations(program string) (*Annotations, error) {
 	}
 	a := &Annotations{Program: program, Node: obj.Metadata.Name, Labels: obj.Metadata.Labels, KubeletVersion: obj.Status.NodeInfo.KubeletVersion}
 	for _, ad := range obj.Status.Addresses {
-		if ad.Type == "Hostname" {
+		switch ad.Type {
+		case "Hostname":
 			a.Hostname = ad.Address
+		case "InternalIP", "ExternalIP":
+			a.Addresses = append(a.Addresses, ad.Address)
 		}
 	}
 	if s, ok := obj.Metadata.Annotations[program+".io/node-args"]; ok {

@@ -40,8 +40,15 @@ func SaltID(salt string) string { return mac(salt, "k3sconf fleet salt id") }
 // Fingerprint is the fingerprint of a secret key's value under salt. Tokens are compared
 // as k3s compares them: the password of "K10<ca-hash>::<user>:<password>" and a bare
 // password are the same token (k3s-io/k3s pkg/clientaccess/token.go parseToken).
+// The key name is part of the fingerprint, so equal values of unrelated keys do not look
+// alike; token and agent-token share one name, because an agent's token is checked
+// against the servers' agent-token (or token).
 func Fingerprint(salt, key, value string) string {
-	return mac(salt, key+"\x00"+NormalizeSecret(key, value))
+	domain := key
+	if key == "agent-token" {
+		domain = "token"
+	}
+	return mac(salt, domain+"\x00"+NormalizeSecret(key, value))
 }
 
 // NormalizeSecret is the part of a secret value k3s compares: for token and agent-token,

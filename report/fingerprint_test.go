@@ -39,7 +39,10 @@ func TestFingerprint(t *testing.T) {
 	if b := report.Fingerprint("salt2", "token", "s3cret"); a == b {
 		t.Errorf("different salts give the same fingerprint %s", a)
 	}
-	if b := report.Fingerprint("salt1", "agent-token", "s3cret"); a == b {
+	if b := report.Fingerprint("salt1", "agent-token", "s3cret"); a != b {
+		t.Errorf("token and agent-token fingerprint alike so agents' tokens compare with servers' agent-tokens")
+	}
+	if b := report.Fingerprint("salt1", "datastore-endpoint", "s3cret"); a == b {
 		t.Errorf("the key name is not part of the fingerprint")
 	}
 	if len(a) != 16 || strings.Contains(a, "s3cret") {
