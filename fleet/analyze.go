@@ -167,9 +167,11 @@ func (a *analysis) unreadable() {
 	}
 }
 
-// external reports whether a server uses an external datastore (no join comparison).
+// external reports whether a server uses an external datastore: any datastore-endpoint
+// (kine for SQL, or external etcd) leaves k3s without managed etcd, and then
+// bootstrap reads the datastore instead of comparing (pkg/cluster/bootstrap.go).
 func external(n *Node) bool {
-	return len(keyList(n, "datastore-endpoint")) > 0 && !strings.HasPrefix(keyString(n, "datastore-endpoint", ""), "etcd")
+	return keyString(n, "datastore-endpoint", "") != ""
 }
 
 // joinTarget finds the server a joining server's --server URL points at, by its addresses

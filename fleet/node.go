@@ -156,12 +156,16 @@ func (l *Loader) Data(data []byte, input string) ([]*Node, []InputError) {
 	var probe struct {
 		Kind          string          `json:"kind"`
 		SchemaVersion json.RawMessage `json:"schemaVersion"`
+		Document      string          `json:"document"`
 		Keys          json.RawMessage `json:"keys"`
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return nil, []InputError{{Input: input, Error: "not JSON: " + jsonError(data, err)}}
 	}
 	switch {
+	case probe.Document != "" && probe.Document != "show":
+		// schemaVersion 2 names the command that wrote a document; explain's has keys too.
+		return nil, []InputError{{Input: input, Error: fmt.Sprintf("a k3sconf %s document; fleet reads documents of `k3sconf --json show`", probe.Document)}}
 	case probe.Kind != "":
 		nodes, err := l.NodeList(data, input)
 		if err != nil {
@@ -182,8 +186,9 @@ func (l *Loader) Data(data []byte, input string) ([]*Node, []InputError) {
 func jsonError(data []byte, err error) string {
 	var se *json.SyntaxError
 	if errors.As(err, &se) {
+		// Offset counts the offending byte itself.
 		line, col := 1, 1
-		for _, b := range data[:min(int(se.Offset), len(data))] {
+		for _, b := range data[:max(0, min(int(se.Offset)-1, len(data)))] {
 			if b == '\n' {
 				line++
 				col = 1

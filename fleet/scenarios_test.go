@@ -140,3 +140,32 @@ func TestEveryCodeHasAScenario(t *testing.T) {
 		}
 	}
 }
+
+func TestUnreadableInputs(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, data string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	tests := []struct {
+		name, reason, path, want string
+	}{
+		{"missing", "a path that does not exist", filepath.Join(dir, "nope"), "no such file"},
+		{"not-json", "a syntax error names line and column", write("bad.json", "{\n  \"kind\": \"List\",\n  oops\n}\n"), "line 3 column 3"},
+		{"explain-doc", "a schemaVersion 2 document of another command", write("explain.json", `{"schemaVersion":2,"product":"k3s","command":"server","document":"explain","keys":{}}`), "a k3sconf explain document"},
+		{"other-json", "JSON that is neither input", write("other.json", `{"a":1}`), "neither"},
+		{"not-a-node", "a List of something else", write("pods.json", `{"kind":"List","items":[{"kind":"Pod","metadata":{"name":"p"}}]}`), `kind "Pod"`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			l := &fleet.Loader{}
+			_, bad := l.Path(tc.path)
+			if len(bad) != 1 || !strings.Contains(bad[0].Error, tc.want) {
+				t.Errorf("%s: got %+v, want one error containing %q", tc.reason, bad, tc.want)
+			}
+		})
+	}
+}
