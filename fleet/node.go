@@ -42,6 +42,8 @@ type Node struct {
 	Product, Role string
 	// Release is the node's release (v1.30.5+k3s1); "" when the input does not tell.
 	Release string
+	// CLI is the command-line layer its values were parsed with ("urfave/cli v1").
+	CLI string
 	// Keys are the node's effective values with their sources, secrets redacted.
 	Keys map[string]*report.Key
 	// Secrets maps each secret key that has a value to its fingerprint; SaltID says
@@ -235,7 +237,7 @@ func (l *Loader) fromResult(res *resolve.Result, input string, kind Kind) *Node 
 	doc := report.JSON(res, report.NewRedactor(res, false))
 	salt, id := l.key()
 	n := &Node{Input: input, Kind: kind, Product: res.Product, Role: res.Command, Keys: doc.Keys,
-		Secrets: report.SecretFingerprints(res, salt), SaltID: id, Error: res.Error}
+		Secrets: report.SecretFingerprints(res, salt), SaltID: id, Error: res.Error, CLI: "urfave/cli " + res.Era}
 	if res.Version != "" && res.Version != "newest" {
 		n.Release = res.Version
 	}
@@ -325,7 +327,7 @@ func (l *Loader) Show(data []byte, input string) (*Node, error) {
 		return nil, errors.New("not a k3sconf show document: no keys")
 	}
 	role := doc.Command
-	n := &Node{Input: input, Kind: KindShow, Product: doc.Product, Role: role, Keys: doc.Keys, Error: doc.Error}
+	n := &Node{Input: input, Kind: KindShow, Product: doc.Product, Role: role, Keys: doc.Keys, Error: doc.Error, CLI: doc.CLI}
 	if doc.Version != "" && doc.Version != "newest" {
 		n.Release = doc.Version
 	}

@@ -35,6 +35,7 @@ type NodeDoc struct {
 	Product  string `json:"product"`
 	Role     string `json:"role"`
 	Release  string `json:"release,omitempty"`
+	CLI      string `json:"cli,omitempty"`
 	NodeName string `json:"nodeName,omitempty"`
 	Hostname string `json:"hostname,omitempty"`
 	SaltID   string `json:"saltId,omitempty"`
@@ -60,7 +61,7 @@ func (r *Report) JSON() *Document {
 	d.Inputs = append(d.Inputs, r.Inputs...)
 	for _, n := range r.Nodes {
 		d.Nodes = append(d.Nodes, NodeDoc{Name: n.Name, Input: n.Input, Kind: n.Kind, Product: n.Product, Role: n.Role,
-			Release: n.Release, NodeName: n.NodeName, Hostname: n.Hostname, SaltID: publicSalt(n.SaltID), Error: n.Error})
+			Release: n.Release, CLI: n.CLI, NodeName: n.NodeName, Hostname: n.Hostname, SaltID: publicSalt(n.SaltID), Error: n.Error})
 	}
 	for _, f := range r.Findings {
 		d.Findings = append(d.Findings, FindingDoc{
