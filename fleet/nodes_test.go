@@ -41,7 +41,7 @@ func TestNodeObjectsParseInTheirRelease(t *testing.T) {
 	}
 	tests := []struct {
 		name, reason, role, cli string
-		omitted             []string
+		omitted                 []string
 	}{
 		{"old", "v1.30.5 predates urfave/cli v2 (v1.31.8, v1.32.4, v1.33.0)", "server", "urfave/cli v1", []string{"token"}},
 		{"new", "v1.33 parses with urfave/cli v2", "server", "urfave/cli v2", []string{"token"}},
