@@ -56,8 +56,19 @@ func (r *Report) Failed() bool {
 	return false
 }
 
-// Incomplete reports whether some input could not be read.
-func (r *Report) Incomplete() bool { return len(r.Inputs) > 0 }
+// Incomplete reports whether some input could not be read, wholly or in part (a node
+// folder with a file that cannot be read or parsed).
+func (r *Report) Incomplete() bool {
+	if len(r.Inputs) > 0 {
+		return true
+	}
+	for _, n := range r.Nodes {
+		if n.Unreadable {
+			return true
+		}
+	}
+	return false
+}
 
 // Analyze compares the nodes.
 func Analyze(nodes []*Node, inputs []InputError) *Report {

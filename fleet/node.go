@@ -58,6 +58,9 @@ type Node struct {
 	// Error is why the node's configuration could not be read fully (a node file that does
 	// not parse, k3s refusing to start); the rest is still compared.
 	Error string
+	// Unreadable is set when a file of a node folder could not be read or parsed (what
+	// makes `k3sconf show` exit 3): the report is incomplete.
+	Unreadable bool
 }
 
 // InputError is an input that could not be read at all.
@@ -216,6 +219,7 @@ func (l *Loader) Folder(dir string) (*Node, error) {
 	n := l.fromResult(res, dir, KindFolder)
 	if res.InputInvalid() {
 		n.Error = firstNonEmpty(res.Error, "a node file could not be read")
+		n.Unreadable = true
 	}
 	if res.Command == "server" || res.Command == "agent" {
 		id := identity.Derive(node, res, dir)

@@ -108,6 +108,9 @@ func TestScenarios(t *testing.T) {
 			case side == "clean" && len(found) > 0:
 				t.Errorf("%s: clean fleet: want no %s, got %q", p, code, found[0].Message)
 			}
+			if side == "clean" && rep.Incomplete() {
+				t.Errorf("%s: clean fleet: some input is unreadable: %+v", p, rep.Inputs)
+			}
 			var buf bytes.Buffer
 			rep.Text(&buf)
 			got["want/"+side+".txt"] = buf.String()

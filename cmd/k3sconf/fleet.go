@@ -36,7 +36,7 @@ Flags:
   --show-secrets      accepted for symmetry; fleet never prints a secret
 
 Exit codes: 0 consistent, 1 a server would be refused or a release skew is unsupported
-(any error finding), 2 usage, 3 some input could not be read.
+(any error finding), 2 usage, 3 some input (or a node folder's file) could not be read.
 
 Examples:
   kubectl get nodes -o json | k3sconf fleet --nodes-json -

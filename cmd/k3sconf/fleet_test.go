@@ -42,6 +42,7 @@ func runArgs(args ...string) (int, string, string) {
 
 func TestFleetExitCodes(t *testing.T) {
 	ok := fleetNodes(t, "10.42.0.0/16", "s3cr3t-one")
+	writeTree(t, ok, map[string]string{"broken/etc/rancher/k3s/config.yaml": "server: https://10.0.0.11:6443\ndisable: [traefik\n"})
 	bad := fleetNodes(t, "10.52.0.0/16", "s3cr3t-one")
 	tests := []struct {
 		name, reason string
@@ -56,6 +57,7 @@ func TestFleetExitCodes(t *testing.T) {
 		{"refused", "a server with another cluster-cidr is refused", []string{"fleet", filepath.Join(bad, "s1"), filepath.Join(bad, "s2")}, exitProblem, "error[critical-mismatch]"},
 		{"unreadable", "an input that does not exist makes the report incomplete", []string{"fleet", filepath.Join(ok, "s1"), filepath.Join(ok, "missing")}, exitInput, "unreadable:"},
 		{"unreadable-wins", "3 before 1: the report is incomplete", []string{"fleet", filepath.Join(bad, "s1"), filepath.Join(bad, "s2"), filepath.Join(ok, "missing")}, exitInput, "critical-mismatch"},
+		{"node-file-unparsable", "a node folder whose config.yaml does not parse: incomplete, exit 3", []string{"fleet", filepath.Join(ok, "s1"), filepath.Join(ok, "broken")}, exitInput, "fleet-node-incomplete"},
 		{"global-json", "--json before the command applies", []string{"--json", "fleet", filepath.Join(ok, "s1"), filepath.Join(ok, "s2")}, exitOK, `{"schemaVersion":2,"product":"k3s","command":"fleet","document":"fleet","consistent":true`},
 		{"fleet-json", "--json after the command too", []string{"fleet", filepath.Join(bad, "s1"), "--json", filepath.Join(bad, "s2")}, exitProblem, `"refused":"s2"`},
 	}
