@@ -67,16 +67,23 @@ func TestFleetPlaybook(t *testing.T) {
 			if err := os.WriteFile(invPath, []byte(inv.String()), 0o644); err != nil {
 				t.Fatal(err)
 			}
+			// Run from another folder with a relative k3sconf_fleet_dir: the documents land
+			// there, not next to the playbook (where fetch would put a relative path).
 			docs := filepath.Join(work, "fleet")
-			cmd := exec.Command(playbook, "-i", invPath, "fleet.yml",
-				"-e", "k3sconf_binary="+bin, "-e", "k3sconf_fleet_dir="+docs, "-e", "k3sconf_become=false")
-			cmd.Env = append(os.Environ(),
+			pb, err := filepath.Abs("fleet.yml")
+			if err != nil {
+				t.Fatal(err)
+			}
+			cmd := exec.Command(playbook, "-i", invPath, pb,
+				"-e", "k3sconf_binary="+bin, "-e", "k3sconf_fleet_dir=fleet", "-e", "k3sconf_become=false")
+			cmd.Dir = work
+			cmd.Env = append(os.Environ(), "PWD="+work,
 				"ANSIBLE_LOCAL_TEMP="+filepath.Join(work, "tmp"), "ANSIBLE_REMOTE_TEMP="+filepath.Join(work, "tmp"),
 				"ANSIBLE_HOME="+filepath.Join(work, "home"), "ANSIBLE_NOCOLOR=1", "ANSIBLE_RETRY_FILES_ENABLED=false",
 				"ANSIBLE_HOST_KEY_CHECKING=false", "ANSIBLE_DEPRECATION_WARNINGS=false")
 			var out bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &out, &out
-			err := cmd.Run()
+			err = cmd.Run()
 			log := out.String()
 			if failed := err != nil; failed != tc.wantFail {
 				t.Fatalf("%s: play failed=%v (%v), want %v:\n%s", tc.reason, failed, err, tc.wantFail, log)
