@@ -40,4 +40,3 @@ func FuzzFleet(f *testing.F) {
 		}
 	})
 }
-
