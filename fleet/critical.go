@@ -228,7 +228,7 @@ func computeCritical(n *Node) *Critical {
 		c.values["FlannelIPv6Masq"] = critValue{}
 		c.values["FlannelExternalIP"] = critValue{}
 		c.values["EncryptSecrets"] = critValue{b: true}
-		c.values["DisableServiceLB"] = critValue{b: !keyBool(n, "enable-servicelb")}
+		c.values["DisableServiceLB"] = critValue{b: !keyBool(n, "enable-servicelb") || slices.Contains(disabled, "servicelb")}
 		switch keyString(n, "cloud-provider-name", "") {
 		case "rancher-vsphere", "harvester":
 			c.values["DisableCCM"] = critValue{b: true}
