@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
+
+	"github.com/spf13/afero"
 
 	"github.com/k3sconf/k3sconf"
 	"github.com/k3sconf/k3sconf/fleet"
@@ -118,10 +121,16 @@ func showFleet(g globals, res *resolve.Result) *report.FleetDoc {
 	}
 	f := &report.FleetDoc{SaltID: report.SaltID(g.secretSalt), Fingerprints: report.SecretFingerprints(res, g.secretSalt)}
 	if res.Command == "server" || res.Command == "agent" {
-		id := identity.Derive(k3sconf.Node(g.root), res, g.root)
+		node := k3sconf.Node(g.root)
+		id := identity.Derive(node, res, g.root)
 		f.NodeName, f.NodeNameFrom = id.Name, id.BaseFrom
 		if id.BaseFrom != identity.FromNodeName {
 			f.Hostname = id.Base
+		} else if b, err := afero.ReadFile(node, "/etc/hostname"); err == nil {
+			// The host name matters even behind a node-name (fleet's duplicate-hostname).
+			f.Hostname = strings.TrimSpace(string(b))
+		} else if isLiveRoot(g.root) {
+			f.Hostname, _ = os.Hostname()
 		}
 	}
 	return f
