@@ -338,10 +338,7 @@ func (l *Loader) Show(data []byte, input string) (*Node, error) {
 	if f := doc.Fleet; f != nil {
 		n.SaltID = f.SaltID
 		n.Secrets = f.Fingerprints
-		n.NodeName = f.NodeName
-		if f.NodeNameFrom != identity.FromNodeName {
-			n.Hostname = f.Hostname
-		}
+		n.NodeName, n.Hostname = f.NodeName, f.Hostname
 	}
 	if n.Secrets == nil {
 		n.Secrets = map[string]string{}
