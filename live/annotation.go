@@ -26,6 +26,15 @@ type Annotations struct {
 	Env map[string]string
 	// HasArgs and HasEnv say whether each annotation was present.
 	HasArgs, HasEnv bool
+	// Labels are the node's labels (the control-plane label tells a server).
+	Labels map[string]string
+	// KubeletVersion is status.nodeInfo.kubeletVersion, the node's release
+	// (v1.30.5+k3s1); Hostname is its status.addresses entry of type Hostname.
+	KubeletVersion, Hostname string
+	// Addresses are the node's InternalIP and ExternalIP addresses.
+	Addresses []string
+	// Program is the prefix of the annotations read: "k3s" or "rke2".
+	Program string
 }
 
 // ErrNotNode marks input that is not a Kubernetes Node object.
@@ -34,14 +43,7 @@ var ErrNotNode = errors.New("not a Node object")
 // ParseNodeJSON reads `kubectl get node NAME -o json` (or a List holding one Node) and
 // returns the program's node-args and node-env annotations.
 func ParseNodeJSON(data []byte, program string) (*Annotations, error) {
-	var obj struct {
-		Kind     string `json:"kind"`
-		Metadata struct {
-			Name        string            `json:"name"`
-			Annotations map[string]string `json:"annotations"`
-		} `json:"metadata"`
-		Items []json.RawMessage `json:"items"`
-	}
+	var obj nodeObject
 	if err := json.Unmarshal(data, &obj); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrNotNode, err)
 	}
@@ -51,10 +53,79 @@ func ParseNodeJSON(data []byte, program string) (*Annotations, error) {
 		}
 		return ParseNodeJSON(obj.Items[0], program)
 	}
+	return obj.annotations(program)
+}
+
+// ParseNodeList reads `kubectl get nodes -o json` (a List or NodeList; one Node object is
+// a list of one) and returns each node's annotations, in the list's order. program picks
+// the annotations ("k3s" reads k3s.io/node-args); "" takes rke2.io/ for a node that has
+// them and k3s.io/ otherwise.
+func ParseNodeList(data []byte, program string) ([]*Annotations, error) {
+	var obj nodeObject
+	if err := json.Unmarshal(data, &obj); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrNotNode, err)
+	}
+	if obj.Kind != "List" && obj.Kind != "NodeList" {
+		a, err := obj.annotations(program)
+		if err != nil {
+			return nil, err
+		}
+		return []*Annotations{a}, nil
+	}
+	out := make([]*Annotations, 0, len(obj.Items))
+	for i, raw := range obj.Items {
+		var item nodeObject
+		if err := json.Unmarshal(raw, &item); err != nil {
+			return nil, fmt.Errorf("items[%d]: %w: %v", i, ErrNotNode, err)
+		}
+		a, err := item.annotations(program)
+		if err != nil {
+			return nil, fmt.Errorf("items[%d]: %w", i, err)
+		}
+		out = append(out, a)
+	}
+	return out, nil
+}
+
+// nodeObject is the part of a Kubernetes Node (or a List of them) k3sconf reads.
+type nodeObject struct {
+	Kind     string `json:"kind"`
+	Metadata struct {
+		Name        string            `json:"name"`
+		Annotations map[string]string `json:"annotations"`
+		Labels      map[string]string `json:"labels"`
+	} `json:"metadata"`
+	Status struct {
+		NodeInfo struct {
+			KubeletVersion string `json:"kubeletVersion"`
+		} `json:"nodeInfo"`
+		Addresses []struct {
+			Type    string `json:"type"`
+			Address string `json:"address"`
+		} `json:"addresses"`
+	} `json:"status"`
+	Items []json.RawMessage `json:"items"`
+}
+
+func (obj *nodeObject) annotations(program string) (*Annotations, error) {
 	if obj.Kind != "Node" {
 		return nil, fmt.Errorf("%w: kind %q", ErrNotNode, obj.Kind)
 	}
-	a := &Annotations{Node: obj.Metadata.Name}
+	if program == "" {
+		program = "k3s"
+		if _, ok := obj.Metadata.Annotations["rke2.io/node-args"]; ok {
+			program = "rke2"
+		}
+	}
+	a := &Annotations{Program: program, Node: obj.Metadata.Name, Labels: obj.Metadata.Labels, KubeletVersion: obj.Status.NodeInfo.KubeletVersion}
+	for _, ad := range obj.Status.Addresses {
+		switch ad.Type {
+		case "Hostname":
+			a.Hostname = ad.Address
+		case "InternalIP", "ExternalIP":
+			a.Addresses = append(a.Addresses, ad.Address)
+		}
+	}
 	if s, ok := obj.Metadata.Annotations[program+".io/node-args"]; ok {
 		if err := json.Unmarshal([]byte(s), &a.Args); err != nil {
 			return nil, fmt.Errorf("annotation %s.io/node-args: %w", program, err)

@@ -474,42 +474,12 @@ func (s *Status) compareAnnotation(opts Options, prof *profile.Profile, program 
 			fmt.Sprintf("node %s has no %s.io/node-args annotation: k3s writes it from the agent once the node registers (a server with --disable-agent has none)", ann.Node, program), "")
 		return nil
 	}
-	args := JoinArgs(ann.Args, s.flagKind)
 	ro := opts.Resolve
 	ro.Profile = prof
 	ro.Command = s.Command
-	ro.Args = args
-	ro.Unit = ""
-	ro.Config = ""
-	ro.Env = nil
-	envPos := diag.Position{File: "node annotation " + program + ".io/node-env"}
-	names := make([]string, 0, len(ann.Env))
-	for n := range ann.Env {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		if n == prof.EnvPrefix+"_DATA_DIR" && wrapperDataDir.MatchString(ann.Env[n]) {
-			// Before k3s-io/k3s a26a5ab1d (July 2024) the multicall wrapper exported the
-			// extracted bundle's folder as K3S_DATA_DIR to k3s-server; it is not the
-			// operator's --data-dir.
-			continue
-		}
-		ro.Env = append(ro.Env, sources.EnvAssignment{Name: n, Value: ann.Env[n], Raw: n + "=" + ann.Env[n], Pos: envPos})
-	}
-	mem := afero.NewMemMapFs()
-	ro.FS = mem
-	res, err := resolve.Resolve(ro)
+	res, args, err := ResolveAnnotations(ann, ro)
 	if err != nil {
-		return fmt.Errorf("live: resolving the node-args annotation: %w", err)
-	}
-	if res.ConfigPath != "" && res.Error != "" {
-		// An explicitly named config file that does not exist is fatal in older k3s; the
-		// annotation already holds its values, so an empty one stands in for it.
-		_ = afero.WriteFile(mem, res.ConfigPath, nil, 0o644)
-		if res2, err := resolve.Resolve(ro); err == nil {
-			res = res2
-		}
+		return err
 	}
 	s.fromAnnotation = res
 	argsFrom := "node annotation " + program + ".io/node-args"
@@ -530,9 +500,60 @@ func (s *Status) compareAnnotation(opts Options, prof *profile.Profile, program 
 	return nil
 }
 
+// ResolveAnnotations resolves a node's node-args annotation (the spliced argv, config values
+// included) with its node-env variables on an empty filesystem, so nothing of any node's
+// files takes part: the configuration the node last started with, parsed by the CLI layer
+// of ro.Version. ro.Profile and ro.Command must be set; ro's FS, Unit, Config, Args and Env
+// are replaced. It also returns the argv as resolved (the annotation's words joined back
+// into "--flag=value" arguments).
+func ResolveAnnotations(ann *Annotations, ro resolve.Options) (*resolve.Result, []string, error) {
+	prof := ro.Profile
+	args := JoinArgs(ann.Args, func(name string) FlagKind { return flagKindOf(prof, ro.Command, name) })
+	ro.Args = args
+	ro.Unit = ""
+	ro.Config = ""
+	ro.Env = nil
+	program := ann.Program
+	if program == "" {
+		program = prof.Program
+	}
+	envPos := diag.Position{File: "node annotation " + program + ".io/node-env"}
+	names := make([]string, 0, len(ann.Env))
+	for n := range ann.Env {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		if n == prof.EnvPrefix+"_DATA_DIR" && wrapperDataDir.MatchString(ann.Env[n]) {
+			// Before k3s-io/k3s a26a5ab1d (July 2024) the multicall wrapper exported the
+			// extracted bundle's folder as K3S_DATA_DIR to k3s-server; it is not the
+			// operator's --data-dir.
+			continue
+		}
+		ro.Env = append(ro.Env, sources.EnvAssignment{Name: n, Value: ann.Env[n], Raw: n + "=" + ann.Env[n], Pos: envPos})
+	}
+	mem := afero.NewMemMapFs()
+	ro.FS = mem
+	res, err := resolve.Resolve(ro)
+	if err != nil {
+		return nil, nil, fmt.Errorf("live: resolving the node-args annotation: %w", err)
+	}
+	if res.ConfigPath != "" && res.Error != "" {
+		// An explicitly named config file that does not exist is fatal in older k3s; the
+		// annotation already holds its values, so an empty one stands in for it.
+		_ = afero.WriteFile(mem, res.ConfigPath, nil, 0o644)
+		if res2, err := resolve.Resolve(ro); err == nil {
+			res = res2
+		}
+	}
+	return res, args, nil
+}
+
 // flagKind says whether the command's flag takes a value, for [JoinArgs].
-func (s *Status) flagKind(name string) FlagKind {
-	cmd := s.prof.Command(s.Command)
+func (s *Status) flagKind(name string) FlagKind { return flagKindOf(s.prof, s.Command, name) }
+
+func flagKindOf(prof *profile.Profile, command, name string) FlagKind {
+	cmd := prof.Command(command)
 	if cmd == nil {
 		return UnknownFlag
 	}

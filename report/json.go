@@ -22,6 +22,8 @@ type Document struct {
 	Diagnostics []Diagnostic    `json:"diagnostics"`
 	Error       string          `json:"error,omitempty"`
 	ErrorSource *Source         `json:"errorSource,omitempty"`
+	// Fleet is present only when a secret salt was given (`show --secret-salt`).
+	Fleet *FleetDoc `json:"fleet,omitempty"`
 }
 
 // ConfigDoc says which config file k3s reads and why.

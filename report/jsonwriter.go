@@ -73,11 +73,43 @@ func WriteJSON(w io.Writer, d *Document) error {
 		j.raw(`,"errorSource":`)
 		j.source(*s)
 	}
+	if f := d.Fleet; f != nil {
+		j.fleet(f)
+	}
 	j.raw("}\n")
 	if j.err != nil {
 		return j.err
 	}
 	return bw.Flush()
+}
+
+func (j *jsonWriter) fleet(f *FleetDoc) {
+	j.raw(`,"fleet":{"saltId":`)
+	j.str(f.SaltID)
+	j.raw(`,"secretFingerprints":`)
+	if f.Fingerprints == nil {
+		j.raw("null")
+	} else {
+		names := make([]string, 0, len(f.Fingerprints))
+		for n := range f.Fingerprints {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		j.raw("{")
+		for i, n := range names {
+			if i > 0 {
+				j.raw(",")
+			}
+			j.str(n)
+			j.raw(":")
+			j.str(f.Fingerprints[n])
+		}
+		j.raw("}")
+	}
+	j.optField(`,"nodeName":`, f.NodeName)
+	j.optField(`,"nodeNameFrom":`, f.NodeNameFrom)
+	j.optField(`,"hostname":`, f.Hostname)
+	j.raw("}")
 }
 
 type jsonWriter struct {

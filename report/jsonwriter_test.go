@@ -33,6 +33,10 @@ func TestWriteJSONMatchesEncodingJSON(t *testing.T) {
 		}
 		for _, show := range []bool{false, true} {
 			doc := report.JSON(res, report.NewRedactor(res, show))
+			if show {
+				// The fleet block of `show --secret-salt`, with a name that needs escaping.
+				doc.Fleet = &report.FleetDoc{SaltID: report.SaltID("s"), Fingerprints: report.SecretFingerprints(res, "s"), NodeName: "n\"<x>", Hostname: "h"}
+			}
 			var want bytes.Buffer
 			enc := json.NewEncoder(&want)
 			enc.SetEscapeHTML(false)

@@ -10,6 +10,7 @@ import (
 
 	yamlv2 "gopkg.in/yaml.v2"
 
+	"github.com/k3sconf/k3sconf/internal/benchfleet"
 	"github.com/k3sconf/k3sconf/internal/benchnode"
 )
 
@@ -52,5 +53,23 @@ func BenchmarkShowJSONVsFloor(b *testing.B) {
 			b.ReportMetric(float64(full.Nanoseconds())/float64(b.N), "show-ns/op")
 			b.ReportMetric(float64(full)/float64(floor), "x-floor")
 		})
+	}
+}
+
+// BenchmarkFleet1000Docs runs `k3sconf fleet DIR` over 1,000 show documents, the command as
+// main runs it (its GC setting included).
+func BenchmarkFleet1000Docs(b *testing.B) {
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	tuneGC()
+	dir := b.TempDir()
+	if err := benchfleet.WriteDocs(dir, 1000); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if code := run([]string{"fleet", dir}, io.Discard, io.Discard); code != exitOK {
+			b.Fatalf("exit %d", code)
+		}
 	}
 }

@@ -34,7 +34,7 @@ func withNode(own ...string) []string { return append(own, nodeFlags...) }
 var commands = []*command{
 	{name: "show", synopsis: "the effective configuration, one key per line with its origin",
 		help:  "Prints every key that is set, with its value and the assignment that gave it (file:line:column).\n--all adds the keys left at their defaults.",
-		flags: withNode("all"), example: "k3sconf show --all\nk3sconf show --json | jq '.keys.disable'"},
+		flags: withNode("all", "secret-salt"), example: "k3sconf show --all\nk3sconf show --json | jq '.keys.disable'"},
 	{name: "explain", args: "KEY…", synopsis: "the value in force, where it came from, and why every other assignment lost",
 		help: "For each key: the value in force, what k3s does with it, the assignment that gave it, and\n" +
 			"every other assignment in precedence order with its outcome and reason. Keys may be\n" +
@@ -65,6 +65,21 @@ var commands = []*command{
 			"name, node password and server data survive docker compose down + up. Exit 1 if not,\n" +
 			"with the lines to add; 2 when there is no compose file. --root does not apply.",
 		flags: []string{"json", "show-secrets"}, example: "k3sconf compose docker-compose.yml", files: true},
+	{name: "fleet", args: "[INPUT…]", synopsis: "compare the nodes of one cluster as k3s compares a server that joins",
+		help: "Which server would be refused (\"critical configuration value mismatch\") and which flag to\n" +
+			"change where, plus what differs with consequences: packaged components, tls-san, data\n" +
+			"store, server URLs, tokens (by fingerprint), releases, node names. Inputs, in any mix:\n" +
+			"--nodes-json (kubectl get nodes -o json; - for standard input), node folders as --root\n" +
+			"takes them, and documents written by k3sconf --json show --secret-salt SALT (a folder of\n" +
+			"them counts as its documents). Exit 1 when a server would be refused or a release skew\n" +
+			"is unsupported; 3 when some input could not be read. Reference: docs/fleet.md.",
+		own: []flagDoc{
+			{name: "nodes-json", arg: "FILE", valueKind: "file", help: "kubectl get nodes -o json (- for standard input)"},
+			{name: "secret-salt", arg: "SALT", help: "fingerprint the secrets of node folders with SALT, to compare them\nwith show documents made with the same salt"},
+			{name: "json", help: "the report as JSON (docs/json.md, document \"fleet\")"},
+			{name: "show-secrets", help: "accepted for symmetry; fleet never prints a secret"},
+		},
+		example: "kubectl get nodes -o json | k3sconf fleet --nodes-json -\nk3sconf fleet ./bundles/server-1 ./bundles/server-2 ./bundles/agent-1", files: true},
 	{name: "version", synopsis: "the k3sconf version, its VCS revision, and the newest k3s and RKE2 releases it models",
 		help: "The version (the release; the @version of go install; a pseudo-version from the commit\n" +
 			"when built in a clone, or (devel) without VCS information), the VCS revision (+dirty for\n" +
@@ -111,6 +126,8 @@ var flagDocs = []flagDoc{
 	{name: "show-secrets", global: true, help: "print tokens, passwords and keys instead of REDACTED"},
 	{name: "node-json", arg: "FILE", valueKind: "file",
 		help: "the node object (kubectl get node NAME -o json), to compare its\nk3s.io/node-args annotation with the files"},
+	{name: "secret-salt", arg: "SALT",
+		help: "show --json: add fingerprints of the secrets (HMAC with SALT) and\nthe node name, for k3sconf fleet; use one salt per collection run"},
 	{name: "all", help: "also the keys left at their defaults"},
 	{name: "strict", help: "exit 1 on warnings too"},
 	{name: "version", help: "print the version and exit (as k3sconf version)", hidden: true},

@@ -77,6 +77,7 @@ Commands:
                  skipped, and why
   compose [FILE] k3s nodes of a docker compose file: does each keep its identity across
                  docker compose down + up? exit 1 if not, with the lines to add
+  fleet INPUT…   compare many nodes as k3s compares a joining server (k3sconf fleet --help)
   version        the k3sconf version and the newest k3s and RKE2 releases it models
   completion SHELL
                  a completion script for bash, zsh or fish
@@ -98,6 +99,8 @@ Global flags (also accepted after the command):
   --show-secrets         print tokens, passwords and keys instead of REDACTED
   --node-json FILE       status: the node object (kubectl get node NAME -o json), to
                          compare its k3s.io/node-args annotation with the files
+  --secret-salt SALT     show --json: add fingerprints of the secrets (HMAC with SALT) and
+                         the node name, for k3sconf fleet; use one salt per collection run
 
 Exit codes (every command): 0 ok; 1 the node has a problem: k3s or systemd would
 refuse to start it (broken YAML, a unit systemd refuses, a fatal flag), check found
@@ -114,7 +117,7 @@ Examples:
 
 type globals struct {
 	root, command, unit, config, version, product string
-	nodeJSON                                      string
+	nodeJSON, secretSalt                          string
 	json, showSecrets                             bool
 	all, strict                                   bool
 	printVersion                                  bool
@@ -132,6 +135,7 @@ func newFlagSet(g *globals) *flag.FlagSet {
 	fs.StringVar(&g.version, "k3s-version", "", "")
 	fs.StringVar(&g.product, "product", "", "")
 	fs.StringVar(&g.nodeJSON, "node-json", "", "")
+	fs.StringVar(&g.secretSalt, "secret-salt", "", "")
 	fs.BoolVar(&g.json, "json", false, "")
 	fs.BoolVar(&g.showSecrets, "show-secrets", false, "")
 	fs.BoolVar(&g.all, "all", false, "")
@@ -163,6 +167,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		positional = append(positional, rest[0])
 		rest = rest[1:]
+		if len(positional) == 1 && positional[0] == "fleet" { // fleet has its own flags
+			return runFleet(rest, g, stdout, stderr)
+		}
 	}
 	if g.printVersion && len(positional) == 0 {
 		positional = []string{"version"}
@@ -230,6 +237,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "show":
 		if g.json {
 			doc := report.JSON(res, red)
+			doc.Fleet = showFleet(g, res)
 			if isTerminal(stdout) {
 				return writeJSON(stdout, stderr, doc, code)
 			}

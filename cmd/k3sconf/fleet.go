@@ -1,0 +1,107 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/afero"
+
+	"github.com/k3sconf/k3sconf"
+	"github.com/k3sconf/k3sconf/fleet"
+	"github.com/k3sconf/k3sconf/identity"
+	"github.com/k3sconf/k3sconf/report"
+	"github.com/k3sconf/k3sconf/resolve"
+)
+
+// runFleet implements `k3sconf fleet`; g holds the global flags given before it.
+func runFleet(args []string, g globals, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("fleet", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	nodesJSON := fs.String("nodes-json", "", "")
+	salt := fs.String("secret-salt", g.secretSalt, "")
+	asJSON := fs.Bool("json", g.json, "")
+	fs.Bool("show-secrets", g.showSecrets, "")
+	var paths []string
+	rest := args
+	for {
+		if err := fs.Parse(rest); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				writeCommandHelp(stdout, lookupCommand("fleet"))
+				return exitOK
+			}
+			fmt.Fprintf(stderr, "k3sconf fleet: %v (k3sconf fleet --help)\n", err)
+			return exitUsage
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		paths = append(paths, fs.Arg(0))
+		rest = fs.Args()[1:]
+	}
+	if *nodesJSON == "" && len(paths) == 0 {
+		fmt.Fprintf(stderr, "k3sconf fleet: give --nodes-json FILE, node folders or show documents (k3sconf fleet --help)\n")
+		return exitUsage
+	}
+	l := &fleet.Loader{Salt: *salt}
+	var nodes []*fleet.Node
+	var bad []fleet.InputError
+	if *nodesJSON != "" {
+		var data []byte
+		var err error
+		if *nodesJSON == "-" {
+			data, err = io.ReadAll(os.Stdin)
+		} else {
+			data, err = os.ReadFile(*nodesJSON)
+		}
+		if err != nil {
+			bad = append(bad, fleet.InputError{Input: *nodesJSON, Error: err.Error()})
+		} else {
+			n, e := l.Data(data, *nodesJSON)
+			nodes, bad = append(nodes, n...), append(bad, e...)
+		}
+	}
+	for _, p := range paths {
+		n, e := l.Path(p)
+		nodes, bad = append(nodes, n...), append(bad, e...)
+	}
+	rep := fleet.Analyze(nodes, bad)
+	code := exitOK
+	switch {
+	case rep.Incomplete():
+		code = exitInput
+	case rep.Failed():
+		code = exitProblem
+	}
+	if *asJSON {
+		return writeJSON(stdout, stderr, rep.JSON(), code)
+	}
+	rep.Text(stdout)
+	return code
+}
+
+// showFleet is the fleet block `show --json --secret-salt` adds: secret fingerprints and
+// the node's name. Without a salt there is none.
+func showFleet(g globals, res *resolve.Result) *report.FleetDoc {
+	if g.secretSalt == "" {
+		return nil
+	}
+	f := &report.FleetDoc{SaltID: report.SaltID(g.secretSalt), Fingerprints: report.SecretFingerprints(res, g.secretSalt)}
+	if res.Command == "server" || res.Command == "agent" {
+		node := k3sconf.Node(g.root)
+		id := identity.Derive(node, res, g.root)
+		f.NodeName, f.NodeNameFrom = id.Name, id.BaseFrom
+		if id.BaseFrom != identity.FromNodeName {
+			f.Hostname = id.Base
+		} else if b, err := afero.ReadFile(node, "/etc/hostname"); err == nil {
+			// The host name matters even behind a node-name (fleet's duplicate-hostname).
+			f.Hostname = strings.TrimSpace(string(b))
+		} else if isLiveRoot(g.root) {
+			f.Hostname, _ = os.Hostname()
+		}
+	}
+	return f
+}

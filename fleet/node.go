@@ -1,0 +1,383 @@
+package fleet
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/k3sconf/k3sconf"
+	"github.com/k3sconf/k3sconf/identity"
+	"github.com/k3sconf/k3sconf/live"
+	"github.com/k3sconf/k3sconf/profile"
+	"github.com/k3sconf/k3sconf/report"
+	"github.com/k3sconf/k3sconf/resolve"
+)
+
+// Kind says which kind of input a node came from.
+type Kind string
+
+const (
+	KindNodeObject Kind = "node-object"
+	KindFolder     Kind = "folder"
+	KindShow       Kind = "show-document"
+)
+
+// Node is one node of the fleet, whatever input it came from.
+type Node struct {
+	// Name is the name the node registers under when known, else its host name, else the
+	// input's name.
+	Name string
+	// NodeName and Hostname are what the input tells ("" when it does not).
+	NodeName, Hostname string
+	// Input is where the node came from: a file, a folder, "nodes.json items[2]".
+	Input string
+	Kind  Kind
+	// Product is k3s or rke2; Role is server or agent.
+	Product, Role string
+	// Release is the node's release (v1.30.5+k3s1); "" when the input does not tell.
+	Release string
+	// CLI is the command-line layer its values were parsed with ("urfave/cli v1").
+	CLI string
+	// Keys are the node's effective values with their sources, secrets redacted.
+	Keys map[string]*report.Key
+	// Secrets maps each secret key that has a value to its fingerprint; SaltID says
+	// which salt made them ("" when the input has no fingerprints).
+	Secrets map[string]string
+	SaltID  string
+	// Omitted lists the secret keys whose values the input hides without a fingerprint
+	// (node-args annotations write "********").
+	Omitted []string
+	// Addresses are the node's addresses as the Node object lists them.
+	Addresses []string
+	// Error is why the node's configuration could not be read fully (a node file that does
+	// not parse, k3s refusing to start); the rest is still compared.
+	Error string
+	// Unreadable is set when a file of a node folder could not be read or parsed (what
+	// makes `k3sconf show` exit 3): the report is incomplete.
+	Unreadable bool
+}
+
+// InputError is an input that could not be read at all.
+type InputError struct {
+	Input string `json:"input"`
+	Error string `json:"error"`
+}
+
+// Loader reads inputs. The zero value is ready to use.
+type Loader struct {
+	// Salt, when set, fingerprints the secrets of node folders and node objects with it,
+	// so they compare with show documents made with the same salt. Without it node
+	// folders are fingerprinted with a key made for this run and never written.
+	Salt string
+
+	runKey string
+}
+
+func (l *Loader) key() (salt, id string) {
+	if l.Salt != "" {
+		return l.Salt, report.SaltID(l.Salt)
+	}
+	if l.runKey == "" {
+		b := make([]byte, 32)
+		_, _ = rand.Read(b)
+		l.runKey = hex.EncodeToString(b)
+	}
+	return l.runKey, "this run"
+}
+
+// Path reads one command-line input: a node folder, a folder of show documents, a show
+// document, or kubectl's node list.
+func (l *Loader) Path(path string) ([]*Node, []InputError) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, []InputError{{Input: path, Error: err.Error()}}
+	}
+	if fi.IsDir() {
+		docs, err := jsonFiles(path)
+		if err != nil {
+			return nil, []InputError{{Input: path, Error: err.Error()}}
+		}
+		if len(docs) > 0 && !looksLikeNode(path) {
+			var nodes []*Node
+			var errs []InputError
+			for _, d := range docs {
+				n, e := l.Path(d)
+				nodes = append(nodes, n...)
+				errs = append(errs, e...)
+			}
+			return nodes, errs
+		}
+		n, err := l.Folder(path)
+		if err != nil {
+			return nil, []InputError{{Input: path, Error: err.Error()}}
+		}
+		return []*Node{n}, nil
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, []InputError{{Input: path, Error: "not a regular file or folder (" + fi.Mode().Type().String() + ")"}}
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, []InputError{{Input: path, Error: err.Error()}}
+	}
+	return l.Data(data, path)
+}
+
+// looksLikeNode tells a node folder (it has etc/ or var/lib/rancher) from a folder of
+// documents.
+func looksLikeNode(dir string) bool {
+	for _, p := range []string{"etc", "var/lib/rancher", "usr/local/bin"} {
+		if fi, err := os.Stat(filepath.Join(dir, p)); err == nil && fi.IsDir() {
+			return true
+		}
+	}
+	return false
+}
+
+// jsonFiles lists dir's *.json files, sorted.
+func jsonFiles(dir string) ([]string, error) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, e := range ents {
+		if !e.IsDir() && strings.HasSuffix(e.Name(), ".json") {
+			out = append(out, filepath.Join(dir, e.Name()))
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// Data reads a show document or a node list from data; input names it in messages.
+func (l *Loader) Data(data []byte, input string) ([]*Node, []InputError) {
+	var probe struct {
+		Kind          string          `json:"kind"`
+		SchemaVersion json.RawMessage `json:"schemaVersion"`
+		Document      string          `json:"document"`
+		Keys          json.RawMessage `json:"keys"`
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return nil, []InputError{{Input: input, Error: "not JSON: " + jsonError(data, err)}}
+	}
+	switch {
+	case probe.Document != "" && probe.Document != "show":
+		// schemaVersion 2 names the command that wrote a document; explain's has keys too.
+		return nil, []InputError{{Input: input, Error: fmt.Sprintf("a k3sconf %s document; fleet reads documents of `k3sconf --json show`", probe.Document)}}
+	case probe.Kind != "":
+		nodes, err := l.NodeList(data, input)
+		if err != nil {
+			return nodes, []InputError{{Input: input, Error: err.Error()}}
+		}
+		return nodes, nil
+	case probe.SchemaVersion != nil && probe.Keys != nil:
+		n, err := l.Show(data, input)
+		if err != nil {
+			return nil, []InputError{{Input: input, Error: err.Error()}}
+		}
+		return []*Node{n}, nil
+	}
+	return nil, []InputError{{Input: input, Error: "neither `kubectl get nodes -o json` output (no kind) nor a `k3sconf --json show` document (no schemaVersion and keys)"}}
+}
+
+// jsonError adds the line and column to a JSON syntax error.
+func jsonError(data []byte, err error) string {
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		// Offset counts the offending byte itself.
+		line, col := 1, 1
+		for _, b := range data[:max(0, min(int(se.Offset)-1, len(data)))] {
+			if b == '\n' {
+				line++
+				col = 1
+			} else {
+				col++
+			}
+		}
+		return fmt.Sprintf("line %d column %d: %v", line, col, err)
+	}
+	return err.Error()
+}
+
+// Folder resolves the node whose files are under dir, as `k3sconf --root dir` does.
+func (l *Loader) Folder(dir string) (*Node, error) {
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return nil, fmt.Errorf("%s: not a folder", dir)
+	}
+	node := k3sconf.Node(dir)
+	res, err := resolve.Resolve(resolve.Options{FS: node})
+	if err != nil {
+		return nil, err
+	}
+	n := l.fromResult(res, dir, KindFolder)
+	if res.InputInvalid() {
+		n.Error = firstNonEmpty(res.Error, "a node file could not be read")
+		n.Unreadable = true
+	}
+	if res.Command == "server" || res.Command == "agent" {
+		id := identity.Derive(node, res, dir)
+		n.NodeName = id.Name
+		if id.BaseFrom != identity.FromNodeName {
+			n.Hostname = id.Base
+		} else if b, err := os.ReadFile(filepath.Join(dir, "etc", "hostname")); err == nil {
+			// The host name matters even when node-name hides it (duplicate-hostname).
+			n.Hostname = strings.TrimSpace(string(b))
+		}
+	}
+	n.finish()
+	return n, nil
+}
+
+// fromResult builds a node from a resolution: values redacted as show --json writes
+// them, secrets fingerprinted in memory.
+func (l *Loader) fromResult(res *resolve.Result, input string, kind Kind) *Node {
+	doc := report.JSON(res, report.NewRedactor(res, false))
+	salt, id := l.key()
+	n := &Node{Input: input, Kind: kind, Product: res.Product, Role: res.Command, Keys: doc.Keys,
+		Secrets: report.SecretFingerprints(res, salt), SaltID: id, Error: res.Error, CLI: "urfave/cli " + res.Era}
+	if res.Version != "" && res.Version != "newest" {
+		n.Release = res.Version
+	}
+	return n
+}
+
+// NodeList reads `kubectl get nodes -o json` (or one Node) and resolves each node's
+// annotations with the CLI layer of its release.
+func (l *Loader) NodeList(data []byte, input string) ([]*Node, error) {
+	anns, err := live.ParseNodeList(data, "")
+	if err != nil {
+		return nil, err
+	}
+	var out []*Node
+	var errs []string
+	for i, a := range anns {
+		where := fmt.Sprintf("%s items[%d] (%s)", input, i, a.Node)
+		n, err := l.annotationNode(a, where)
+		if err != nil {
+			errs = append(errs, where+": "+err.Error())
+			continue
+		}
+		out = append(out, n)
+	}
+	if len(errs) > 0 {
+		return out, errors.New(strings.Join(errs, "; "))
+	}
+	return out, nil
+}
+
+func (l *Loader) annotationNode(a *live.Annotations, where string) (*Node, error) {
+	prof := profile.K3s()
+	if a.Program == "rke2" || strings.Contains(a.KubeletVersion, "rke2") {
+		prof = profile.RKE2()
+	}
+	role := "agent"
+	for _, lbl := range []string{"node-role.kubernetes.io/control-plane", "node-role.kubernetes.io/master"} {
+		if a.Labels[lbl] == "true" {
+			role = "server"
+		}
+	}
+	if !a.HasArgs {
+		// A server with --disable-agent registers no Node; a Node without the annotation
+		// was not started by k3s (or was started before k3s wrote it).
+		n := &Node{Name: a.Node, NodeName: a.Node, Hostname: a.Hostname, Input: where, Kind: KindNodeObject,
+			Product: prof.Name, Role: role, Release: a.KubeletVersion, Keys: map[string]*report.Key{},
+			Error: "no " + prof.Program + ".io/node-args annotation: nothing to compare but its name and release"}
+		n.finish()
+		return n, nil
+	}
+	command := role
+	if len(a.Args) > 0 && (a.Args[0] == "server" || a.Args[0] == "agent") {
+		command = a.Args[0]
+	}
+	ro := resolve.Options{Profile: prof, Command: command, Version: a.KubeletVersion}
+	if _, err := prof.Behaviour(a.KubeletVersion); err != nil {
+		// Releases k3sconf does not model (before v1.22.4) parse with the oldest era.
+		ro.Version = "v1.22.4"
+	}
+	res, _, err := live.ResolveAnnotations(a, ro)
+	if err != nil {
+		return nil, err
+	}
+	n := l.fromResult(res, where, KindNodeObject)
+	n.Release = a.KubeletVersion
+	n.Role = command
+	n.NodeName, n.Hostname, n.Addresses = a.Node, a.Hostname, a.Addresses
+	// k3s wrote "********" for these: nothing to compare.
+	for name := range n.Secrets {
+		if k := res.Key(name); k != nil && strings.Contains(report.FormatValue(k.Value), live.OmittedValue) {
+			delete(n.Secrets, name)
+			n.Omitted = append(n.Omitted, name)
+		}
+	}
+	sort.Strings(n.Omitted)
+	n.finish()
+	return n, nil
+}
+
+// Show reads a document written by `k3sconf --json show`.
+func (l *Loader) Show(data []byte, input string) (*Node, error) {
+	var doc report.Document
+	if err := json.Unmarshal(data, &doc); err != nil {
+		return nil, fmt.Errorf("not a k3sconf show document: %s", jsonError(data, err))
+	}
+	if doc.Keys == nil {
+		return nil, errors.New("not a k3sconf show document: no keys")
+	}
+	role := doc.Command
+	n := &Node{Input: input, Kind: KindShow, Product: doc.Product, Role: role, Keys: doc.Keys, Error: doc.Error, CLI: doc.CLI}
+	if doc.Version != "" && doc.Version != "newest" {
+		n.Release = doc.Version
+	}
+	if f := doc.Fleet; f != nil {
+		n.SaltID = f.SaltID
+		n.Secrets = f.Fingerprints
+		n.NodeName, n.Hostname = f.NodeName, f.Hostname
+	}
+	if n.Secrets == nil {
+		n.Secrets = map[string]string{}
+		for name, k := range doc.Keys {
+			if s, ok := k.Value.(string); ok && s == report.Redacted {
+				n.Omitted = append(n.Omitted, name)
+			}
+		}
+		sort.Strings(n.Omitted)
+	}
+	n.finish()
+	return n, nil
+}
+
+// finish names the node.
+func (n *Node) finish() {
+	if n.NodeName == "" {
+		if k := n.Keys["node-name"]; k != nil {
+			if s, ok := k.Value.(string); ok {
+				n.NodeName = s
+			}
+		}
+	}
+	n.Name = firstNonEmpty(n.NodeName, n.Hostname, displayInput(n.Input))
+}
+
+func displayInput(p string) string {
+	if fi, err := os.Stat(p); err == nil && fi.IsDir() {
+		return filepath.Base(filepath.Clean(p))
+	}
+	base := filepath.Base(p)
+	return strings.TrimSuffix(base, filepath.Ext(base))
+}
+
+func firstNonEmpty(ss ...string) string {
+	for _, s := range ss {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
+}

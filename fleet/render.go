@@ -1,0 +1,211 @@
+package fleet
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/k3sconf/k3sconf/diag"
+	"github.com/k3sconf/k3sconf/report"
+)
+
+// Document is the JSON output of `k3sconf fleet --json` (docs/schema/fleet.schema.json).
+type Document struct {
+	report.Envelope
+	Consistent bool         `json:"consistent"`
+	Nodes      []NodeDoc    `json:"nodes"`
+	Inputs     []InputError `json:"unreadable"`
+	// Keys are the keys that differ, the table's columns.
+	Keys     []string     `json:"keys"`
+	Findings []FindingDoc `json:"findings"`
+}
+
+// NodeDoc is one node of the fleet.
+type NodeDoc struct {
+	Name     string `json:"name"`
+	Input    string `json:"input"`
+	Kind     Kind   `json:"kind"`
+	Product  string `json:"product"`
+	Role     string `json:"role"`
+	Release  string `json:"release,omitempty"`
+	CLI      string `json:"cli,omitempty"`
+	NodeName string `json:"nodeName,omitempty"`
+	Hostname string `json:"hostname,omitempty"`
+	SaltID   string `json:"saltId,omitempty"`
+	Error    string `json:"error,omitempty"`
+}
+
+// FindingDoc is one finding.
+type FindingDoc struct {
+	report.Diagnostic
+	Keys       []string                     `json:"keys"`
+	Nodes      []string                     `json:"nodes"`
+	Values     map[string]map[string]string `json:"values"`
+	Refused    string                       `json:"refused,omitempty"`
+	JoinTarget string                       `json:"joinTarget,omitempty"`
+	Fields     []FieldDiff                  `json:"fields,omitempty"`
+	LogLines   []string                     `json:"logLines,omitempty"`
+}
+
+// JSON builds the document.
+func (r *Report) JSON() *Document {
+	d := &Document{Envelope: report.NewEnvelope(r.product(), "fleet", "fleet"),
+		Consistent: !r.Failed() && !r.Incomplete(), Nodes: []NodeDoc{}, Inputs: []InputError{}, Keys: r.keys(), Findings: []FindingDoc{}}
+	d.Inputs = append(d.Inputs, r.Inputs...)
+	for _, n := range r.Nodes {
+		d.Nodes = append(d.Nodes, NodeDoc{Name: n.Name, Input: n.Input, Kind: n.Kind, Product: n.Product, Role: n.Role,
+			Release: n.Release, CLI: n.CLI, NodeName: n.NodeName, Hostname: n.Hostname, SaltID: publicSalt(n.SaltID), Error: n.Error})
+	}
+	for _, f := range r.Findings {
+		d.Findings = append(d.Findings, FindingDoc{
+			Diagnostic: report.Diagnostic{Severity: string(f.Severity), Code: f.Code, File: f.Pos.File, Line: f.Pos.Line,
+				Column: f.Pos.Column, Key: f.Key, Message: f.Message, Hint: f.Hint},
+			Keys: f.Keys, Nodes: f.Nodes, Values: f.Values, Refused: f.Refused, JoinTarget: f.JoinTarget, Fields: f.Fields, LogLines: f.LogLines})
+	}
+	return d
+}
+
+// publicSalt hides the in-process key's label: only salts a collector chose are named.
+func publicSalt(id string) string {
+	if id == "this run" {
+		return ""
+	}
+	return id
+}
+
+func (r *Report) product() string {
+	for _, n := range r.Nodes {
+		if n.Product != "" {
+			return n.Product
+		}
+	}
+	return "k3s"
+}
+
+func count(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// keys are the keys of the findings, in order of first appearance: the table's columns.
+// Notes (info) add none: they are about the inputs, not differences.
+func (r *Report) keys() []string {
+	out := []string{}
+	seen := map[string]bool{}
+	for _, f := range r.Findings {
+		if f.Severity == diag.Info {
+			continue
+		}
+		for _, k := range f.Keys {
+			if !seen[k] {
+				seen[k] = true
+				out = append(out, k)
+			}
+		}
+	}
+	return out
+}
+
+// maxCell keeps the table readable; the JSON has every value whole.
+const maxCell = 36
+
+// Text writes the node × differing-key table, then the findings, worst first.
+func (r *Report) Text(w io.Writer) {
+	servers, agents := 0, 0
+	for _, n := range r.Nodes {
+		if n.Role == "server" {
+			servers++
+		} else {
+			agents++
+		}
+	}
+	fmt.Fprintf(w, "fleet: %s (%s, %s)", count(len(r.Nodes), "node"), count(servers, "server"), count(agents, "agent"))
+	if len(r.Inputs) > 0 {
+		fmt.Fprintf(w, ", %d inputs unreadable", len(r.Inputs))
+	}
+	fmt.Fprintln(w)
+	keys := r.keys()
+	header := append([]string{"NODE", "ROLE", "RELEASE"}, keys...)
+	rows := [][]string{header}
+	for _, n := range r.Nodes {
+		row := []string{n.Name, n.Role, firstNonEmpty(n.Release, "-")}
+		for _, k := range keys {
+			row = append(row, r.cell(n, k))
+		}
+		rows = append(rows, row)
+	}
+	widths := make([]int, len(header))
+	for _, row := range rows {
+		for i, c := range row {
+			widths[i] = max(widths[i], utf8.RuneCountInString(c))
+		}
+	}
+	fmt.Fprintln(w)
+	for _, row := range rows {
+		var b strings.Builder
+		for i, c := range row {
+			if i > 0 {
+				b.WriteString("  ")
+			}
+			b.WriteString(c)
+			if i < len(row)-1 {
+				b.WriteString(strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c)))
+			}
+		}
+		fmt.Fprintln(w, b.String())
+	}
+	for _, in := range r.Inputs {
+		fmt.Fprintf(w, "\nunreadable: %s: %s\n", in.Input, in.Error)
+	}
+	if len(r.Findings) == 0 {
+		fmt.Fprintln(w, "\nconsistent: the servers would accept each other, and nothing else differs")
+		return
+	}
+	fmt.Fprintln(w)
+	for _, f := range r.Findings {
+		pos := "-"
+		if !f.Pos.IsZero() {
+			pos = f.Pos.String()
+		}
+		fmt.Fprintf(w, "%s[%s] %s\n  %s\n", f.Severity, f.Code, pos, f.Message)
+		for _, l := range f.LogLines {
+			fmt.Fprintf(w, "  k3s logs: %s\n", l)
+		}
+		if f.Hint != "" {
+			fmt.Fprintf(w, "  fix: %s\n", f.Hint)
+		}
+	}
+}
+
+// cell is a node's value of key in the table: what a finding says, else the node's own
+// value for keys that are not secret, else "·" (not involved).
+func (r *Report) cell(n *Node, key string) string {
+	for _, f := range r.Findings {
+		if v, ok := f.Values[n.Name][key]; ok {
+			return clip(v)
+		}
+	}
+	if k := n.Keys[key]; k != nil && !isSecretKey(key) {
+		return clip(displayKey(n, key))
+	}
+	return "·"
+}
+
+func isSecretKey(k string) bool {
+	switch k {
+	case "token", "agent-token", "datastore-endpoint", "etcd-s3-access-key", "etcd-s3-secret-key", "etcd-s3-session-token", "vpn-auth":
+		return true
+	}
+	return false
+}
+
+func clip(s string) string {
+	if utf8.RuneCountInString(s) <= maxCell {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:maxCell-1]) + "…"
+}

@@ -1,0 +1,62 @@
+// Package benchfleet writes fleets of `k3sconf --json show --secret-salt` documents for
+// fleet's benchmarks.
+package benchfleet
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/afero"
+
+	"github.com/k3sconf/k3sconf/report"
+	"github.com/k3sconf/k3sconf/resolve"
+)
+
+// Salt is the salt the documents are made with.
+const Salt = "bench-salt"
+
+// WriteDocs writes n show documents into dir: three servers (the first initialises the
+// cluster, the others join it) and n-3 agents, each a node with a unit, an env file and a
+// config.yaml, as `show --json --secret-salt` writes them. The fleet is consistent.
+func WriteDocs(dir string, n int) error {
+	for i := 0; i < n; i++ {
+		cmd, unit := "agent", "k3s-agent.service"
+		if i < 3 {
+			cmd, unit = "server", "k3s.service"
+		}
+		fs := afero.NewMemMapFs()
+		_ = afero.WriteFile(fs, "/etc/systemd/system/"+unit, []byte(fmt.Sprintf(
+			"[Service]\nType=notify\nEnvironmentFile=-/etc/systemd/system/%s.env\nExecStart=/usr/local/bin/k3s \\\n    %s \\\n\t'--node-label' \\\n\t'rack=r%d' \\\n", unit, cmd, i%20)), 0o644)
+		_ = afero.WriteFile(fs, "/etc/systemd/system/"+unit+".env", []byte("K3S_TOKEN='K10c0ffee::server:s3cr3t'\n"), 0o600)
+		cfg := fmt.Sprintf("node-name: node-%04d\nnode-ip: 10.0.%d.%d\n", i, i/250, i%250+1)
+		switch {
+		case i == 0:
+			cfg += "cluster-init: true\ndisable: [traefik]\ntls-san: [k3s.example.com]\n"
+		case i < 3:
+			cfg += "server: https://10.0.0.1:6443\ndisable: [traefik]\ntls-san: [k3s.example.com]\n"
+		default:
+			cfg += "server: https://k3s.example.com:6443\nkubelet-arg: [max-pods=150]\n"
+		}
+		_ = afero.WriteFile(fs, "/etc/rancher/k3s/config.yaml", []byte(cfg), 0o600)
+		res, err := resolve.Resolve(resolve.Options{FS: fs})
+		if err != nil {
+			return err
+		}
+		doc := report.JSON(res, report.NewRedactor(res, false))
+		doc.Fleet = &report.FleetDoc{SaltID: report.SaltID(Salt), Fingerprints: report.SecretFingerprints(res, Salt),
+			NodeName: fmt.Sprintf("node-%04d", i), NodeNameFrom: "node-name"}
+		f, err := os.Create(filepath.Join(dir, fmt.Sprintf("node-%04d.json", i)))
+		if err != nil {
+			return err
+		}
+		if err := report.WriteJSON(f, doc); err != nil {
+			f.Close()
+			return err
+		}
+		if err := f.Close(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
