@@ -18,6 +18,7 @@ const (
 	stageWrapper       = 3 // the k3s multicall wrapper parses the command line alone
 	stageConfig        = 4 // configfilearg reads the config files
 	stageMain          = 5 // k3s-server/k3s-agent parses the spliced argv
+	stageValidate      = 6 // the command's action checks the values (resolve/validate.go)
 )
 
 func (r *resolver) failAt(stage int, msg string, pos diag.Position) {

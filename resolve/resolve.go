@@ -565,6 +565,7 @@ func (r *resolver) productize() {
 func (r *resolver) finish() {
 	defer r.productize()
 	r.checks()
+	r.validate()
 	r.addAdvice()
 	r.addNotes()
 	for _, ev := range r.env {
