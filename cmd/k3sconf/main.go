@@ -202,19 +202,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		report.Sources(stdout, res)
 	case "check":
-		if g.json {
-			doc := report.JSON(res, red)
-			c := checkCode(res, g.strict, code)
-			return writeJSON(stdout, stderr, map[string]any{"diagnostics": doc.Diagnostics, "error": doc.Error}, c)
-		}
-		errs, warns := report.Check(stdout, res, red)
-		if code == exitInput {
-			return code
-		}
-		if errs > 0 || (g.strict && warns > 0) {
-			return exitProblem
-		}
-		return exitOK
+		return runCheck(g, res, red, stdout, stderr, code)
 	case "explain":
 		return explain(stdout, stderr, res, red, cmdArgs, g, code)
 	case "components":
@@ -223,21 +211,6 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runStatus(stdout, stderr, g, res, red, code)
 	}
 	return code
-}
-
-func checkCode(res *resolve.Result, strict bool, code int) int {
-	if code == exitInput {
-		return code
-	}
-	for _, d := range res.Diagnostics {
-		if d.Severity == "error" || (strict && d.Severity == "warning") {
-			return exitProblem
-		}
-	}
-	if res.Error != "" {
-		return exitProblem
-	}
-	return exitOK
 }
 
 func explain(stdout, stderr io.Writer, res *resolve.Result, red *report.Redactor, names []string, g globals, code int) int {
