@@ -248,16 +248,32 @@ func (r *resolver) strip(toks []token) []token {
 			Reason: fmt.Sprintf("k3s %s does not know the flag %q, so k3s skips this config key (\"Unknown flag %s found in config.yaml, skipping\")", cmd.Name, name, strings.Split(t.text, "=")[0])}
 		r.stray = append(r.stray, a)
 		hint := r.suggest(name, cmd)
-		if r.p.Name != "k3s" && profile.K3s().Command(cmd.Name) != nil && profile.K3s().Command(cmd.Name).Lookup(name) != nil {
+		sev, effect := diag.Warning, ""
+		if w := r.p.WrongName("key", name); w != nil {
+			hint = w.Fix()
+			if name == "url" && cmd.Name == "server" {
+				// A join setting that is skipped: the node starts a cluster of its own.
+				sev, effect = diag.Error, ": this server does not join the cluster at that URL but starts a cluster of its own"
+			}
+		} else if r.p.Name != "k3s" && profile.K3s().Command(cmd.Name) != nil && profile.K3s().Command(cmd.Name).Lookup(name) != nil {
 			hint = fmt.Sprintf("%s is a k3s flag that %s %s does not have (%s drops it); remove the key", name, r.p.Program, cmd.Name, r.p.Program)
 		} else if other := r.otherCommandWith(name, cmd.Name); other != "" {
 			hint = fmt.Sprintf("%s is a %s flag: harmless here (a config shared by several nodes or commands), but it does nothing for %s %s", name, other, r.p.Program, cmd.Name)
 		}
-		r.diag(diag.Diagnostic{Severity: diag.Warning, Code: "config-unknown-key", Pos: t.pos, Key: name,
-			Message: fmt.Sprintf("k3s %s does not know %q; k3s skips it with \"Unknown flag %s found in config.yaml, skipping\"", cmd.Name, name, strings.Split(t.text, "=")[0]),
+		r.diag(diag.Diagnostic{Severity: sev, Code: "config-unknown-key", Pos: keyPos(t), Key: name,
+			Message: fmt.Sprintf("k3s %s does not know %q; k3s skips it with \"Unknown flag %s found in config.yaml, skipping\"%s", cmd.Name, name, strings.Split(t.text, "=")[0], effect),
 			Hint:    hint})
 	}
 	return out
+}
+
+// keyPos is where a config argument's key is written (a list's items each become an
+// argument, and each has its own position); for a command-line word, the word.
+func keyPos(t token) diag.Position {
+	if t.from != nil && t.from.entry != nil && !t.from.entry.KeyPos.IsZero() {
+		return t.from.entry.KeyPos
+	}
+	return t.pos
 }
 
 // suggest is suggestHint, remembered per name: a hostile file can repeat one unknown key
@@ -275,6 +291,15 @@ func (r *resolver) suggest(name string, cmd *profile.Command) string {
 	}
 	r.hints[name] = h
 	return h
+}
+
+// suggestion is the closest flag name to a misspelt one, or "".
+func suggestion(name string, cmd *profile.Command) string {
+	h := suggestHint(name, cmd)
+	if s, ok := strings.CutPrefix(h, "did you mean \""); ok {
+		return strings.TrimSuffix(s, "\"?")
+	}
+	return ""
 }
 
 // suggestHint proposes the closest flag name for a misspelt key.
@@ -597,15 +622,32 @@ func (r *resolver) refusal(run *cliRun, cmdName string) {
 		switch {
 		case e.tok.kind == sources.KindConfig && cmdName == "agent":
 			d.Code = "config-unknown-key-agent"
+			d.Pos = keyPos(*e.tok)
 			d.Message = fmt.Sprintf("k3s agent has no flag %q and, unlike k3s server, does not skip unknown config keys: it refuses to start (%s)", name, e.msg)
-			d.Hint = fmt.Sprintf("remove %s: from the agent's config (it is a server-only key, or a typo%s)", name, strings.TrimPrefix(" — "+suggestHint(name, r.p.Command("agent")), " — remove the key, or check `k3s agent --help` for the flag you meant"))
+			switch w, s := r.p.WrongName("key", name), suggestion(name, r.p.Command("agent")); {
+			case w != nil:
+				d.Hint = w.Fix()
+			case s != "":
+				d.Hint = fmt.Sprintf("rename %s: to %s: (the agent flag of that name)", name, s)
+			case r.otherCommandWith(name, "agent") != "":
+				d.Hint = fmt.Sprintf("remove %s: from the agent's config (it is a %s key)", name, r.otherCommandWith(name, "agent"))
+			default:
+				d.Hint = fmt.Sprintf("remove %s: from the agent's config (`k3s agent --help` lists its flags)", name)
+			}
 		case e.tok.kind == sources.KindCLI && strings.Contains(e.tok.text, " "):
 			d.Code = "cli-flag-with-space"
 			fields := strings.Fields(e.tok.text)
 			d.Message = fmt.Sprintf("the argument %q is one word holding a flag and its value, so k3s sees a flag named %q: %s", e.tok.text, strings.TrimLeft(fields[0], "-")+" "+strings.Join(fields[1:], " "), e.msg)
 			d.Hint = fmt.Sprintf("split it into two words in the unit: '%s' '%s' (or write '%s=%s')", fields[0], strings.Join(fields[1:], " "), fields[0], strings.Join(fields[1:], " "))
 		default:
-			d.Hint = "remove the flag or fix its name; " + suggestHint(name, r.p.Command(cmdName))
+			switch w, s := r.p.WrongName("key", name), suggestion(name, r.p.Command(cmdName)); {
+			case w != nil:
+				d.Hint = w.Fix()
+			case s != "":
+				d.Hint = fmt.Sprintf("write --%s instead of %s (did you mean it?)", s, dash(name))
+			default:
+				d.Hint = fmt.Sprintf("remove %s (`k3s %s --help` lists the flags)", dash(name), cmdName)
+			}
 		}
 	}
 	r.diag(d)
