@@ -15,9 +15,9 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/k3sconf/k3sconf/diag"
-	"github.com/k3sconf/k3sconf/profile"
 	"github.com/k3sconf/k3sconf/internal/dnslabel"
 	"github.com/k3sconf/k3sconf/internal/fuzzy"
+	"github.com/k3sconf/k3sconf/profile"
 )
 
 // manifestFile is one file (not a folder) found under the manifests folder.
