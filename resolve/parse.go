@@ -372,7 +372,7 @@ func (r *resolver) collect(main, wrapper *cliRun) {
 		}
 		r.diag(diag.Diagnostic{Severity: diag.Warning, Code: "cli-positional", Pos: first.pos,
 			Message: msg,
-			Hint:    "remove the stray word (often a second \"server\" from INSTALL_K3S_EXEC), or write a bool flag as --flag=false"})
+			Hint:    fmt.Sprintf("remove the stray word from ExecStart (for a bool flag write --flag=false as one word): %s", fmt.Sprintf(r.p.ExecStartEdit, r.serviceName()))})
 		r.markIgnored(final, main.rest[1:], ignoredBy, Ignored,
 			fmt.Sprintf("after the positional argument %q at %s: urfave/cli stops parsing flags at the first argument that is not a flag", first.text, first.pos))
 		if len(main.rest[1:]) > 0 && r.era == EraV1 {
@@ -603,6 +603,14 @@ func (r *resolver) refusal(run *cliRun, cmdName string) {
 	d := diag.Diagnostic{Severity: diag.Error, Code: "k3s-refuses", Message: "k3s refuses to start: " + e.msg}
 	if e.tok != nil {
 		d.Pos = e.tok.pos
+	} else if pos, ok := r.envErrorPos(e.msg); ok {
+		// urfave/cli names the variable whose value it could not parse: point at the line
+		// that set it (K3S_CLUSTER_INIT=yes in /etc/default/k3s).
+		d.Pos = pos
+		d.Hint = fmt.Sprintf("give the variable a value its flag accepts (a bool takes true or false) in %s, then `systemctl restart %s`", pos.File, r.serviceName())
+		if r.res.ErrorPos.IsZero() && r.res.Error == e.msg {
+			r.res.ErrorPos = pos
+		}
 	}
 	if rest, ok := strings.CutPrefix(e.msg, "Cannot use two forms of the same flag: "); ok {
 		names := strings.Fields(rest)
@@ -651,6 +659,23 @@ func (r *resolver) refusal(run *cliRun, cmdName string) {
 		}
 	}
 	r.diag(d)
+}
+
+// envErrorPos finds the assignment of the variable a CLI error names (`from environment
+// variable "K3S_X"`, urfave/cli v1 and v2).
+func (r *resolver) envErrorPos(msg string) (diag.Position, bool) {
+	_, rest, ok := strings.Cut(msg, `environment variable "`)
+	if !ok {
+		return diag.Position{}, false
+	}
+	name, _, ok := strings.Cut(rest, `"`)
+	if !ok {
+		return diag.Position{}, false
+	}
+	if _, a, found := r.lookupEnv(name); found && a != nil {
+		return a.Pos, true
+	}
+	return diag.Position{}, false
 }
 
 func dash(name string) string {

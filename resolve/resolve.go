@@ -566,6 +566,7 @@ func (r *resolver) finish() {
 	defer r.productize()
 	r.checks()
 	r.validate()
+	r.unitFixes()
 	r.addAdvice()
 	r.addNotes()
 	for _, ev := range r.env {

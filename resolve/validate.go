@@ -168,8 +168,12 @@ func (r *resolver) validateAgent() {
 					why = fmt.Sprintf("the token is the variable %s, which no Environment= or EnvironmentFile= of the unit defines, so systemd substitutes an empty string", v)
 				}
 			}
-			r.refuse("agent-token-required", "token", "--token is required", why,
-				fmt.Sprintf("set token: in %s to the server's token (the server's /var/lib/rancher/%s/server/token), then `systemctl restart %s`", r.p.DefaultConfig, r.p.Name, service), pos)
+			hint := fmt.Sprintf("set token: in %s to the server's token (the server's /var/lib/rancher/%s/server/token), then `systemctl restart %s`", r.p.DefaultConfig, r.p.Name, service)
+			if k := r.res.Key("token"); k != nil && k.Source != nil && k.Source.Kind == sources.KindCLI {
+				// The empty word on the command line beats any config value: fix it there.
+				hint = "define the variable in the unit (an Environment= line, or a file its EnvironmentFile= reads), or remove the --token word from ExecStart and set token: in " + r.p.DefaultConfig
+			}
+			r.refuse("agent-token-required", "token", "--token is required", why, hint, pos)
 			return
 		}
 	}
