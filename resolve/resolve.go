@@ -38,6 +38,10 @@ type Options struct {
 	// that are not systemd units: a compose file's environment, a container spec. Each
 	// assignment keeps its position for provenance.
 	Env []sources.EnvAssignment
+	// NoValidate leaves out the checks k3s's command actions make after parsing
+	// (resolve/validate.go), for callers whose environment is only known at run time:
+	// docker compose interpolates ${VAR} when the container starts.
+	NoValidate bool
 }
 
 // ErrUsage marks errors in Options (not in the node's files).

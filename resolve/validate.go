@@ -24,7 +24,7 @@ import (
 //   - the kubelet's --node-ip and --node-labels parsing (k3s starts the kubelet in-process;
 //     its refusal stops k3s too)
 func (r *resolver) validate() {
-	if r.res.Error != "" || r.res.inputInvalid {
+	if r.res.Error != "" || r.res.inputInvalid || r.opts.NoValidate {
 		return // k3s never reaches its command action
 	}
 	for _, d := range r.res.Diagnostics {
@@ -127,12 +127,6 @@ func (r *resolver) listValue(name string) []string {
 		return l
 	}
 	return nil
-}
-
-// isSet reports whether anything but the default gave the key its value.
-func (r *resolver) isSet(name string) bool {
-	k := r.res.Key(name)
-	return k != nil && k.Source != nil && k.Source.Kind != sources.KindDefault
 }
 
 func (r *resolver) dataDir() string {
