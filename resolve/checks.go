@@ -31,6 +31,7 @@ func (r *resolver) checks() {
 	r.checkBothUnits()
 	r.checkTLSSan()
 	r.checkNodeLabels()
+	r.checkTemplates()
 }
 
 // kubeletLabels and kubeletLabelNamespaces are what the kubelet lets a node set on itself in
