@@ -320,9 +320,14 @@ func (r *resolver) checkCommandLine(cmd *profile.Command) {
 			name := strings.SplitN(strings.TrimLeft(s, "-"), "=", 2)[0]
 			if strings.ContainsAny(name, " \t") && !reported[t.pos] {
 				fields := strings.Fields(s)
-				r.diag(diag.Diagnostic{Severity: diag.Error, Code: "cli-flag-with-space", Pos: t.pos,
+				d := diag.Diagnostic{Severity: diag.Error, Code: "cli-flag-with-space", Pos: t.pos,
 					Message: fmt.Sprintf("the argument %q is one word holding a flag and its value; k3s looks for a flag named %q", s, strings.TrimLeft(s, "-")),
-					Hint:    fmt.Sprintf("split it into two words: '%s' '%s'", fields[0], strings.Join(fields[1:], " "))})
+					Hint:    fmt.Sprintf("split it into two words: '%s' '%s'", fields[0], strings.Join(fields[1:], " "))}
+				if v := bracedVariable(t.raw); v != "" {
+					d.Message = fmt.Sprintf("${%s} holds several words (%q), and systemd passes a braced variable as one argument; k3s looks for a flag named %q", v, s, strings.TrimLeft(s, "-"))
+					d.Hint = fmt.Sprintf("write $%s without braces in ExecStart (systemd splits an unbraced variable at white space), or give each flag its own word", v)
+				}
+				r.diag(d)
 			}
 		}
 		if strings.HasPrefix(s, "-") && !strings.Contains(s, "=") && i+1 < len(toks) {

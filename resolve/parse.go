@@ -647,6 +647,10 @@ func (r *resolver) refusal(run *cliRun, cmdName string) {
 			fields := strings.Fields(e.tok.text)
 			d.Message = fmt.Sprintf("the argument %q is one word holding a flag and its value, so k3s sees a flag named %q: %s", e.tok.text, strings.TrimLeft(fields[0], "-")+" "+strings.Join(fields[1:], " "), e.msg)
 			d.Hint = fmt.Sprintf("split it into two words in the unit: '%s' '%s' (or write '%s=%s')", fields[0], strings.Join(fields[1:], " "), fields[0], strings.Join(fields[1:], " "))
+			if v := bracedVariable(e.tok.raw); v != "" {
+				d.Message = fmt.Sprintf("${%s} holds several words (%q), and systemd passes a braced variable as one argument, so k3s sees a flag named %q: %s", v, e.tok.text, strings.TrimLeft(fields[0], "-")+" "+strings.Join(fields[1:], " "), e.msg)
+				d.Hint = fmt.Sprintf("write $%s without braces in ExecStart (systemd splits an unbraced variable at white space), or give each flag its own word", v)
+			}
 		default:
 			switch w, s := r.p.WrongName("key", name), suggestion(name, r.p.Command(cmdName)); {
 			case w != nil:
@@ -659,6 +663,14 @@ func (r *resolver) refusal(run *cliRun, cmdName string) {
 		}
 	}
 	r.diag(d)
+}
+
+// bracedVariable is VAR when a unit word is exactly ${VAR}.
+func bracedVariable(raw string) string {
+	if v, ok := strings.CutPrefix(strings.Trim(raw, `"'`), "${"); ok && strings.HasSuffix(v, "}") && !strings.ContainsAny(v, "${ ") {
+		return strings.TrimSuffix(v, "}")
+	}
+	return ""
 }
 
 // envErrorPos finds the assignment of the variable a CLI error names (`from environment
