@@ -18,6 +18,9 @@ package findings_test
 //	value KEY: VALUE                   the value in force as explain prints it
 //	component NAME: STATE              components' state of NAME (servers)
 //	hint CODE: TEXT                    the fix of finding CODE contains TEXT
+//	hint-not CODE: TEXT                the fix of finding CODE does not contain TEXT
+//
+// On RKE2 nodes no message or fix may name k3s's installer, units or paths.
 //
 // Files are the node's, at /<path>.
 
@@ -50,6 +53,7 @@ type want struct {
 	values     map[string]string
 	comps      map[string]string
 	hints      map[string][]string
+	hintsNot   map[string][]string
 	sources    int
 	product    string
 	command    string
@@ -59,7 +63,7 @@ type want struct {
 }
 
 func parseWantComment(c string) (*want, error) {
-	w := &want{values: map[string]string{}, comps: map[string]string{}, hints: map[string][]string{}}
+	w := &want{values: map[string]string{}, comps: map[string]string{}, hints: map[string][]string{}, hintsNot: map[string][]string{}}
 	for i, line := range strings.Split(c, "\n") {
 		line = strings.TrimSpace(line)
 		key, val, ok := strings.Cut(line, ":")
@@ -91,6 +95,8 @@ func parseWantComment(c string) (*want, error) {
 			w.comps[f[1]] = val
 		case len(f) == 2 && f[0] == "hint":
 			w.hints[f[1]] = append(w.hints[f[1]], val)
+		case len(f) == 2 && f[0] == "hint-not":
+			w.hintsNot[f[1]] = append(w.hintsNot[f[1]], val)
 		}
 	}
 	if w.sources == 0 {
@@ -163,6 +169,18 @@ func TestRealWorldCorpus(t *testing.T) {
 			for _, h := range w.hints[d.Code] {
 				if !strings.Contains(d.Hint, h) {
 					t.Errorf("%s: the fix of %s is %q; want it to contain %q", p, d.Code, d.Hint, h)
+				}
+			}
+			for _, h := range w.hintsNot[d.Code] {
+				if strings.Contains(d.Hint, h) {
+					t.Errorf("%s: the fix of %s is %q; it must not contain %q", p, d.Code, d.Hint, h)
+				}
+			}
+			if res.Product == "rke2" {
+				for _, k3sism := range []string{"K3S_", "INSTALL_K3S", "get.k3s.io", "k3s.service", "k3s-agent", "/rancher/k3s", "servicelb, traefik"} {
+					if strings.Contains(d.Message+d.Hint, k3sism) {
+						t.Errorf("%s: an RKE2 finding names k3s's %q: %s / %s", p, k3sism, d.Message, d.Hint)
+					}
 				}
 			}
 		}

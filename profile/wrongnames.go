@@ -69,16 +69,16 @@ var wrongNames = []WrongName{
 // rke2WrongNames: RKE2 has the same keys; its disable items are its chart names.
 var rke2WrongNames = []WrongName{
 	{Kind: "disable", Name: "traefik", Use: "rke2-traefik",
-		Why:    "RKE2's disable items are its chart names (rke2-…)",
+		Why:    "RKE2's disable items are its chart names, which start with rke2-",
 		Source: "rancher/rke2 pkg/cli/types.go DisableItems"},
 	{Kind: "disable", Name: "ingress-nginx", Use: "rke2-ingress-nginx",
-		Why:    "RKE2's disable items are its chart names (rke2-…)",
+		Why:    "RKE2's disable items are its chart names, which start with rke2-",
 		Source: "rancher/rke2 pkg/cli/types.go DisableItems"},
 	{Kind: "disable", Name: "coredns", Use: "rke2-coredns",
-		Why:    "RKE2's disable items are its chart names (rke2-…)",
+		Why:    "RKE2's disable items are its chart names, which start with rke2-",
 		Source: "rancher/rke2 pkg/cli/types.go DisableItems"},
 	{Kind: "disable", Name: "metrics-server", Use: "rke2-metrics-server",
-		Why:    "RKE2's disable items are its chart names (rke2-…)",
+		Why:    "RKE2's disable items are its chart names, which start with rke2-",
 		Source: "rancher/rke2 pkg/cli/types.go DisableItems"},
 	{Kind: "disable", Name: "servicelb", Use: "",
 		Why:    "RKE2 has no ServiceLB (k3s's load balancer); its servers run no such controller",
@@ -125,17 +125,17 @@ func (p *Profile) WrongNames() []WrongName {
 	return out
 }
 
-// Fix is the one-sentence fix for a wrong name, e.g. "rename url: to server: ({E}_URL is …)".
+// Fix is the one-sentence fix for a wrong name, e.g. "rename url to server — K3S_URL is …".
 func (w *WrongName) Fix() string {
 	switch {
 	case w.Kind == "disable" && w.Use != "":
-		return "write " + w.Use + " instead of " + w.Name + " (" + w.Why + ")"
+		return "write " + w.Use + " instead of " + w.Name + " — " + w.Why
 	case w.Kind == "disable":
-		return "remove " + w.Name + " from disable (" + w.Why + ")"
+		return "remove " + w.Name + " from disable — " + w.Why
 	case strings.Contains(w.Use, ":"):
-		return "replace " + w.Name + " with " + w.Use + " (" + w.Why + ")"
+		return "replace " + w.Name + " with " + w.Use + " — " + w.Why
 	case w.Use != "":
-		return "rename " + w.Name + " to " + w.Use + " (" + w.Why + ")"
+		return "rename " + w.Name + " to " + w.Use + " — " + w.Why
 	}
-	return "remove " + w.Name + " (" + w.Why + ")"
+	return "remove " + w.Name + " — " + w.Why
 }

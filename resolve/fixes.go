@@ -33,7 +33,7 @@ func (r *resolver) unitFixes() {
 	reload := fmt.Sprintf("`systemctl daemon-reload && systemctl restart %s`", svc)
 	for i := range r.res.Diagnostics {
 		d := &r.res.Diagnostics[i]
-		if d.Hint == "" || !units[d.Pos.File] || strings.Contains(d.Hint, "daemon-reload") {
+		if d.Hint == "" || !units[d.Pos.File] || strings.Contains(d.Hint, "daemon-reload") || r.configFix[d.Code+" "+d.Pos.String()] {
 			continue
 		}
 		if plain := fmt.Sprintf("`systemctl restart %s`", svc); strings.Contains(d.Hint, plain) {

@@ -98,6 +98,9 @@ type resolver struct {
 	// entriesByKey indexes entries by config key, for per-flag lookups.
 	entriesByKey map[string][]*configEntry
 	seq          int
+	// configFix marks findings ("code position") placed at the command word whose fix edits
+	// the config file, not the unit.
+	configFix map[string]bool
 }
 
 func (r *resolver) diag(d diag.Diagnostic) { r.res.Diagnostics = append(r.res.Diagnostics, d) }

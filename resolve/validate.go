@@ -50,7 +50,13 @@ func (r *resolver) validate() {
 // why, when not empty, says how the node came to this (one clause, added to the message).
 func (r *resolver) refuse(code, key, msg, why, hint string, pos diag.Position) {
 	if pos.IsZero() {
+		// The key is set nowhere: point at the command, but the fix edits the config
+		// file, not the unit (unitFixes leaves it alone).
 		pos = r.commandPos()
+		if r.configFix == nil {
+			r.configFix = map[string]bool{}
+		}
+		r.configFix[code+" "+pos.String()] = true
 	}
 	m := fmt.Sprintf("%s refuses to start: %q (%s)", r.p.Program, msg, r.sourceOfRule(code))
 	if why != "" {
@@ -174,7 +180,7 @@ func (r *resolver) validateAgent() {
 	if r.stringValue("server") == "" {
 		hint := fmt.Sprintf("set server: https://<server>:%s in %s, then `systemctl restart %s`", r.supervisorPort(), r.p.DefaultConfig, service)
 		if a := r.strayNamed("url"); a != nil {
-			hint = fmt.Sprintf("rename url: at %s to server: (url is not a %s key; K3S_URL is the installer's name for it), then `systemctl restart %s`", a.Pos, r.p.Program, service)
+			hint = fmt.Sprintf("rename url: at %s to server: (url is not a %s key; %s_URL is the installer's name for it), then `systemctl restart %s`", a.Pos, r.p.Program, r.p.EnvPrefix, service)
 		}
 		r.refuse("agent-server-required", "server", "--server is required", "", hint, r.keyPos("server"))
 	}
