@@ -223,7 +223,7 @@ func TestRealWorldCorpusCount(t *testing.T) {
 	paths, _ := filepath.Glob("../testdata/realworld/*.txtar")
 	data, err := readDoc()
 	if err != nil {
-		t.Skip(err)
+		t.Fatal(err)
 	}
 	if !strings.Contains(data, "holds "+strconv.Itoa(len(paths))+" ") {
 		t.Errorf("docs/real-world.md does not say the corpus holds %d shapes", len(paths))
@@ -233,4 +233,22 @@ func TestRealWorldCorpusCount(t *testing.T) {
 func readDoc() (string, error) {
 	b, err := os.ReadFile("../docs/real-world.md")
 	return string(b), err
+}
+
+// TestWrongNamesDocumented keeps docs/real-world.md's table in step with profile's.
+func TestWrongNamesDocumented(t *testing.T) {
+	data, err := readDoc()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []*profile.Profile{profile.K3s(), profile.RKE2()} {
+		for _, w := range p.WrongNames() {
+			if !strings.Contains(data, "| "+p.Name+" |") && !(p.Name == "rke2" && w.Kind == "key") {
+				t.Errorf("docs/real-world.md has no %s rows", p.Name)
+			}
+			if !strings.Contains(data, "`"+w.Name+"`") {
+				t.Errorf("docs/real-world.md does not list the wrong name %q (%s)", w.Name, p.Name)
+			}
+		}
+	}
 }
