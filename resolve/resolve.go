@@ -101,6 +101,8 @@ type resolver struct {
 	// configFix marks findings ("code position") placed at the command word whose fix edits
 	// the config file, not the unit.
 	configFix map[string]bool
+	// warnedMissing: token files already reported missing.
+	warnedMissing map[string]bool
 }
 
 func (r *resolver) diag(d diag.Diagnostic) { r.res.Diagnostics = append(r.res.Diagnostics, d) }

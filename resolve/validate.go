@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/spf13/afero"
+
 	"github.com/k3sconf/k3sconf/diag"
 	"github.com/k3sconf/k3sconf/sources"
 )
@@ -151,18 +153,53 @@ func (r *resolver) exists(p string) bool {
 	return err == nil
 }
 
+// tokenFile reads the file a *token-file key names, as k3s's util.ReadFile does (trimmed).
+// present is false when the key is unset; missing when the node has no such file: k3s then
+// waits up to 4 minutes for it to appear (pkg/util/file.go ReadFile, logging "Waiting for
+// …") and stops — a warning, since a secrets manager may create it at boot.
+func (r *resolver) tokenFile(key string) (content string, present, missing bool) {
+	p := r.stringValue(key)
+	if p == "" {
+		return "", false, false
+	}
+	data, err := afero.ReadFile(r.fs, p)
+	if err != nil {
+		if r.exists(p) {
+			return "", true, false // unreadable for k3sconf, readable for k3s (root): unknown
+		}
+		if !r.warnedMissing[key] {
+			if r.warnedMissing == nil {
+				r.warnedMissing = map[string]bool{}
+			}
+			r.warnedMissing[key] = true
+			r.diag(diag.Diagnostic{Severity: diag.Warning, Code: "token-file-missing", Pos: r.keyPos(key), Key: key,
+				Message: fmt.Sprintf("%s %s is not on the node: %s waits up to 4 minutes for it to appear (\"Waiting for file … to be created\") and then stops", key, p, r.p.Program),
+				Hint:    fmt.Sprintf("create %s with the token before %s starts, or fix the path", p, r.p.Program)})
+		}
+		return "", true, true
+	}
+	return strings.TrimSpace(string(data)), true, false
+}
+
 // validateAgent: pkg/cli/agent/agent.go Run. The token comes from --token or the file
 // --token-file names; an existing client-kubelet certificate stands in for it
 // (Behaviour.AgentCertWithoutToken). --server has no default.
 func (r *resolver) validateAgent() {
 	service := strings.TrimSuffix(r.p.Units["agent"], ".service")
-	if r.stringValue("token") == "" && r.stringValue("token-file") == "" {
+	fileToken, haveFile, missing := r.tokenFile("token-file")
+	if missing {
+		return // k3s waits for the file; what follows depends on what it will hold
+	}
+	emptyFile := haveFile && fileToken == ""
+	if r.stringValue("token") == "" && (!haveFile || emptyFile) {
 		agentDir := path.Join(r.dataDir(), "agent")
 		haveCert := r.exists(path.Join(agentDir, "client-kubelet.crt")) && r.exists(path.Join(agentDir, "client-kubelet.key"))
 		if !(haveCert && r.beh.AgentCertWithoutToken) {
 			pos := r.keyPos("token")
 			why := fmt.Sprintf("no token is set (token:, --token, %s_TOKEN or token-file)", r.p.EnvPrefix)
-			if k := r.res.Key("token"); k != nil && k.Source != nil && k.Source.Kind != sources.KindDefault {
+			if emptyFile {
+				why, pos = fmt.Sprintf("the token file %s is empty", r.stringValue("token-file")), r.keyPos("token-file")
+			} else if k := r.res.Key("token"); k != nil && k.Source != nil && k.Source.Kind != sources.KindDefault {
 				why = "the token set here is empty"
 				if v := unitVariable(k.Source.Raw); v != "" {
 					why = fmt.Sprintf("the token is the variable %s, which no Environment= or EnvironmentFile= of the unit defines, so systemd substitutes an empty string", v)
@@ -295,7 +332,9 @@ func (r *resolver) validateServer() {
 	}
 	// pkg/cluster/bootstrap.go: a server joining with an uninitialised managed database needs
 	// the token. An already joined server (its etcd member directory exists) does not.
-	if r.stringValue("server") != "" && !endpoint && r.stringValue("token") == "" && r.stringValue("token-file") == "" {
+	fileToken, haveFile, missing := r.tokenFile("token-file")
+	r.tokenFile("agent-token-file")
+	if r.stringValue("server") != "" && !endpoint && r.stringValue("token") == "" && !missing && (!haveFile || fileToken == "") {
 		if !r.exists(path.Join(r.dataDir(), "server", "db", "etcd")) {
 			r.refuse("server-join-token-required", "token", "token is required to join a cluster", "the server has not joined yet (no etcd member directory under its data-dir)",
 				fmt.Sprintf("set token: in %s to the cluster's token (the first server's /var/lib/rancher/%s/server/token), %s", r.p.DefaultConfig, r.p.Name, restart), r.keyPos("server"))
