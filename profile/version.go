@@ -87,6 +87,11 @@ type Behaviour struct {
 	// cloud controller is disabled; before, the kubelet got the first one only. k3sconf
 	// models it from v1.28.3 and the October 2023 patch releases v1.27.7 and v1.26.10.
 	KubeletGetsAllNodeIPs bool
+	// EtcdSnapshotRequest: since k3s-io/k3s fe465cc83 (2024-03-28, first in v1.30.0) the
+	// etcd-snapshot commands ask the running server over HTTPS and authenticate with
+	// --etcd-token or, when it is empty, <data-dir>/server/token. Backports to older lines
+	// were not verified, so they are not modelled.
+	EtcdSnapshotRequest bool
 	// Version modelled ("newest" when none was given).
 	Version string
 }
@@ -94,7 +99,7 @@ type Behaviour struct {
 // Behaviour returns what the given version does; "" means the newest release.
 func (p *Profile) Behaviour(version string) (Behaviour, error) {
 	if version == "" || version == "latest" || version == "newest" {
-		return Behaviour{CLI: 2, Version: "newest", AgentCertWithoutToken: true, KubeletGetsAllNodeIPs: true}, nil
+		return Behaviour{CLI: 2, Version: "newest", AgentCertWithoutToken: true, KubeletGetsAllNodeIPs: true, EtcdSnapshotRequest: true}, nil
 	}
 	v, err := ParseVersion(version)
 	if err != nil {
@@ -116,6 +121,7 @@ func (p *Profile) Behaviour(version string) (Behaviour, error) {
 	b.TLSSanNotSplit = !v.atLeast(27, map[int]int{27: 2, 26: 5, 25: 10})
 	b.AgentCertWithoutToken = v.atLeast(27, map[int]int{26: 2, 25: 7, 24: 11})
 	b.KubeletGetsAllNodeIPs = v.atLeast(29, map[int]int{28: 3, 27: 7, 26: 10})
+	b.EtcdSnapshotRequest = v.atLeast(30, nil)
 	return b, nil
 }
 

@@ -38,6 +38,8 @@ func (r *resolver) validate() {
 	case "agent":
 		r.validateAgent()
 		r.validateKubelet()
+	case "etcd-snapshot":
+		r.validateEtcdSnapshot()
 	case "server":
 		r.validateServer()
 		if r.res.Error == "" && !r.boolValue("disable-agent") {
@@ -61,6 +63,9 @@ func (r *resolver) refuse(code, key, msg, why, hint string, pos diag.Position) {
 		r.configFix[code+" "+pos.String()] = true
 	}
 	m := fmt.Sprintf("%s refuses to start: %q (%s)", r.p.Program, msg, r.sourceOfRule(code))
+	if r.res.Command == "etcd-snapshot" {
+		m = fmt.Sprintf("%s etcd-snapshot fails: %q (%s)", r.p.Program, msg, r.sourceOfRule(code))
+	}
 	if why != "" {
 		m += ": " + why
 	}
@@ -75,6 +80,8 @@ func (r *resolver) sourceOfRule(code string) string {
 		return "k3s's agent command, pkg/cli/agent/agent.go"
 	case "server-join-token-required":
 		return "k3s's cluster bootstrap, pkg/cluster/bootstrap.go"
+	case "etcd-snapshot-no-token":
+		return "k3s's etcd-snapshot command, pkg/cli/etcdsnapshot/etcd_snapshot.go"
 	case "node-ip-not-dual-stack", "node-label-not-key-value":
 		return "the kubelet k3s starts"
 	}
@@ -239,6 +246,23 @@ func (r *resolver) strayNamed(name string) *Assignment {
 		}
 	}
 	return nil
+}
+
+// validateEtcdSnapshot: pkg/cli/etcdsnapshot/etcd_snapshot.go commandSetup reads
+// <data-dir>/server/token when --etcd-token is empty and stops when it cannot. k3sconf
+// reports it only when the node has the server's data directory but not the token file: a
+// support bundle without /var/lib/rancher says nothing either way.
+func (r *resolver) validateEtcdSnapshot() {
+	if !r.beh.EtcdSnapshotRequest || r.stringValue("etcd-token") != "" {
+		return
+	}
+	serverDir := path.Join(r.dataDir(), "server")
+	tokenPath := path.Join(serverDir, "token")
+	if !r.exists(serverDir) || r.exists(tokenPath) {
+		return
+	}
+	r.refuse("etcd-snapshot-no-token", "etcd-token", fmt.Sprintf("open %s: no such file or directory", tokenPath), "",
+		fmt.Sprintf("run it on a server that has %s, or pass --etcd-token with the cluster's token", tokenPath), diag.Position{File: tokenPath})
 }
 
 // validateServer: pkg/cli/server/server.go run, in its order.

@@ -98,7 +98,19 @@ func TestValidate(t *testing.T) {
 			map[string]string{"/etc/systemd/system/k3s.service": serverUnit, "/etc/rancher/k3s/config.yaml": "cluster-dns: 10.43.0.10.1\n"},
 			"server-flag-invalid", "invalid cluster-dns address 10.43.0.10.1"},
 	}
-	codes := map[string]bool{"agent-token-required": true, "agent-server-required": true, "server-flag-conflict": true, "server-flag-invalid": true,
+	snapshot := map[string]string{"/var/lib/rancher/k3s/server/db/etcd/config": "x"}
+	tests = append(tests, []struct {
+		name, reason string
+		product      string
+		version      string
+		files        map[string]string
+		want         string
+		refuses      string
+	}{
+		{"etcd-snapshot-no-token", "the request/response etcd-snapshot needs the server token", "", "", snapshot, "etcd-snapshot-no-token", "server/token: no such file"},
+		{"etcd-snapshot-v1.29", "before v1.30.0 etcd-snapshot ran locally without a token (backports not modelled)", "", "v1.29.6+k3s1", snapshot, "", ""},
+	}...)
+	codes := map[string]bool{"etcd-snapshot-no-token": true, "agent-token-required": true, "agent-server-required": true, "server-flag-conflict": true, "server-flag-invalid": true,
 		"server-join-token-required": true, "node-ip-invalid": true, "node-ip-not-dual-stack": true, "node-label-not-key-value": true}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -109,6 +121,9 @@ func TestValidate(t *testing.T) {
 				}
 			}
 			opts := resolve.Options{FS: fs, Version: tc.version}
+			if strings.HasPrefix(tc.name, "etcd-snapshot") {
+				opts.Command, opts.Args = "etcd-snapshot", []string{"etcd-snapshot", "save"}
+			}
 			if tc.product != "" {
 				opts.Profile, _ = profile.ByName(tc.product)
 			}
