@@ -208,7 +208,7 @@ func (r *resolver) validateAgent() {
 				why, pos = fmt.Sprintf("the token file %s is empty", r.stringValue("token-file")), r.keyPos("token-file")
 			} else if k := r.res.Key("token"); k != nil && k.Source != nil && k.Source.Kind != sources.KindDefault {
 				why = "the token set here is empty"
-				if v := unitVariable(k.Source.Raw); v != "" {
+				if v := unitVariable(r.cliValueRaw(k.Source)); v != "" {
 					why = fmt.Sprintf("the token is the variable %s, which no Environment= or EnvironmentFile= of the unit defines, so systemd substitutes an empty string", v)
 				}
 			}
@@ -364,6 +364,26 @@ func (r *resolver) validateServer() {
 				fmt.Sprintf("set token: in %s to the cluster's token (the first server's /var/lib/rancher/%s/server/token), %s", r.p.DefaultConfig, r.p.Name, restart), r.keyPos("server"))
 		}
 	}
+}
+
+// cliValueRaw is the unit word as written that gave a command-line assignment its value:
+// the part after "=" of --flag=value, or the word after --flag.
+func (r *resolver) cliValueRaw(a *Assignment) string {
+	if a.Kind != sources.KindCLI {
+		return a.Raw
+	}
+	for i, t := range r.argv {
+		if t.pos != a.Pos {
+			continue
+		}
+		if _, v, ok := strings.Cut(t.raw, "="); ok && strings.HasPrefix(t.text, "-") {
+			return v
+		}
+		if i+1 < len(r.argv) {
+			return r.argv[i+1].raw
+		}
+	}
+	return a.Raw
 }
 
 // unitVariable is the variable name of a unit word that is only a $VAR or ${VAR} reference.
