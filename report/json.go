@@ -183,7 +183,7 @@ func Diagnostics(ds []diag.Diagnostic, red *Redactor) []Diagnostic {
 
 func diagDoc(d diag.Diagnostic, red *Redactor) Diagnostic {
 	return Diagnostic{Severity: string(d.Severity), Code: d.Code, File: d.Pos.File, Line: d.Pos.Line,
-		Column: d.Pos.Column, Key: d.Key, Message: red.Scrub(d.Message), Hint: red.Scrub(d.Hint)}
+		Column: d.Pos.Column, Key: red.Scrub(d.Key), Message: red.Scrub(d.Message), Hint: red.Scrub(d.Hint)}
 }
 
 // Args is the spliced argv with secret values redacted: "--token=x" and the word after a

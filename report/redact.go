@@ -69,6 +69,40 @@ func NewRedactor(res *resolve.Result, show bool) *Redactor {
 		}
 	}
 	sort.Slice(r.secrets, func(i, j int) bool { return len(r.secrets[i]) > len(r.secrets[j]) })
+	// A secret flag whose value k3s never parsed (it sits inside a word k3s rejected, such
+	// as one ${VAR} holding "--token x --server y") is in no assignment: find it by name in
+	// the input words (command-line words, stray assignments, environment values), never in
+	// prose, and redact that value wherever it appears.
+	var names []string
+	for _, k := range res.Keys {
+		if k.Flag.Secret {
+			for _, n := range k.Flag.Names() {
+				names = append(names, regexp.QuoteMeta(n))
+			}
+		}
+	}
+	if len(names) > 0 {
+		sort.Slice(names, func(i, j int) bool { return len(names[i]) > len(names[j]) })
+		re := regexp.MustCompile(`(?:^|[\s"'])--?(` + strings.Join(names, "|") + `)(?:=|\s+)([^\s"']+)`)
+		scan := func(word string) {
+			for _, m := range re.FindAllStringSubmatch(word, -1) {
+				add(m[1], m[2])
+			}
+		}
+		for _, a := range res.Args {
+			scan(a.Value)
+		}
+		for _, a := range res.Stray {
+			scan(a.Value)
+			scan(a.Raw)
+		}
+		for _, ev := range res.Env {
+			for _, a := range ev.Assignments {
+				scan(a.Value)
+			}
+		}
+		sort.Slice(r.secrets, func(i, j int) bool { return len(r.secrets[i]) > len(r.secrets[j]) })
+	}
 	return r
 }
 

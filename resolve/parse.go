@@ -657,6 +657,8 @@ func (r *resolver) refusal(run *cliRun, cmdName string) {
 				d.Hint = w.Fix()
 			case s != "":
 				d.Hint = fmt.Sprintf("write --%s instead of %s (did you mean it?)", s, dash(name))
+			case r.otherCommandWith(name, cmdName) != "":
+				d.Hint = fmt.Sprintf("remove %s: it is a %s flag, and this unit runs %s %s", dash(name), r.otherCommandWith(name, cmdName), r.p.Program, cmdName)
 			default:
 				d.Hint = fmt.Sprintf("remove %s (`k3s %s --help` lists the flags)", dash(name), cmdName)
 			}
