@@ -441,6 +441,22 @@ func (r *resolver) validateNodeIPs(restart string) bool {
 	return false
 }
 
+// clusterCIDRIsIPv4 is the family of the cluster's first CIDR: a server's cluster-cidr, or
+// its default, which follows the first node IP (pkg/util GetDefaultAddresses: 10.42.0.0/16
+// or fd00:42::/56). An agent learns it from the server; k3sconf assumes the default of an
+// IPv4 first node IP there.
+func (r *resolver) clusterCIDRIsIPv4(firstNodeIP net.IP) bool {
+	if r.res.Command == "server" {
+		for _, item := range r.listValue("cluster-cidr") {
+			if ip, _, err := net.ParseCIDR(strings.Split(item, ",")[0]); err == nil {
+				return ip.To4() != nil
+			}
+		}
+		return firstNodeIP.To4() != nil
+	}
+	return true
+}
+
 // validateKubelet: what the kubelet refuses from what k3s hands it.
 //
 // node-ip: with the embedded cloud controller (the default) k3s passes every node-ip to the
@@ -466,6 +482,18 @@ func (r *resolver) validateKubelet() {
 					words = append(words, ip.String())
 				}
 			}
+		}
+		if len(ips) > 1 && (ips[0].To4() != nil) != r.clusterCIDRIsIPv4(ips[0]) {
+			// pkg/agent/config/config.go swaps the first two addresses when the first is
+			// not of the cluster CIDR's family.
+			ips[0], ips[1] = ips[1], ips[0]
+			words[0], words[1] = words[1], words[0]
+		}
+		if len(ips) == 2 && (ips[0].To4() == nil) != (ips[1].To4() == nil) && (ips[0].IsUnspecified() || ips[1].IsUnspecified()) {
+			r.refuse("node-ip-not-dual-stack", "node-ip",
+				fmt.Sprintf("bad --node-ip %q: dual-stack node IP cannot include '0.0.0.0' or '::'", strings.Join(words, ",")), "",
+				fmt.Sprintf("give node-ip the node's real addresses, one per IP family, then `systemctl restart %s`", service), r.keyPos("node-ip"))
+			return
 		}
 		if len(ips) > 2 || (len(ips) == 2 && (ips[0].To4() == nil) == (ips[1].To4() == nil)) {
 			joined := strings.Join(words, ",")

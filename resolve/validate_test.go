@@ -107,6 +107,27 @@ func TestValidate(t *testing.T) {
 		want         string
 		refuses      string
 	}{
+		// Found by the differential run against k8s.io/component-helpers ParseNodeIPArgument
+		// (3,000 generated node-ip lists, seed 16): a dual-stack pair with an unspecified
+		// address is refused too.
+		{"node-ip-unspecified-pair", "the kubelet refuses 0.0.0.0 or :: in a dual-stack pair", "", "",
+			map[string]string{"/etc/systemd/system/k3s.service": serverUnit, "/etc/rancher/k3s/config.yaml": "node-ip: \"0.0.0.0,fd00::1\"\n"},
+			"node-ip-not-dual-stack", `bad --node-ip "0.0.0.0,fd00::1": dual-stack node IP cannot include '0.0.0.0' or '::'`},
+		{"node-ip-swapped", "with an IPv4 cluster-cidr k3s puts the IPv4 address first, and the kubelet's message shows that order", "", "",
+			map[string]string{"/etc/systemd/system/k3s.service": serverUnit, "/etc/rancher/k3s/config.yaml": "cluster-cidr: 10.42.0.0/16\nnode-ip: \"::,10.0.0.1\"\n"},
+			"node-ip-not-dual-stack", `bad --node-ip "10.0.0.1,::"`},
+		{"node-ip-v6-first", "without cluster-cidr the default follows the first address: an IPv6-first pair is valid", "", "",
+			map[string]string{"/etc/systemd/system/k3s.service": serverUnit, "/etc/rancher/k3s/config.yaml": "node-ip: \"fd00::1,10.0.0.1\"\n"},
+			"", ""},
+		{"node-ip-spaces-config", "k3s's configfilearg trims every config value (pkg/configfilearg/parser.go), so a padded item is valid", "", "v1.30.5+k3s1",
+			map[string]string{"/etc/systemd/system/k3s.service": serverUnit, "/etc/rancher/k3s/config.yaml": "node-ip: [\" 10.0.0.3\"]\n"},
+			"", ""},
+		{"node-ip-spaces-cli-v2", "urfave/cli v2 trims each StringSlice value", "", "",
+			map[string]string{"/etc/systemd/system/k3s.service": "[Service]\nExecStart=/usr/local/bin/k3s server '--node-ip= 10.0.0.3'\n"},
+			"", ""},
+		{"node-ip-spaces-cli-v1", "urfave/cli v1 (before v1.31.8, v1.32.4, v1.33.0) keeps the space, and net.ParseIP refuses it", "", "v1.30.5+k3s1",
+			map[string]string{"/etc/systemd/system/k3s.service": "[Service]\nExecStart=/usr/local/bin/k3s server '--node-ip= 10.0.0.3'\n"},
+			"node-ip-invalid", "invalid node-ip: invalid ip format ' 10.0.0.3'"},
 		{"etcd-snapshot-no-token", "the request/response etcd-snapshot needs the server token", "", "", snapshot, "etcd-snapshot-no-token", "server/token: no such file"},
 		{"etcd-snapshot-v1.29", "before v1.30.0 etcd-snapshot ran locally without a token (backports not modelled)", "", "v1.29.6+k3s1", snapshot, "", ""},
 	}...)
