@@ -5,6 +5,7 @@ import (
 
 	"github.com/k3sconf/k3sconf/components"
 	"github.com/k3sconf/k3sconf/diag"
+	"github.com/k3sconf/k3sconf/identity"
 	"github.com/k3sconf/k3sconf/live"
 	"github.com/k3sconf/k3sconf/resolve"
 )
@@ -19,12 +20,16 @@ var noData = map[string]bool{
 	"live-start-unknown":       true,
 	"live-argv-hidden":         true,
 	"live-annotation-missing":  true,
+	// identity: the node's files hold no host name; only a note about missing data.
+	"identity-hostname-unknown": true,
 }
 
 // All returns the findings about the node whose resolution is res, read from node: the
-// resolver's, then (for a server) the components', then status's when st is not nil. A
-// finding reported by two sources with the same code, position and message appears once.
-func All(node afero.Fs, res *resolve.Result, st *live.Status) []diag.Diagnostic {
+// resolver's, then (for a server) the components', the node identity's (what `explain
+// node-name` says; root is where the node's files are on this machine, "/" for this
+// machine itself), then status's when st is not nil. A finding reported by two sources
+// with the same code, position and message appears once.
+func All(node afero.Fs, res *resolve.Result, st *live.Status, root string) []diag.Diagnostic {
 	out := append([]diag.Diagnostic{}, res.Diagnostics...)
 	seen := map[key]bool{}
 	for _, d := range out {
@@ -41,14 +46,21 @@ func All(node afero.Fs, res *resolve.Result, st *live.Status) []diag.Diagnostic 
 	if res.Command == "server" {
 		add(components.Inspect(node, res).Diagnostics)
 	}
+	if res.Command == "server" || res.Command == "agent" {
+		add(withoutNoData(identity.Derive(node, res, root).Diagnostics))
+	}
 	if st != nil {
-		var ds []diag.Diagnostic
-		for _, d := range st.Diagnostics {
-			if !noData[d.Code] {
-				ds = append(ds, d)
-			}
+		add(withoutNoData(st.Diagnostics))
+	}
+	return out
+}
+
+func withoutNoData(ds []diag.Diagnostic) []diag.Diagnostic {
+	var out []diag.Diagnostic
+	for _, d := range ds {
+		if !noData[d.Code] {
+			out = append(out, d)
 		}
-		add(ds)
 	}
 	return out
 }

@@ -23,7 +23,7 @@ func TestAll(t *testing.T) {
 		{Severity: diag.Warning, Code: "live-restart-needed", Pos: diag.Position{File: "/etc/rancher/k3s/config.yaml"}, Message: "changed"},
 	}}
 	codes := map[string]int{}
-	for _, d := range findings.All(fs, res, st) {
+	for _, d := range findings.All(fs, res, st, "/node") {
 		codes[d.Code]++
 	}
 	tests := []struct {
@@ -43,7 +43,7 @@ func TestAll(t *testing.T) {
 	}
 	// An agent has no components: nothing from them, not even component-not-server.
 	res, _ = resolve.Resolve(resolve.Options{FS: fs, Command: "agent"})
-	for _, d := range findings.All(fs, res, nil) {
+	for _, d := range findings.All(fs, res, nil, "/node") {
 		if d.Code == "component-not-server" {
 			t.Errorf("an agent's check lists %s", d.Code)
 		}

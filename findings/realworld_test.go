@@ -139,7 +139,7 @@ func TestRealWorldCorpus(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		all := findings.All(fs, res, nil)
+		all := findings.All(fs, res, nil, "/node")
 		var got []string
 		for _, d := range all {
 			if d.Severity == diag.Info && !w.checkNotes {

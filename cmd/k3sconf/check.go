@@ -21,7 +21,7 @@ func runCheck(g globals, res *resolve.Result, red *report.Redactor, stdout, stde
 			st = s
 		}
 	}
-	all := findings.All(k3sconf.Node(g.root), res, st)
+	all := findings.All(k3sconf.Node(g.root), res, st, g.root)
 	if g.json {
 		return writeJSON(stdout, stderr, map[string]any{"diagnostics": report.Diagnostics(all, red), "error": red.Scrub(res.Error)}, checkCode(res, all, g.strict, code))
 	}
