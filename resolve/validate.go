@@ -224,7 +224,13 @@ func (r *resolver) validateAgent() {
 	if r.stringValue("server") == "" {
 		hint := fmt.Sprintf("set server: https://<server>:%s in %s, then `systemctl restart %s`", r.supervisorPort(), r.p.DefaultConfig, service)
 		if a := r.strayNamed("url"); a != nil {
-			hint = fmt.Sprintf("rename url: at %s to server: (url is not a %s key; %s_URL is the installer's name for it), then `systemctl restart %s`", a.Pos, r.p.Program, r.p.EnvPrefix, service)
+			at := a.Pos
+			for _, d := range r.res.Diagnostics {
+				if (d.Code == "config-unknown-key" || d.Code == "config-unknown-key-agent") && d.Key == "url" {
+					at = d.Pos // the key, not its value
+				}
+			}
+			hint = fmt.Sprintf("rename url: at %s to server: (url is not a %s key; %s_URL is the installer's name for it), then `systemctl restart %s`", at, r.p.Program, r.p.EnvPrefix, service)
 		}
 		r.refuse("agent-server-required", "server", "--server is required", "", hint, r.keyPos("server"))
 	}
