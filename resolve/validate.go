@@ -23,6 +23,7 @@ import (
 //   - pkg/cli/server/server.go run: the "invalid flag use" combinations, node-ip, the CIDRs,
 //     cluster-dns, egress-selector-mode, cluster-reset with a server URL
 //   - pkg/cluster/bootstrap.go: "token is required to join a cluster"
+//   - pkg/cli/etcdsnapshot/etcd_snapshot.go commandSetup: the server token file
 //   - the kubelet's --node-ip and --node-labels parsing (k3s starts the kubelet in-process;
 //     its refusal stops k3s too)
 func (r *resolver) validate() {
@@ -37,7 +38,9 @@ func (r *resolver) validate() {
 	switch r.res.Command {
 	case "agent":
 		r.validateAgent()
-		r.validateKubelet()
+		if r.res.Error == "" { // k3s stops at its first refusal
+			r.validateKubelet()
+		}
 	case "etcd-snapshot":
 		r.validateEtcdSnapshot()
 	case "server":
