@@ -227,6 +227,18 @@ func (in *inspector) disableList() {
 	}
 }
 
+// serverService is the systemd service of the server: the unit read, else the product's
+// (k3s, rke2-server).
+func serverService(res *resolve.Result) string {
+	if res.Unit != "" {
+		return strings.TrimSuffix(path.Base(res.Unit), ".service")
+	}
+	if res.Product == "rke2" {
+		return "rke2-server"
+	}
+	return "k3s"
+}
+
 func containsAssignment(list []*resolve.Assignment, a *resolve.Assignment) bool {
 	for _, x := range list {
 		if x == a {
@@ -356,7 +368,7 @@ func (in *inspector) packaged() {
 				in.diag(diag.Diagnostic{Severity: diag.Warning, Code: "component-stale-manifest", Pos: diag.Position{File: f.path},
 					Message: fmt.Sprintf("%s is disabled (%s) but its manifest %s is on disk: k3s has not run with this disable yet (a restart is pending), or the file was put here by hand. When k3s starts it deletes the file and uninstalls %s from the whole cluster; any server that does not disable %s puts it back at its next start",
 						p.name, describeFrom(in.itemFrom(p.name)), f.path, p.name, p.name),
-					Hint: fmt.Sprintf("set disable: %s on every server, then restart k3s here (systemctl restart k3s); k3s removes %s itself", p.name, f.path)})
+					Hint: fmt.Sprintf("set disable: %s on every server, then `systemctl restart %s` here, and k3s removes %s itself", p.name, serverService(in.res), f.path)})
 			}
 		default:
 			var skipped, total int

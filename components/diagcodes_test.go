@@ -209,3 +209,49 @@ func TestEveryCodeHasAScenario(t *testing.T) {
 		t.Fatal("found no codes; the pattern is out of date")
 	}
 }
+
+// TestRKE2DisableFindings: RKE2 servers get findings only about what the user wrote, in
+// RKE2's names (issue 16: every RKE2 server with cni: got component-disable-unknown for the
+// rke2-*-crd items k3sconf itself added, with k3s's component names as the fix).
+func TestRKE2DisableFindings(t *testing.T) {
+	tests := []struct {
+		name, reason, config string
+		wantUnknown          []string // items reported as component-disable-unknown
+		wantHint             string   // a fix text that must appear
+	}{
+		{"cni-cilium", "the CNI charts RKE2 disables itself are not the user's items", "cni: cilium\n", nil, ""},
+		{"cni-multus-canal", "multus first: still nothing the user wrote is unknown", "cni: [multus, canal]\ndisable: [rke2-ingress-nginx]\n", nil, ""},
+		{"k3s-name", "traefik is k3s's name; RKE2's chart is rke2-traefik", "cni: canal\ndisable: [traefik]\n", []string{"traefik"}, "write rke2-traefik instead of traefik"},
+		{"unknown", "an unknown item lists RKE2's chart names, not k3s's", "disable: [foo]\n", []string{"foo"}, "rke2-coredns"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			fs := afero.NewMemMapFs()
+			_ = afero.WriteFile(fs, "/etc/rancher/rke2/config.yaml", []byte(tc.config), 0o644)
+			res, err := resolve.Resolve(resolve.Options{FS: fs, Profile: profile.RKE2(), Command: "server"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			hints := ""
+			for _, d := range components.Inspect(fs, res).Diagnostics {
+				if d.Code == "component-disable-unknown" {
+					got = append(got, strings.Split(d.Message, "\"")[1])
+					hints += d.Hint + "\n"
+					if d.Pos.IsZero() {
+						t.Errorf("%s: %s has no position", tc.reason, d.Code)
+					}
+				}
+			}
+			if strings.Join(got, ",") != strings.Join(tc.wantUnknown, ",") {
+				t.Errorf("%s: unknown items %v, want %v", tc.reason, got, tc.wantUnknown)
+			}
+			if !strings.Contains(hints, tc.wantHint) {
+				t.Errorf("%s: fix %q does not contain %q", tc.reason, hints, tc.wantHint)
+			}
+			if strings.Contains(hints, "servicelb") {
+				t.Errorf("%s: an RKE2 fix names k3s's components: %q", tc.reason, hints)
+			}
+		})
+	}
+}

@@ -17,6 +17,7 @@ import (
 	"github.com/k3sconf/k3sconf/diag"
 	"github.com/k3sconf/k3sconf/internal/dnslabel"
 	"github.com/k3sconf/k3sconf/internal/fuzzy"
+	"github.com/k3sconf/k3sconf/profile"
 )
 
 // manifestFile is one file (not a folder) found under the manifests folder.
@@ -331,22 +332,38 @@ func (in *inspector) unknownDisables() {
 			known[strings.Join(parts[:i], "/")] = true
 		}
 	}
+	prof, _ := profile.ByName(in.res.Product)
 	for _, d := range in.rep.Disable {
-		if known[d.Item] {
+		// Items the product adds itself (RKE2's unselected CNI charts, their CRD charts
+		// included, which no RKE2 release ships) are not the user's to fix.
+		if known[d.Item] || d.Rule != "" {
 			continue
 		}
 		var pos diag.Position
 		if len(d.From) > 0 {
 			pos = d.From[0].Pos
 		}
-		hint := "valid values are coredns, servicelb, traefik, local-storage, metrics-server and runtimes, or the name (without extension) of a file or subfolder in " + in.rep.ManifestsDir
-		if s := suggestItem(d.Item, known); s != "" {
+		hint := fmt.Sprintf("use a component name (%s) or the name, without extension, of a file or subfolder in %s", in.packagedNames(), in.rep.ManifestsDir)
+		if w := prof.WrongName("disable", d.Item); w != nil {
+			hint = w.Fix()
+		} else if s := suggestItem(d.Item, known); s != "" {
 			hint = fmt.Sprintf("write %s", s)
 		}
 		in.diag(diag.Diagnostic{Severity: diag.Warning, Code: "component-disable-unknown", Pos: pos, Key: "disable",
 			Message: fmt.Sprintf("disable item %q matches no packaged component and no file or folder in %s, so it disables nothing (k3s matches items exactly: case, spaces inside and extensions count)", d.Item, in.rep.ManifestsDir),
 			Hint:    hint})
 	}
+}
+
+// packagedNames lists the product's disable values: k3s's components, or RKE2's charts.
+func (in *inspector) packagedNames() string {
+	var names []string
+	for _, p := range in.pkgs {
+		if p.name != "rolebindings" && p.name != "ccm" {
+			names = append(names, p.name)
+		}
+	}
+	return strings.Join(names, ", ")
 }
 
 func suggestItem(item string, known map[string]bool) string {

@@ -147,7 +147,9 @@ func checkService(host afero.Fs, f *File, s *Service, used map[string]bool) *Nod
 		args = []string{}
 	}
 	n.Args = args
-	opts := resolve.Options{FS: afero.NewMemMapFs(), Args: args, Env: s.Env}
+	// NoValidate: compose interpolates the environment when the container starts, so k3s's
+	// own "--token is required"-style checks would judge values k3sconf cannot know.
+	opts := resolve.Options{FS: afero.NewMemMapFs(), Args: args, Env: s.Env, NoValidate: true}
 	first, err := resolve.Resolve(opts)
 	if err == nil {
 		// Place the bind-mounted config files where k3s looks for them, then resolve again.

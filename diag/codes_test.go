@@ -104,6 +104,7 @@ var emitPatterns = []*regexp.Regexp{
 	regexp.MustCompile(`\b(?:add|addDiag|diag)\(diag\.[A-Za-z]+,\s*"([a-z0-9-]+)"`),
 	regexp.MustCompile(`\bwarn\("([a-z0-9-]+)"`),
 	regexp.MustCompile(`\bCode[A-Z][A-Za-z0-9]*\s*=\s*"([a-z0-9-]+)"`),
+	regexp.MustCompile(`\brefuse\("([a-z0-9-]+)"`),
 }
 
 // emittedCodes greps every non-test Go file of the module (but this table) for codes, and

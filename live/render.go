@@ -230,7 +230,7 @@ func (s *Status) JSON(red *report.Redactor, showSecrets bool) *Document {
 	}
 	for _, dg := range s.Diagnostics {
 		d.Diagnostics = append(d.Diagnostics, report.Diagnostic{Severity: string(dg.Severity), Code: dg.Code, File: dg.Pos.File,
-			Line: dg.Pos.Line, Column: dg.Pos.Column, Key: dg.Key, Message: r.scrub(dg.Message), Hint: r.scrub(dg.Hint)})
+			Line: dg.Pos.Line, Column: dg.Pos.Column, Key: r.scrub(dg.Key), Message: r.scrub(dg.Message), Hint: r.scrub(dg.Hint)})
 	}
 	return d
 }

@@ -116,6 +116,11 @@ type Profile struct {
 	Wrapper bool
 	// DataDir is the default data directory.
 	DataDir string
+	// AgentInstall says how the product's installer makes a node an agent, for fixes.
+	AgentInstall string
+	// ExecStartEdit says how to change the unit's ExecStart arguments the installer wrote,
+	// for fixes; %s is the service name.
+	ExecStartEdit string
 
 	cliV2            firstRelease
 	missingConfigFix firstRelease
@@ -188,6 +193,11 @@ func buildK3s() (*Profile, error) {
 		Wrapper:        true,
 		DataDir:        "/var/lib/rancher/k3s",
 		Commands:       map[string]*Command{},
+		// get.k3s.io (k3s-io/k3s install.sh): K3S_URL set and no command means agent, and
+		// the unit is k3s-agent.service; INSTALL_K3S_EXEC and the script's arguments become
+		// ExecStart's arguments.
+		AgentInstall:  "re-run the install script with K3S_URL and K3S_TOKEN set and no `server` command, which installs k3s-agent.service",
+		ExecStartEdit: "re-run the install script without it in INSTALL_K3S_EXEC and its arguments, or `systemctl edit --full %s`",
 		// urfave/cli v2: k3s-io/k3s PR #11831 (ac38633c7, main 2025-03-12, so all of v1.33),
 		// backported as #12031 (release-1.32, first in v1.32.4+k3s1) and #12030
 		// (release-1.31, listed in the v1.31.8+k3s1 release notes).

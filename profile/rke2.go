@@ -54,9 +54,14 @@ func buildRKE2() (*Profile, error) {
 		Units:    map[string]string{"server": "rke2-server.service", "agent": "rke2-agent.service", "etcd-snapshot": "rke2-server.service"},
 		UnitDirs: UnitDirs,
 		// rke2's main.go runs app.Run(configfilearg.MustParse(os.Args)) directly: no wrapper.
-		Wrapper:  false,
-		DataDir:  "/var/lib/rancher/rke2",
-		Commands: map[string]*Command{},
+		Wrapper: false,
+		DataDir: "/var/lib/rancher/rke2",
+		// get.rke2.io (rancher/rke2 install.sh): INSTALL_RKE2_TYPE=agent installs the agent;
+		// both units ship with a fixed ExecStart (bundle/lib/systemd/system/rke2-*.service),
+		// configured through config.yaml, never through installer arguments.
+		AgentInstall:  "install with INSTALL_RKE2_TYPE=agent, put server: and token: in /etc/rancher/rke2/config.yaml, and run `systemctl enable --now rke2-agent.service` instead of rke2-server",
+		ExecStartEdit: "`systemctl edit --full %s` (RKE2's installer writes no arguments there; use config.yaml)",
+		Commands:      map[string]*Command{},
 		// An RKE2 release vX.Y.Z builds on k3s vX.Y.Z, so the same releases switch CLI
 		// library and get the missing-config fix.
 		cliV2:            firstRelease{minor: 33, patches: map[int]int{32: 4, 31: 8}},

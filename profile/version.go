@@ -78,6 +78,20 @@ type Behaviour struct {
 	// TLSSanNotSplit: before k3s-io/k3s d5f560360 (2023-05, in v1.27.2, v1.26.5 and
 	// v1.25.10; k3s-io/k3s#7365) tls-san items were not split on commas.
 	TLSSanNotSplit bool
+	// AgentCertWithoutToken: since k3s-io/k3s 992e64993 (kubeadm-style join tokens, 2023-02;
+	// backported as k3s-io/k3s#6929/#6930 to 1.25 and 1.24: v1.26.2, v1.25.7, v1.24.11) an
+	// agent whose data-dir holds agent/client-kubelet.crt and .key starts without a token.
+	AgentCertWithoutToken bool
+	// KubeletGetsAllNodeIPs: since k3s-io/k3s 1ffb4603c (2023-10) k3s passes every node-ip
+	// to the kubelet (util.JoinIPs, pkg/daemons/agent/agent_linux.go) unless the embedded
+	// cloud controller is disabled; before, the kubelet got the first one only. k3sconf
+	// models it from v1.28.3 and the October 2023 patch releases v1.27.7 and v1.26.10.
+	KubeletGetsAllNodeIPs bool
+	// EtcdSnapshotRequest: since k3s-io/k3s fe465cc83 (2024-03-28, first in v1.30.0) the
+	// etcd-snapshot commands ask the running server over HTTPS and authenticate with
+	// --etcd-token or, when it is empty, <data-dir>/server/token. Backports to older lines
+	// were not verified, so they are not modelled.
+	EtcdSnapshotRequest bool
 	// Version modelled ("newest" when none was given).
 	Version string
 }
@@ -85,7 +99,7 @@ type Behaviour struct {
 // Behaviour returns what the given version does; "" means the newest release.
 func (p *Profile) Behaviour(version string) (Behaviour, error) {
 	if version == "" || version == "latest" || version == "newest" {
-		return Behaviour{CLI: 2, Version: "newest"}, nil
+		return Behaviour{CLI: 2, Version: "newest", AgentCertWithoutToken: true, KubeletGetsAllNodeIPs: true, EtcdSnapshotRequest: true}, nil
 	}
 	v, err := ParseVersion(version)
 	if err != nil {
@@ -105,6 +119,9 @@ func (p *Profile) Behaviour(version string) (Behaviour, error) {
 	b.NoDataDirEnv = b.MissingExplicitConfigFatal
 	b.CollapsedComponentArgs = v.Major == 1 && v.Minor < 24
 	b.TLSSanNotSplit = !v.atLeast(28, map[int]int{27: 2, 26: 5, 25: 10})
+	b.AgentCertWithoutToken = v.atLeast(27, map[int]int{26: 2, 25: 7, 24: 11})
+	b.KubeletGetsAllNodeIPs = v.atLeast(29, map[int]int{28: 3, 27: 7, 26: 10})
+	b.EtcdSnapshotRequest = v.atLeast(30, nil)
 	return b, nil
 }
 

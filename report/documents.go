@@ -71,8 +71,8 @@ type CheckDocument struct {
 }
 
 // CheckJSON builds the check document; diagnostics are in the order check prints them.
-func CheckJSON(res *resolve.Result, red *Redactor) *CheckDocument {
-	ds := sortedFindings(res.Diagnostics)
+func CheckJSON(res *resolve.Result, all []diag.Diagnostic, red *Redactor) *CheckDocument {
+	ds := sortedFindings(all)
 	d := &CheckDocument{Envelope: EnvelopeOf(res, "check"), Diagnostics: []Diagnostic{},
 		Errors: countSeverity(ds, diag.Error), Warnings: countSeverity(ds, diag.Warning)}
 	d.Error, d.ErrorSource = errorDoc(res, red)

@@ -167,9 +167,18 @@ func historyDoc(name string, a *resolve.Assignment, red *Redactor) History {
 	return h
 }
 
+// Diagnostics renders findings for a JSON document, secrets scrubbed; never nil.
+func Diagnostics(ds []diag.Diagnostic, red *Redactor) []Diagnostic {
+	out := make([]Diagnostic, 0, len(ds))
+	for _, d := range ds {
+		out = append(out, diagDoc(d, red))
+	}
+	return out
+}
+
 func diagDoc(d diag.Diagnostic, red *Redactor) Diagnostic {
 	return Diagnostic{Severity: string(d.Severity), Code: d.Code, File: d.Pos.File, Line: d.Pos.Line,
-		Column: d.Pos.Column, Key: d.Key, Message: red.Scrub(d.Message), Hint: red.Scrub(d.Hint)}
+		Column: d.Pos.Column, Key: red.Scrub(d.Key), Message: red.Scrub(d.Message), Hint: red.Scrub(d.Hint)}
 }
 
 // Args is the spliced argv with secret values redacted: "--token=x" and the word after a

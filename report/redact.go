@@ -16,6 +16,10 @@ const Redacted = "REDACTED"
 type Redactor struct {
 	on      bool
 	secrets []string // longest first
+	// whole maps a URL or DSN holding a password to its redacted form; Scrub replaces
+	// those values whole, so a password that also spells the scheme, user or database
+	// ("postgres://postgres:postgres@…") leaves them alone.
+	whole map[string]string
 }
 
 // NewRedactor collects every secret value in the result; with show set it redacts nothing.
@@ -25,7 +29,15 @@ func NewRedactor(res *resolve.Result, show bool) *Redactor {
 		return r
 	}
 	seen := map[string]bool{}
+	r.whole = map[string]string{}
 	add := func(name, v string) {
+		if partialSecret(name) {
+			if red := redactURL(v); red != v {
+				r.whole[v] = red
+				r.secrets = append(r.secrets, v)
+			}
+			return
+		}
 		for _, s := range secretParts(name, v) {
 			if len(s) >= 4 && !seen[s] {
 				seen[s] = true
@@ -57,6 +69,40 @@ func NewRedactor(res *resolve.Result, show bool) *Redactor {
 		}
 	}
 	sort.Slice(r.secrets, func(i, j int) bool { return len(r.secrets[i]) > len(r.secrets[j]) })
+	// A secret flag whose value k3s never parsed (it sits inside a word k3s rejected, such
+	// as one ${VAR} holding "--token x --server y") is in no assignment: find it by name in
+	// the input words (command-line words, stray assignments, environment values), never in
+	// prose, and redact that value wherever it appears.
+	var names []string
+	for _, k := range res.Keys {
+		if k.Flag.Secret {
+			for _, n := range k.Flag.Names() {
+				names = append(names, regexp.QuoteMeta(n))
+			}
+		}
+	}
+	if len(names) > 0 {
+		sort.Slice(names, func(i, j int) bool { return len(names[i]) > len(names[j]) })
+		re := regexp.MustCompile(`(?:^|[\s"'])--?(` + strings.Join(names, "|") + `)(?:=|\s+)([^\s"']+)`)
+		scan := func(word string) {
+			for _, m := range re.FindAllStringSubmatch(word, -1) {
+				add(m[1], m[2])
+			}
+		}
+		for _, a := range res.Args {
+			scan(a.Value)
+		}
+		for _, a := range res.Stray {
+			scan(a.Value)
+			scan(a.Raw)
+		}
+		for _, ev := range res.Env {
+			for _, a := range ev.Assignments {
+				scan(a.Value)
+			}
+		}
+		sort.Slice(r.secrets, func(i, j int) bool { return len(r.secrets[i]) > len(r.secrets[j]) })
+	}
 	return r
 }
 
@@ -66,14 +112,10 @@ func (r *Redactor) Value(name, v string) string {
 	if !r.on || v == "" {
 		return v
 	}
-	parts := secretParts(name, v)
-	if len(parts) == 1 && parts[0] == v {
-		return Redacted
+	if partialSecret(name) {
+		return redactURL(v)
 	}
-	for _, p := range parts {
-		v = strings.ReplaceAll(v, p, Redacted)
-	}
-	return v
+	return Redacted
 }
 
 // Scrub removes every known secret from free text (messages, reasons, raw input).
@@ -83,7 +125,11 @@ func (r *Redactor) Scrub(s string) string {
 	}
 	for _, sec := range r.secrets {
 		if strings.Contains(s, sec) {
-			s = strings.ReplaceAll(s, sec, Redacted)
+			with := Redacted
+			if red, ok := r.whole[sec]; ok {
+				with = red
+			}
+			s = strings.ReplaceAll(s, sec, with)
 		}
 	}
 	return s
@@ -98,6 +144,46 @@ func partialSecret(name string) bool {
 }
 
 var dsnPassword = regexp.MustCompile(`(?i)(?:password|pwd)=([^\s;&]+)`)
+
+// querySecret matches a secret-bearing parameter: key=value pairs in a URL query or a
+// key/value DSN whose name says password, token, secret or key.
+var querySecret = regexp.MustCompile(`(?i)((?:^|[?&;\s])[a-z0-9_.-]*(?:password|passwd|pwd|token|secret|key)=)([^\s;&]*)`)
+
+// redactURL redacts the secrets of a URL or DSN by position, as git and curl do: the
+// password of scheme://user:password@host (or user:password@tcp(host) without scheme) and
+// the values of password/token/secret/key parameters. Scheme, user, host, path and the
+// other parameters stay readable.
+func redactURL(v string) string {
+	out := v
+	rest, prefix := v, ""
+	if i := strings.Index(v, "://"); i >= 0 {
+		prefix, rest = v[:i+3], v[i+3:]
+	}
+	// The authority ends at the first "/" after the "@" (passwords may hold "/" too, so
+	// the last "@" before the host is the separator).
+	if at := strings.LastIndex(authority(rest), "@"); at >= 0 {
+		userinfo := rest[:at]
+		if c := strings.IndexByte(userinfo, ':'); c >= 0 && c+1 < len(userinfo) {
+			out = prefix + userinfo[:c+1] + Redacted + rest[at:]
+		}
+	}
+	return querySecret.ReplaceAllStringFunc(out, func(m string) string {
+		sub := querySecret.FindStringSubmatch(m)
+		if sub[2] == "" {
+			return m
+		}
+		return sub[1] + Redacted
+	})
+}
+
+// authority is the part of a URL after the scheme up to the start of the query, where
+// user:password@ can be.
+func authority(rest string) string {
+	if q := strings.IndexAny(rest, "?"); q >= 0 {
+		rest = rest[:q]
+	}
+	return rest
+}
 
 // secretParts returns the pieces of v that are secret.
 func secretParts(name, v string) []string {

@@ -41,3 +41,34 @@ func TestRedactorValue(t *testing.T) {
 		t.Errorf("--show-secrets shows values: %q", got)
 	}
 }
+
+// TestRedactURL: URLs and DSNs keep scheme, user, host and database; only the password and
+// secret-bearing parameters go (issue 16: a password equal to the user and scheme turned
+// the whole endpoint into REDACTED://REDACTED:REDACTED@…).
+func TestRedactURL(t *testing.T) {
+	tests := []struct{ name, reason, in, want string }{
+		{"same-words", "a password that spells the scheme and user hides only the password",
+			"postgres://postgres:postgres@db:5432/postgres?sslmode=disable", "postgres://postgres:REDACTED@db:5432/postgres?sslmode=disable"},
+		{"mysql-tcp", "mysql DSN with tcp()", "mysql://k3s:k3s@tcp(10.0.0.5:3306)/k3s", "mysql://k3s:REDACTED@tcp(10.0.0.5:3306)/k3s"},
+		{"bare-dsn", "DSN without scheme", "u:pw@tcp(db)/k3s", "u:REDACTED@tcp(db)/k3s"},
+		{"at-in-password", "the last @ before the host separates userinfo", "postgres://u:p@ss@db/k3s", "postgres://u:REDACTED@db/k3s"},
+		{"query-token", "a token in the query", "https://etcd:2379/?token=abc&x=1", "https://etcd:2379/?token=REDACTED&x=1"},
+		{"kv", "password= in a key/value DSN", "host=db user=u password=hunter2 dbname=k3s", "host=db user=u password=REDACTED dbname=k3s"},
+		{"user-only", "a user without password is not secret", "postgres://u@db/k3s", "postgres://u@db/k3s"},
+		{"no-creds", "nothing secret", "https://10.0.0.1:2379", "https://10.0.0.1:2379"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := redactURL(tc.in); got != tc.want {
+				t.Errorf("%s: redactURL(%q) = %q, want %q", tc.reason, tc.in, got, tc.want)
+			}
+		})
+	}
+	// Scrub replaces the whole endpoint by its redacted form wherever it appears in text.
+	r := &Redactor{on: true, whole: map[string]string{}}
+	v := "postgres://postgres:postgres@db/postgres"
+	r.whole[v], r.secrets = redactURL(v), []string{v}
+	if got, want := r.Scrub("endpoint "+v+" unreachable"), "endpoint postgres://postgres:REDACTED@db/postgres unreachable"; got != want {
+		t.Errorf("Scrub = %q, want %q", got, want)
+	}
+}

@@ -134,7 +134,13 @@ func Sources(w io.Writer, res *resolve.Result) {
 // Check prints the diagnostics, worst first, and returns how many errors and warnings
 // there are.
 func Check(w io.Writer, res *resolve.Result, red *Redactor) (errors, warnings int) {
-	ds := sortedFindings(res.Diagnostics)
+	return CheckFindings(w, res, res.Diagnostics, red)
+}
+
+// CheckFindings is Check over a list of findings gathered beyond the resolver's (package
+// findings adds the components' and status's).
+func CheckFindings(w io.Writer, res *resolve.Result, all []diag.Diagnostic, red *Redactor) (errors, warnings int) {
+	ds := sortedFindings(all)
 	if res.Error != "" {
 		fmt.Fprintf(w, "%s refuses to start: %s\n", res.Product, red.Scrub(res.Error))
 		if !res.ErrorPos.IsZero() {

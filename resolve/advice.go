@@ -37,8 +37,8 @@ func (r *resolver) addAdvice() {
 		}
 		if src != nil && src.Kind == sources.KindCLI {
 			if a := firstOf(hasKind(Overridden, sources.KindConfig), hasKind(Shadowed, sources.KindEnv)); a != nil {
-				adv = append(adv, fmt.Sprintf("The unit's command line (%s) beats config files and environment variables. To let %s decide, remove %s from ExecStart: re-run the install script without it in INSTALL_K3S_EXEC and its arguments, or `systemctl edit --full %s`; %s.",
-					src.Pos, a.Pos.File, src.Name, service, restartUnit))
+				adv = append(adv, fmt.Sprintf("The unit's command line (%s) beats config files and environment variables. To let %s decide, remove %s from ExecStart: %s; %s.",
+					src.Pos, a.Pos.File, src.Name, fmt.Sprintf(r.p.ExecStartEdit, service), restartUnit))
 			}
 		}
 		if src != nil && src.Kind == sources.KindConfig && strings.Contains(src.Pos.File, ".d/") {
@@ -67,6 +67,11 @@ func (r *resolver) addAdvice() {
 		}
 		for _, d := range r.res.Diagnostics {
 			if d.Key == k.Name() && d.Hint != "" && (d.Severity == "error" || d.Code == "yaml-octal-mode" || d.Code == "config-list-replaced") {
+				if strings.Contains(d.Hint, "systemctl ") {
+					// The fix names its own restart (a unit edit needs daemon-reload too).
+					adv = append(adv, fmt.Sprintf("%s (%s at %s).", capitalize(d.Hint), d.Code, d.Pos))
+					continue
+				}
 				adv = append(adv, fmt.Sprintf("%s (%s at %s); %s.", capitalize(d.Hint), d.Code, d.Pos, restart))
 			}
 		}

@@ -32,6 +32,7 @@ func (r *resolver) checks() {
 	r.checkBothUnits()
 	r.checkTLSSan()
 	r.checkNodeLabels()
+	r.checkTemplates()
 }
 
 // kubeletLabels and kubeletLabelNamespaces are what the kubelet lets a node set on itself in
@@ -320,9 +321,14 @@ func (r *resolver) checkCommandLine(cmd *profile.Command) {
 			name := strings.SplitN(strings.TrimLeft(s, "-"), "=", 2)[0]
 			if strings.ContainsAny(name, " \t") && !reported[t.pos] {
 				fields := strings.Fields(s)
-				r.diag(diag.Diagnostic{Severity: diag.Error, Code: "cli-flag-with-space", Pos: t.pos,
+				d := diag.Diagnostic{Severity: diag.Error, Code: "cli-flag-with-space", Pos: t.pos,
 					Message: fmt.Sprintf("the argument %q is one word holding a flag and its value; k3s looks for a flag named %q", s, strings.TrimLeft(s, "-")),
-					Hint:    fmt.Sprintf("split it into two words: '%s' '%s'", fields[0], strings.Join(fields[1:], " "))})
+					Hint:    fmt.Sprintf("split it into two words: '%s' '%s'", fields[0], strings.Join(fields[1:], " "))}
+				if v := bracedVariable(t.raw); v != "" {
+					d.Message = fmt.Sprintf("${%s} holds several words (%q), and systemd passes a braced variable as one argument; k3s looks for a flag named %q", v, s, strings.TrimLeft(s, "-"))
+					d.Hint = fmt.Sprintf("write $%s without braces in ExecStart (systemd splits an unbraced variable at white space), or give each flag its own word", v)
+				}
+				r.diag(d)
 			}
 		}
 		if strings.HasPrefix(s, "-") && !strings.Contains(s, "=") && i+1 < len(toks) {
@@ -344,7 +350,7 @@ func (r *resolver) checkCommandLine(cmd *profile.Command) {
 					if t.pos == d.Pos && (t.text == "server" || t.text == "agent") {
 						r.diag(diag.Diagnostic{Severity: diag.Error, Code: "cli-repeated-command", Pos: d.Pos,
 							Message: fmt.Sprintf("a second %q on the command line: the install script adds the command when INSTALL_K3S_EXEC starts with a flag, so %q appears twice and every flag after the second one is ignored", t.text, t.text),
-							Hint:    fmt.Sprintf("remove the second %q from ExecStart (re-run the installer with INSTALL_K3S_EXEC not naming it twice, or systemctl edit --full), then systemctl daemon-reload && systemctl restart", t.text)})
+							Hint:    fmt.Sprintf("remove the second %q from ExecStart: %s", t.text, fmt.Sprintf(r.p.ExecStartEdit, r.serviceName()))})
 					}
 				}
 			}
@@ -429,12 +435,37 @@ func (r *resolver) checkRole(cmd *profile.Command) {
 	case sources.KindEnv:
 		r.diag(diag.Diagnostic{Severity: diag.Warning, Code: "k3s-url-on-server", Pos: k.Source.Pos, Key: "server",
 			Message: fmt.Sprintf("%s is set for a unit that runs `k3s server`: this node joins %v as another server (control plane), not as an agent", k.Source.Name, k.Value),
-			Hint:    "to install an agent, re-run the installer with K3S_URL set and no `server` command (it then writes k3s-agent.service); to run a single server, remove K3S_URL from " + k.Source.Pos.File})
+			Hint:    fmt.Sprintf("for an agent, %s; for a server of its own, remove %s from %s", r.p.AgentInstall, k.Source.Name, k.Source.Pos.File)})
 	case sources.KindConfig:
+		// A second server joining with server:, token and server-only settings is the
+		// standard HA join (docs.k3s.io "High Availability Embedded etcd"): say it as
+		// information. Without any server-only key the config looks like an agent's that
+		// landed on a server unit.
+		if only := r.serverOnlyKeys(cmd); len(only) > 0 {
+			r.diag(diag.Diagnostic{Severity: diag.Info, Code: "config-server-on-server", Pos: k.Source.Pos, Key: "server",
+				Message: fmt.Sprintf("this server joins the cluster at %v as another server (control plane); its config also sets server-only keys (%s), as an HA join does", k.Value, strings.Join(only, ", "))})
+			return
+		}
 		r.diag(diag.Diagnostic{Severity: diag.Warning, Code: "config-server-on-server", Pos: k.Source.Pos, Key: "server",
-			Message: "config.yaml sets server: but the unit runs `k3s server`: this node joins that cluster as another server, not as an agent (the installer decides server or agent; it does not read config.yaml)",
-			Hint:    "for an agent, re-run the installer with K3S_URL and K3S_TOKEN set (it installs k3s-agent.service); for a standalone server, remove server:"})
+			Message: "config.yaml sets server: and nothing only a server has, like an agent's config, but the unit runs `k3s server`: this node joins that cluster as another server, not as an agent (the installer decides server or agent; it does not read config.yaml)",
+			Hint:    fmt.Sprintf("for an agent, %s; for a server of its own, remove server:", r.p.AgentInstall)})
 	}
+}
+
+// serverOnlyKeys are the keys set in config files (or on the command line) that the agent
+// command does not have.
+func (r *resolver) serverOnlyKeys(cmd *profile.Command) []string {
+	agent := r.p.Command("agent")
+	var out []string
+	for _, k := range r.res.Keys {
+		if k.Source == nil || k.Source.Kind == sources.KindDefault || k.Source.Kind == sources.KindEnv {
+			continue
+		}
+		if agent != nil && agent.Lookup(k.Name()) == nil {
+			out = append(out, k.Name())
+		}
+	}
+	return out
 }
 
 // toKebab turns protectKernelDefaults into protect-kernel-defaults; a name without capitals

@@ -268,12 +268,13 @@ func (u unreadableFs) Stat(name string) (os.FileInfo, error) {
 
 // emitPatterns match the ways the resolver and the readers name a code when they emit it:
 // Code: "x" in a diag.Diagnostic literal, d.Code = "x", the helpers add(diag.Sev, "x", …),
-// addDiag(…), warn("x", …), and the CodeX = "x" constants of sources/yaml.go.
+// addDiag(…), warn("x", …), refuse("x", …) of resolve/validate.go, and the CodeX = "x" constants of sources/yaml.go.
 var emitPatterns = []*regexp.Regexp{
 	regexp.MustCompile(`\bCode:\s*"([a-z0-9-]+)"`),
 	regexp.MustCompile(`\bCode = "([a-z0-9-]+)"`),
 	regexp.MustCompile(`\b(?:add|addDiag)\(diag\.[A-Za-z]+,\s*"([a-z0-9-]+)"`),
 	regexp.MustCompile(`\bwarn\("([a-z0-9-]+)"`),
+	regexp.MustCompile(`\brefuse\("([a-z0-9-]+)"`),
 	regexp.MustCompile(`\bCode[A-Z][A-Za-z0-9]*\s*=\s*"([a-z0-9-]+)"`),
 }
 
@@ -303,7 +304,7 @@ func emittedCodes(t *testing.T) []string {
 	}
 	// Guard against patterns that silently stop matching: one code from each way of
 	// emitting must be found.
-	for _, c := range []string{"k3s-refuses", "cli-two-forms", "unit-no-execstart", "unit-escape", "envfile-export", "unit-syntax", "yaml-extra-document"} {
+	for _, c := range []string{"k3s-refuses", "cli-two-forms", "unit-no-execstart", "unit-escape", "envfile-export", "unit-syntax", "yaml-extra-document", "agent-token-required"} {
 		if !seen[c] {
 			t.Fatalf("the code scan no longer finds %q; update emitPatterns", c)
 		}

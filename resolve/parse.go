@@ -18,6 +18,7 @@ const (
 	stageWrapper       = 3 // the k3s multicall wrapper parses the command line alone
 	stageConfig        = 4 // configfilearg reads the config files
 	stageMain          = 5 // k3s-server/k3s-agent parses the spliced argv
+	stageValidate      = 6 // the command's action checks the values (resolve/validate.go)
 )
 
 func (r *resolver) failAt(stage int, msg string, pos diag.Position) {
@@ -247,16 +248,32 @@ func (r *resolver) strip(toks []token) []token {
 			Reason: fmt.Sprintf("k3s %s does not know the flag %q, so k3s skips this config key (\"Unknown flag %s found in config.yaml, skipping\")", cmd.Name, name, strings.Split(t.text, "=")[0])}
 		r.stray = append(r.stray, a)
 		hint := r.suggest(name, cmd)
-		if r.p.Name != "k3s" && profile.K3s().Command(cmd.Name) != nil && profile.K3s().Command(cmd.Name).Lookup(name) != nil {
+		sev, effect := diag.Warning, ""
+		if w := r.p.WrongName("key", name); w != nil {
+			hint = w.Fix()
+			if name == "url" && cmd.Name == "server" {
+				// A join setting that is skipped: the node starts a cluster of its own.
+				sev, effect = diag.Error, ": this server does not join the cluster at that URL but starts a cluster of its own"
+			}
+		} else if r.p.Name != "k3s" && profile.K3s().Command(cmd.Name) != nil && profile.K3s().Command(cmd.Name).Lookup(name) != nil {
 			hint = fmt.Sprintf("%s is a k3s flag that %s %s does not have (%s drops it); remove the key", name, r.p.Program, cmd.Name, r.p.Program)
 		} else if other := r.otherCommandWith(name, cmd.Name); other != "" {
 			hint = fmt.Sprintf("%s is a %s flag: harmless here (a config shared by several nodes or commands), but it does nothing for %s %s", name, other, r.p.Program, cmd.Name)
 		}
-		r.diag(diag.Diagnostic{Severity: diag.Warning, Code: "config-unknown-key", Pos: t.pos, Key: name,
-			Message: fmt.Sprintf("k3s %s does not know %q; k3s skips it with \"Unknown flag %s found in config.yaml, skipping\"", cmd.Name, name, strings.Split(t.text, "=")[0]),
+		r.diag(diag.Diagnostic{Severity: sev, Code: "config-unknown-key", Pos: keyPos(t), Key: name,
+			Message: fmt.Sprintf("k3s %s does not know %q; k3s skips it with \"Unknown flag %s found in config.yaml, skipping\"%s", cmd.Name, name, strings.Split(t.text, "=")[0], effect),
 			Hint:    hint})
 	}
 	return out
+}
+
+// keyPos is where a config argument's key is written (a list's items each become an
+// argument, and each has its own position); for a command-line word, the word.
+func keyPos(t token) diag.Position {
+	if t.from != nil && t.from.entry != nil && !t.from.entry.KeyPos.IsZero() {
+		return t.from.entry.KeyPos
+	}
+	return t.pos
 }
 
 // suggest is suggestHint, remembered per name: a hostile file can repeat one unknown key
@@ -274,6 +291,15 @@ func (r *resolver) suggest(name string, cmd *profile.Command) string {
 	}
 	r.hints[name] = h
 	return h
+}
+
+// suggestion is the closest flag name to a misspelt one, or "".
+func suggestion(name string, cmd *profile.Command) string {
+	h := suggestHint(name, cmd)
+	if s, ok := strings.CutPrefix(h, "did you mean \""); ok {
+		return strings.TrimSuffix(s, "\"?")
+	}
+	return ""
 }
 
 // suggestHint proposes the closest flag name for a misspelt key.
@@ -384,7 +410,7 @@ func (r *resolver) collect(main, wrapper *cliRun) {
 		}
 		r.diag(diag.Diagnostic{Severity: diag.Warning, Code: "cli-positional", Pos: first.pos,
 			Message: msg,
-			Hint:    "remove the stray word (often a second \"server\" from INSTALL_K3S_EXEC), or write a bool flag as --flag=false"})
+			Hint:    fmt.Sprintf("remove the stray word from ExecStart (for a bool flag write --flag=false as one word): %s", fmt.Sprintf(r.p.ExecStartEdit, r.serviceName()))})
 		r.markIgnored(final, main.rest[1:], ignoredBy, Ignored,
 			fmt.Sprintf("after the positional argument %q at %s: urfave/cli stops parsing flags at the first argument that is not a flag", first.text, first.pos))
 		if len(main.rest[1:]) > 0 && r.era == EraV1 {
@@ -621,6 +647,14 @@ func (r *resolver) refusal(run *cliRun, cmdName string) {
 	d := diag.Diagnostic{Severity: diag.Error, Code: "k3s-refuses", Message: "k3s refuses to start: " + e.msg}
 	if e.tok != nil {
 		d.Pos = e.tok.pos
+	} else if pos, ok := r.envErrorPos(e.msg); ok {
+		// urfave/cli names the variable whose value it could not parse: point at the line
+		// that set it (K3S_CLUSTER_INIT=yes in /etc/default/k3s).
+		d.Pos = pos
+		d.Hint = fmt.Sprintf("give the variable a value its flag accepts (a bool takes true or false) in %s, then `systemctl restart %s`", pos.File, r.serviceName())
+		if r.res.ErrorPos.IsZero() && r.res.Error == e.msg {
+			r.res.ErrorPos = pos
+		}
 	}
 	if rest, ok := strings.CutPrefix(e.msg, "Cannot use two forms of the same flag: "); ok {
 		names := strings.Fields(rest)
@@ -640,16 +674,39 @@ func (r *resolver) refusal(run *cliRun, cmdName string) {
 		switch {
 		case e.tok.kind == sources.KindConfig && cmdName == "agent":
 			d.Code = "config-unknown-key-agent"
+			d.Pos = keyPos(*e.tok)
 			d.Message = fmt.Sprintf("k3s agent has no flag %q and, unlike k3s server, does not skip unknown config keys: it refuses to start (%s)", name, e.msg)
-			d.Hint = fmt.Sprintf("remove %s: from the agent's config (it is a server-only key, or a typo%s)", name, strings.TrimPrefix(" — "+suggestHint(name, r.p.Command("agent")), " — remove the key, or check `k3s agent --help` for the flag you meant"))
+			switch w, s := r.p.WrongName("key", name), suggestion(name, r.p.Command("agent")); {
+			case w != nil:
+				d.Hint = w.Fix()
+			case s != "":
+				d.Hint = fmt.Sprintf("rename %s: to %s: (the agent flag of that name)", name, s)
+			case r.otherCommandWith(name, "agent") != "":
+				d.Hint = fmt.Sprintf("remove %s: from the agent's config (it is a %s key)", name, r.otherCommandWith(name, "agent"))
+			default:
+				d.Hint = fmt.Sprintf("remove %s: from the agent's config (`k3s agent --help` lists its flags)", name)
+			}
 		case e.tok.kind == sources.KindCLI && strings.Contains(e.tok.text, " "):
 			d.Code = "cli-flag-with-space"
 			fields := strings.Fields(e.tok.text)
 			d.Message = fmt.Sprintf("the argument %q is one word holding a flag and its value, so k3s sees a flag named %q: %s", e.tok.text, strings.TrimLeft(fields[0], "-")+" "+strings.Join(fields[1:], " "), e.msg)
 			d.Hint = fmt.Sprintf("split it into two words in the unit: '%s' '%s' (or write '%s=%s')", fields[0], strings.Join(fields[1:], " "), fields[0], strings.Join(fields[1:], " "))
 			r.swallowedBy(e, fields, cmdName)
+			if v := bracedVariable(e.tok.raw); v != "" {
+				d.Message = fmt.Sprintf("${%s} holds several words (%q), and systemd passes a braced variable as one argument, so k3s sees a flag named %q: %s", v, e.tok.text, strings.TrimLeft(fields[0], "-")+" "+strings.Join(fields[1:], " "), e.msg)
+				d.Hint = fmt.Sprintf("write $%s without braces in ExecStart (systemd splits an unbraced variable at white space), or give each flag its own word", v)
+			}
 		default:
-			d.Hint = "remove the flag or fix its name; " + suggestHint(name, r.p.Command(cmdName))
+			switch w, s := r.p.WrongName("key", name), suggestion(name, r.p.Command(cmdName)); {
+			case w != nil:
+				d.Hint = w.Fix()
+			case s != "":
+				d.Hint = fmt.Sprintf("write --%s instead of %s (did you mean it?)", s, dash(name))
+			case r.otherCommandWith(name, cmdName) != "":
+				d.Hint = fmt.Sprintf("remove %s: it is a %s flag, and this unit runs %s %s", dash(name), r.otherCommandWith(name, cmdName), r.p.Program, cmdName)
+			default:
+				d.Hint = fmt.Sprintf("remove %s (`k3s %s --help` lists the flags)", dash(name), cmdName)
+			}
 		}
 	}
 	r.diag(d)
@@ -672,10 +729,40 @@ func (r *resolver) swallowedBy(e *cliError, fields []string, cmdName string) {
 		Outcome: Rejected, order: e.tok.order, secret: f.Secret,
 		Reason: fmt.Sprintf("one word holding the flag %s and its value: k3s reads it as a flag named %q, which it does not define, and refuses to start (%s); split it into two words: '%s' '%s'",
 			fields[0], strings.TrimLeft(e.tok.text, "-"), e.msg, fields[0], value)}
+	if v := bracedVariable(e.tok.raw); v != "" {
+		// Quoting is not the fix here: the word comes from ${VAR} (issue 16, ifurther/k3s-bin).
+		a.Reason = fmt.Sprintf("${%s} is passed by systemd as one word holding the flag %s and its value: k3s reads it as a flag named %q, which it does not define, and refuses to start (%s); write $%s without braces (systemd splits an unbraced variable at white space) or give each flag its own word",
+			v, fields[0], strings.TrimLeft(e.tok.text, "-"), e.msg, v)
+	}
 	if r.swallowed == nil {
 		r.swallowed = map[string][]*Assignment{}
 	}
 	r.swallowed[f.Name] = append(r.swallowed[f.Name], a)
+}
+
+// bracedVariable is VAR when a unit word is exactly ${VAR}.
+func bracedVariable(raw string) string {
+	if v, ok := strings.CutPrefix(strings.Trim(raw, `"'`), "${"); ok && strings.HasSuffix(v, "}") && !strings.ContainsAny(v, "${ ") {
+		return strings.TrimSuffix(v, "}")
+	}
+	return ""
+}
+
+// envErrorPos finds the assignment of the variable a CLI error names (`from environment
+// variable "K3S_X"`, urfave/cli v1 and v2).
+func (r *resolver) envErrorPos(msg string) (diag.Position, bool) {
+	_, rest, ok := strings.Cut(msg, `environment variable "`)
+	if !ok {
+		return diag.Position{}, false
+	}
+	name, _, ok := strings.Cut(rest, `"`)
+	if !ok {
+		return diag.Position{}, false
+	}
+	if _, a, found := r.lookupEnv(name); found && a != nil {
+		return a.Pos, true
+	}
+	return diag.Position{}, false
 }
 
 func dash(name string) string {

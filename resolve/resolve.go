@@ -39,6 +39,10 @@ type Options struct {
 	// that are not systemd units: a compose file's environment, a container spec. Each
 	// assignment keeps its position for provenance.
 	Env []sources.EnvAssignment
+	// NoValidate leaves out the checks k3s's command actions make after parsing
+	// (resolve/validate.go), for callers whose environment is only known at run time:
+	// docker compose interpolates ${VAR} when the container starts.
+	NoValidate bool
 }
 
 // ErrUsage marks errors in Options (not in the node's files).
@@ -97,6 +101,11 @@ type resolver struct {
 	// entriesByKey indexes entries by config key, for per-flag lookups.
 	entriesByKey map[string][]*configEntry
 	seq          int
+	// configFix marks findings ("code position") placed at the command word whose fix edits
+	// the config file, not the unit.
+	configFix map[string]bool
+	// warnedMissing: token files already reported missing.
+	warnedMissing map[string]bool
 }
 
 func (r *resolver) diag(d diag.Diagnostic) { r.res.Diagnostics = append(r.res.Diagnostics, d) }
@@ -591,6 +600,8 @@ func (r *resolver) productize() {
 func (r *resolver) finish() {
 	defer r.productize()
 	r.checks()
+	r.validate()
+	r.unitFixes()
 	r.addAdvice()
 	r.addNotes()
 	for _, ev := range r.env {

@@ -260,27 +260,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		report.Sources(stdout, res)
 	case "check":
-		if g.json {
-			return writeJSON(stdout, stderr, report.CheckJSON(res, red), checkCode(res, g.strict, code))
-		}
-		report.Check(stdout, res, red)
-		return checkCode(res, g.strict, code)
+		return runCheck(g, res, red, stdout, stderr, code)
 	case "explain":
 		return explain(stdout, stderr, res, red, cmdArgs, g, code)
 	case "components":
 		return runComponents(g, res, red, stdout, stderr)
 	case "status":
 		return runStatus(stdout, stderr, g, res, red, code)
-	}
-	return code
-}
-
-// checkCode: 1 on an error finding (--strict: a warning too), combined with the node's code.
-func checkCode(res *resolve.Result, strict bool, code int) int {
-	for _, d := range res.Diagnostics {
-		if d.Severity == "error" || (strict && d.Severity == "warning") {
-			return worst(code, exitProblem)
-		}
 	}
 	return code
 }

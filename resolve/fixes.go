@@ -1,0 +1,45 @@
+package resolve
+
+import (
+	"fmt"
+	"path"
+	"strings"
+)
+
+// serviceName is the systemd service k3s runs as: the unit read, else the product's unit
+// for the command.
+func (r *resolver) serviceName() string {
+	if r.res.Unit != "" {
+		return strings.TrimSuffix(path.Base(r.res.Unit), ".service")
+	}
+	return strings.TrimSuffix(r.p.Units[r.res.Command], ".service")
+}
+
+// unitFixes makes every fix that edits a unit file end with the daemon-reload that makes
+// systemd read the edit (without it, `systemctl restart` starts the old ExecStart and
+// environment lines). A finding edits the unit when it points into the unit or one of its
+// drop-ins; env files are read at each start and need no reload.
+func (r *resolver) unitFixes() {
+	units := map[string]bool{}
+	for _, s := range r.res.Sources {
+		if (s.Role == "unit" || s.Role == "unit-dropin") && s.Path != "" {
+			units[s.Path] = true
+		}
+	}
+	svc := r.serviceName()
+	if svc == "" {
+		return
+	}
+	reload := fmt.Sprintf("`systemctl daemon-reload && systemctl restart %s`", svc)
+	for i := range r.res.Diagnostics {
+		d := &r.res.Diagnostics[i]
+		if d.Hint == "" || !units[d.Pos.File] || strings.Contains(d.Hint, "daemon-reload") || r.configFix[d.Code+" "+d.Pos.String()] {
+			continue
+		}
+		if plain := fmt.Sprintf("`systemctl restart %s`", svc); strings.Contains(d.Hint, plain) {
+			d.Hint = strings.ReplaceAll(d.Hint, plain, reload)
+			continue
+		}
+		d.Hint = strings.TrimRight(d.Hint, ". ") + ", then " + reload
+	}
+}
