@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/k3sconf/k3sconf/diag"
+	"github.com/k3sconf/k3sconf/internal/rootfs"
 	"github.com/k3sconf/k3sconf/sources"
 )
 
@@ -23,15 +24,30 @@ const maxFileSize = 16 << 20
 
 // readFile reads a node file with one open, refusing directories and huge files with an
 // error that names the node path (never the --root prefix).
+//
+// It never blocks: a FIFO, socket or device is refused with a *rootfs.NotRegularError before
+// it is opened (and again after, should it have been swapped in between).
 func readFile(fsys afero.Fs, name string) ([]byte, error) {
+	if err := rootfs.CheckRegular(fsys, name); err != nil {
+		if _, ok := rootfs.AsNotRegular(err); ok {
+			return nil, err
+		}
+		return nil, nodeErr("stat", name, err)
+	}
 	f, err := fsys.Open(name)
 	if err != nil {
+		if _, ok := rootfs.AsNotRegular(err); ok {
+			return nil, err
+		}
 		return nil, nodeErr("open", name, err)
 	}
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil {
 		return nil, nodeErr("stat", name, err)
+	}
+	if k := rootfs.SpecialKind(fi.Mode()); k != "" {
+		return nil, &rootfs.NotRegularError{Path: name, Kind: k}
 	}
 	if fi.IsDir() {
 		return nil, &os.PathError{Op: "read", Path: name, Err: syscall.EISDIR}
@@ -215,8 +231,13 @@ func readEnvFiles(fsys afero.Fs, refs []sources.EnvFileRef) (assigns [][]sources
 				continue
 			}
 			srcs = append(srcs, Source{Role: "envfile", Path: ref.Path, State: "unreadable", Why: err.Error()})
-			diags = append(diags, diag.Diagnostic{Severity: diag.Error, Code: "input-unreadable", Pos: ref.Pos,
-				Message: fmt.Sprintf("cannot read %s: %v", ref.Path, err)})
+			msg := fmt.Sprintf("cannot read %s: %v", ref.Path, err)
+			if nr, ok := rootfs.AsNotRegular(err); ok {
+				what, _ := specialOutcome("envfile", nr.Kind, "")
+				msg = fmt.Sprintf("%s is a %s, not a regular file: k3sconf does not read it (a read could wait forever), so what it would set is missing from this report; %s",
+					nr.Path, nr.Kind, what)
+			}
+			diags = append(diags, diag.Diagnostic{Severity: diag.Error, Code: "input-unreadable", Pos: ref.Pos, Message: msg})
 			assigns = append(assigns, nil)
 			continue
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/k3sconf/k3sconf/diag"
+	"github.com/k3sconf/k3sconf/internal/rootfs"
 	"github.com/k3sconf/k3sconf/profile"
 	"github.com/k3sconf/k3sconf/sources"
 )
@@ -49,7 +50,8 @@ var ErrUsage = errors.New("usage")
 func Resolve(opts Options) (*Result, error) {
 	fsys := opts.FS
 	if fsys == nil {
-		fsys = afero.NewReadOnlyFs(afero.NewOsFs())
+		// rootfs at "/" rather than afero's OsFs: its Open never blocks on a FIFO or device.
+		fsys = rootfs.New("/")
 	}
 	p := opts.Profile
 	productWhy := "given"
@@ -163,7 +165,11 @@ func (r *resolver) loadUnit() {
 		data, err := readFile(r.fs, f)
 		if err != nil {
 			r.res.Sources = append(r.res.Sources, Source{Role: role, Path: f, State: "unreadable", Why: err.Error()})
-			r.inputError(stageSystemd, diag.Position{File: f}, err.Error())
+			if nr, ok := rootfs.AsNotRegular(err); ok {
+				r.notRegular(stageSystemd, role, nr, diag.Position{File: f})
+			} else {
+				r.inputError(stageSystemd, diag.Position{File: f}, err.Error())
+			}
 			if i == 0 {
 				return
 			}
@@ -194,6 +200,12 @@ func (r *resolver) loadUnit() {
 	assigns, srcs, ds, refusal, refusalPos := readEnvFiles(r.fs, u.EnvironmentFiles)
 	r.res.Sources = append(r.res.Sources, srcs...)
 	r.res.Diagnostics = append(r.res.Diagnostics, ds...)
+	for _, s := range srcs {
+		if s.State == "unreadable" {
+			// k3sconf could not read an env file: the report is incomplete.
+			r.res.inputInvalid = true
+		}
+	}
 	if refusal != "" {
 		r.fail(refusal, refusalPos)
 	}
@@ -354,6 +366,10 @@ func (r *resolver) loadConfig() []*sources.ConfigFile {
 			return nil
 		}
 		r.res.Sources = append(r.res.Sources, Source{Role: "config", Path: cfg, State: "unreadable", Why: err.Error()})
+		if nr, ok := rootfs.AsNotRegular(err); ok {
+			r.notRegular(stageConfig, "config", nr, diag.Position{File: cfg})
+			return nil
+		}
 		r.inputError(stageConfig, diag.Position{File: cfg}, err.Error())
 		return nil
 	}
@@ -386,6 +402,10 @@ func (r *resolver) loadConfig() []*sources.ConfigFile {
 		}
 		if err != nil {
 			r.res.Sources = append(r.res.Sources, Source{Role: role, Path: f, State: "unreadable", Why: err.Error()})
+			if nr, ok := rootfs.AsNotRegular(err); ok {
+				r.notRegular(stageConfig, role, nr, diag.Position{File: f})
+				return nil
+			}
 			r.inputError(stageConfig, diag.Position{File: f}, err.Error())
 			return nil
 		}
