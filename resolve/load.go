@@ -249,3 +249,49 @@ func readEnvFiles(fsys afero.Fs, refs []sources.EnvFileRef) (assigns [][]sources
 	}
 	return assigns, srcs, diags, refusal, refusalPos
 }
+
+// nodeHost reads what the node's own files say about the host-dependent specifiers (%H %l %q
+// %m %o %w %B %W %M %A): /etc/hostname (systemd's read_etc_hostname: the first line that is
+// not empty or a comment, trimmed), /etc/machine-info's PRETTY_HOSTNAME, /etc/machine-id (32
+// hex digits) and /etc/os-release, falling back to /usr/lib/os-release as systemd does. A
+// file that is missing or unreadable leaves its specifiers unknown.
+func nodeHost(fsys afero.Fs, unitPath string) sources.Host {
+	h := sources.Host{FragmentPath: unitPath}
+	if b, err := readFile(fsys, "/etc/hostname"); err == nil {
+		for _, l := range strings.Split(string(b), "\n") {
+			l = strings.TrimSpace(l)
+			if l == "" || strings.HasPrefix(l, "#") {
+				continue
+			}
+			h.Hostname, h.HasHostname = l, true
+			break
+		}
+	}
+	if b, err := readFile(fsys, "/etc/machine-info"); err == nil {
+		as, _ := sources.ParseEnvFile("/etc/machine-info", b)
+		for _, a := range as {
+			if a.Name == "PRETTY_HOSTNAME" {
+				h.PrettyHostname = a.Value
+			}
+		}
+	}
+	if b, err := readFile(fsys, "/etc/machine-id"); err == nil {
+		id := strings.TrimSpace(string(b))
+		if len(id) == 32 && strings.Trim(id, "0123456789abcdef") == "" {
+			h.MachineID, h.HasMachineID = id, true
+		}
+	}
+	for _, p := range []string{"/etc/os-release", "/usr/lib/os-release"} {
+		b, err := readFile(fsys, p)
+		if err != nil {
+			continue
+		}
+		as, _ := sources.ParseEnvFile(p, b)
+		h.OSRelease = map[string]string{}
+		for _, a := range as {
+			h.OSRelease[a.Name] = a.Value
+		}
+		break
+	}
+	return h
+}

@@ -185,7 +185,7 @@ func (r *resolver) loadUnit() {
 		r.res.Sources = append(r.res.Sources, Source{Role: role, Path: f, State: "read", Why: why})
 	}
 	r.res.Unit = mainPath
-	u := sources.MergeUnit(path.Base(mainPath), files)
+	u := sources.MergeUnitOn(path.Base(mainPath), files, nodeHost(r.fs, mainPath))
 	r.res.Diagnostics = append(r.res.Diagnostics, u.Diagnostics...)
 	if u.Refused != "" {
 		// A unit systemd will not load or start is broken input: k3s never runs.

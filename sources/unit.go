@@ -2,6 +2,7 @@ package sources
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"strings"
 	"unicode/utf8"
@@ -263,7 +264,7 @@ func (p *unitParser) fail(line, col int, msg string) {
 		Severity: diag.Error,
 		Code:     "unit-syntax",
 		Pos:      diag.Position{File: p.file.Path, Line: line, Column: col},
-		Message:  msg + "; systemd does not load this file",
+		Message:  msg + "; systemd stops reading this file here: in the unit file the unit does not load, in a drop-in the lines before this one still apply",
 	})
 }
 
@@ -447,7 +448,7 @@ func ParseCommandLine(e UnitEntry, specifiers map[byte]string) ([]Command, []dia
 		}
 		path, bad, missing := expandSpecifiers(f, specifiers)
 		for _, m := range missing {
-			addDiag(diag.Warning, "unit-specifier", fw.start, fmt.Sprintf("specifier %%%c has no known value here; left as written", m))
+			addDiag(diag.Warning, "unit-specifier", fw.start, specifierMissingMsg(m))
 		}
 		if bad != 0 {
 			return fail(fw.start, fmt.Sprintf("Failed to resolve unit specifiers in '%s': unknown specifier %%%c", f, bad))
@@ -500,7 +501,7 @@ func ParseCommandLine(e UnitEntry, specifiers map[byte]string) ([]Command, []dia
 			p = w.next
 			v, bad, missing := expandSpecifiers(w.value, specifiers)
 			for _, m := range missing {
-				addDiag(diag.Warning, "unit-specifier", w.start, fmt.Sprintf("specifier %%%c has no known value here; left as written", m))
+				addDiag(diag.Warning, "unit-specifier", w.start, specifierMissingMsg(m))
 			}
 			if bad != 0 {
 				return fail(w.start, fmt.Sprintf("Failed to resolve unit specifiers in %s: unknown specifier %%%c", w.value, bad))
@@ -591,6 +592,16 @@ func expandSpecifiers(s string, spec map[byte]string) (out string, bad byte, mis
 		}
 	}
 	return b.String(), 0, missing
+}
+
+// specifierMissingMsg is the finding for a specifier systemd expands but whose value is not in
+// the node's files.
+func specifierMissingMsg(c byte) string {
+	why := specifierUnknown[c]
+	if why == "" {
+		why = "its value is not known from the node's files"
+	}
+	return fmt.Sprintf("specifier %%%c is shown as written: %s; systemd replaces it with the running system's value", c, why)
 }
 
 func hasKey(m map[byte]string, k byte) bool { _, ok := m[k]; return ok }
@@ -1009,8 +1020,27 @@ var serviceTypes = map[string]bool{
 // [ParseUnit] are not repeated; name is the unit name (e.g. "k3s.service") used for the %n,
 // %N, %p, %i... specifiers.
 func MergeUnit(name string, files []*UnitFile) *Unit {
+	return MergeUnitOn(name, files, Host{})
+}
+
+// MergeUnitOn is [MergeUnit] with the node's host facts for the host-dependent specifiers
+// (%H, %m, %o, …; see [SystemSpecifiers]).
+//
+// A fatal error in an Exec*= line (one that makes config_parse_exec return an error: a bad
+// specifier, unbalanced quoting after the executable, "Executable name contains special
+// characters", …) has a different effect in the main file and in a drop-in, as systemd 252
+// does it (checked with systemd --test): in the main file the unit does not load
+// ("bad-setting"); in a drop-in, unit_load_dropin (src/core/load-dropin.c) ignores
+// config_parse's result, so systemd stops reading that drop-in at the bad line, keeps what
+// came before it (including the commands of the same ExecStart= line before the failing
+// ";"-separated one) and goes on with the next drop-in. The same holds for the errors that end
+// config_parse itself ([UnitFile.Failed]).
+func MergeUnitOn(name string, files []*UnitFile, host Host) *Unit {
 	u := &Unit{Name: name}
-	spec := UnitSpecifiers(name)
+	if host.FragmentPath == "" {
+		host.FragmentPath = firstPath(files)
+	}
+	spec := SystemSpecifiers(name, host)
 	type execLine struct {
 		cmd   Command
 		entry UnitEntry
@@ -1021,14 +1051,16 @@ func MergeUnit(name string, files []*UnitFile) *Unit {
 	add := func(sev diag.Severity, code string, pos diag.Position, msg, hint string) {
 		u.Diagnostics = append(u.Diagnostics, diag.Diagnostic{Severity: sev, Code: code, Pos: pos, Message: msg, Hint: hint})
 	}
-	for _, f := range files {
+	for fi, f := range files {
 		if f == nil {
 			continue
 		}
+		dropin := fi > 0
 		u.Files = append(u.Files, f.Path)
-		if f.Failed != "" && u.Refused == "" {
+		if f.Failed != "" && u.Refused == "" && !dropin {
 			u.Refused = fmt.Sprintf("%s: %s", f.Path, f.Failed)
 		}
+	entries:
 		for _, e := range f.Entries {
 			if e.Section != "Service" {
 				continue
@@ -1040,8 +1072,13 @@ func MergeUnit(name string, files []*UnitFile) *Unit {
 					continue
 				}
 				cmds, ds, err := ParseCommandLine(e, spec)
+				if err != nil && dropin {
+					// The last diagnostic is the unit-bad-setting one for err; in a drop-in
+					// systemd does not refuse the unit, it stops reading the file.
+					ds = dropinStopped(ds, e, f, err, len(cmds))
+				}
 				u.Diagnostics = append(u.Diagnostics, ds...)
-				if err != nil && u.Refused == "" {
+				if err != nil && u.Refused == "" && !dropin {
 					u.Refused = err.Error()
 				}
 				if len(execStart) > 0 && len(cmds) > 0 {
@@ -1049,6 +1086,9 @@ func MergeUnit(name string, files []*UnitFile) *Unit {
 				}
 				for _, c := range cmds {
 					execStart = append(execStart, execLine{cmd: c, entry: e})
+				}
+				if err != nil && dropin {
+					break entries
 				}
 			case "ExecStop":
 				if e.Value == "" {
@@ -1131,6 +1171,57 @@ func MergeUnit(name string, files []*UnitFile) *Unit {
 		}
 	}
 	return u
+}
+
+// dropinStopped replaces the unit-bad-setting finding of a fatal Exec*= error in a drop-in
+// with what systemd 252 does there: stop reading the drop-in at that line.
+func dropinStopped(ds []diag.Diagnostic, e UnitEntry, f *UnitFile, err error, keptCmds int) []diag.Diagnostic {
+	out := ds[:0:0]
+	for _, d := range ds {
+		if d.Code != "unit-bad-setting" {
+			out = append(out, d)
+		}
+	}
+	pos := e.Pos
+	var pe *diag.ParseError
+	if errors.As(err, &pe) {
+		pos = pe.Pos
+	}
+	rest := "there are no further lines in it"
+	for _, later := range f.Entries {
+		if later.Pos.Line > e.EndLine {
+			rest = fmt.Sprintf("%s=%s at line %d and everything after it in this file are never read",
+				later.Key, truncate(later.Value, 40), later.Pos.Line)
+			break
+		}
+	}
+	kept := ""
+	if keptCmds > 0 {
+		kept = "; the commands of this ExecStart= line before the failing one are kept"
+	}
+	return append(out, diag.Diagnostic{
+		Severity: diag.Error,
+		Code:     "unit-dropin-truncated",
+		Pos:      pos,
+		Message: fmt.Sprintf("%s: in a drop-in systemd does not refuse the unit for this, it stops reading %s here: %s%s; the unit loads with what came before and with the later drop-ins",
+			pe0(err), f.Path, rest, kept),
+		Hint: "fix this line; until then the settings below it in this drop-in have no effect",
+	})
+}
+
+func pe0(err error) string {
+	var pe *diag.ParseError
+	if errors.As(err, &pe) {
+		return pe.Msg
+	}
+	return err.Error()
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
 }
 
 func firstPath(files []*UnitFile) string {
