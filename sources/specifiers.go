@@ -23,6 +23,9 @@ type Host struct {
 	OSRelease map[string]string
 	// FragmentPath is the unit file's node path (%y, %Y); "" takes the first file given.
 	FragmentPath string
+	// BootID (%b), KernelRelease (%v) and Arch (%a, systemd's name: x86-64, arm64) are not in
+	// a node's files; only a caller looking at the running machine sets them.
+	BootID, KernelRelease, Arch string
 }
 
 // specifierUnknown says why a specifier systemd knows has no value k3sconf can know from the
@@ -89,6 +92,11 @@ func SystemSpecifiers(unitName string, h Host) map[byte]string {
 			m['q'] = h.PrettyHostname
 		}
 	}
+	for k, v := range map[byte]string{'b': h.BootID, 'v': h.KernelRelease, 'a': h.Arch} {
+		if v != "" {
+			m[k] = v
+		}
+	}
 	if h.HasMachineID {
 		m['m'] = h.MachineID
 	}
@@ -115,7 +123,3 @@ func unitFilename(unitName string) string {
 	}
 	return "/" + strings.TrimLeft(u, "/")
 }
-
-// deprecatedSpecifiers are expanded but logged: "Specifier '%c' used in unit configuration,
-// which is deprecated. Please update your unit file, as it does not work as intended."
-const deprecatedSpecifiers = "crR"

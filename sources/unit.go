@@ -377,7 +377,10 @@ func (c Command) NoEnvExpand() bool { return strings.Contains(c.Prefix, ":") }
 // "Specifiers"; src/core/unit-printf.c and src/shared/specifier.c). A letter that is known but
 // missing from the caller's map stays as written with a warning; a letter systemd does not
 // know makes specifier_printf fail with EBADSLT.
-const knownSpecifiers = "aAbBCdDEfgGhHiIjJlLmMnNopPqsStTuUvVwWyY"
+//
+// %D (shared data directory) came with systemd 254; 252 refuses it like any unknown letter
+// (found by the differential test: kd0210, kd0237).
+const knownSpecifiers = "aAbBcCdEfgGhHiIjJlLmMnNopPqrRsStTuUvVwWyY"
 
 // ParseCommandLine splits an Exec*= value into commands as config_parse_exec does
 // (systemd.service(5) "Command lines": words are unquoted per systemd.syntax(7) "Quoting",
@@ -996,6 +999,9 @@ type Unit struct {
 	ExecStartPrefix string
 	// ExecStartPos is the position of the ExecStart key that gave ExecStart.
 	ExecStartPos diag.Position
+	// Commands is every ExecStart= command in order (more than one only for Type=oneshot,
+	// or in a unit systemd refuses).
+	Commands []Command
 	// Environment is every Environment= assignment in order (after the last reset);
 	// later assignments of a name win.
 	Environment []EnvAssignment
@@ -1126,6 +1132,9 @@ func MergeUnitOn(name string, files []*UnitFile, host Host) *Unit {
 				}
 			}
 		}
+	}
+	for _, l := range execStart {
+		u.Commands = append(u.Commands, l.cmd)
 	}
 	if len(execStart) > 0 {
 		last := execStart[len(execStart)-1]
