@@ -225,7 +225,9 @@ func (r *resolver) loadUnit() {
 	}
 	if r.opts.Args == nil {
 		words := u.ExecStart
-		if len(words) > 0 {
+		// The ':' prefix turns environment expansion off for the command (systemd.service(5)).
+		if len(words) > 0 && !strings.Contains(u.ExecStartPrefix, ":") {
+			r.undefinedRefs(words)
 			words = sources.ExpandCommandLine(words, func(name string) (string, bool) {
 				if ev, ok := r.env[name]; ok {
 					return ev.Value, true
@@ -239,6 +241,46 @@ func (r *resolver) loadUnit() {
 			}
 		}
 	}
+}
+
+// managerEnv are variables systemd itself may put into a service's environment (or
+// DefaultEnvironment= in system.conf may): a reference to one is not reported as undefined.
+var managerEnv = map[string]bool{
+	"PATH": true, "LANG": true, "LANGUAGE": true, "HOME": true, "USER": true, "LOGNAME": true,
+	"SHELL": true, "TERM": true, "INVOCATION_ID": true, "JOURNAL_STREAM": true, "NOTIFY_SOCKET": true,
+	"MAINPID": true, "MANAGERPID": true, "LISTEN_FDS": true, "LISTEN_PID": true, "LISTEN_FDNAMES": true,
+	"WATCHDOG_PID": true, "WATCHDOG_USEC": true, "RUNTIME_DIRECTORY": true, "STATE_DIRECTORY": true,
+	"CACHE_DIRECTORY": true, "LOGS_DIRECTORY": true, "CONFIGURATION_DIRECTORY": true,
+	"CREDENTIALS_DIRECTORY": true, "SYSTEMD_EXEC_PID": true, "PIDFILE": true,
+}
+
+// undefinedRefs reports $NAME and ${NAME} in ExecStart that no Environment= or
+// EnvironmentFile= of the unit defines (issue 16): at exec time systemd (replace_env_argv in
+// src/basic/env-util.c) replaces ${NAME} with "" and drops a whole-word $NAME, so the flag
+// before it gets an empty value or swallows the next word.
+func (r *resolver) undefinedRefs(words []sources.Word) {
+	for _, ref := range sources.EnvReferences(words) {
+		if _, ok := r.env[ref.Name]; ok || managerEnv[ref.Name] || strings.HasPrefix(ref.Name, "LC_") {
+			continue
+		}
+		effect := fmt.Sprintf("systemd substitutes an empty string, so the word becomes %q", strings.ReplaceAll(words[ref.Index].Value, "${"+ref.Name+"}", ""))
+		if ref.Word {
+			effect = "systemd drops the whole word, so the arguments after it move up by one"
+			if ref.Index > 0 && strings.HasPrefix(words[ref.Index-1].Value, "-") && !strings.Contains(words[ref.Index-1].Value, "=") {
+				effect += fmt.Sprintf(" (%s takes the next word as its value, or has none)", words[ref.Index-1].Value)
+			}
+		}
+		r.diag(diag.Diagnostic{Severity: diag.Warning, Code: "unit-env-undefined", Pos: ref.Pos,
+			Message: fmt.Sprintf("%s is not set by any Environment= or EnvironmentFile= of the unit: %s", refText(ref), effect),
+			Hint:    fmt.Sprintf("define %s in an Environment= line or an EnvironmentFile= the unit reads, or remove the reference", ref.Name)})
+	}
+}
+
+func refText(ref sources.EnvRef) string {
+	if ref.Word {
+		return "$" + ref.Name
+	}
+	return "${" + ref.Name + "}"
 }
 
 func (r *resolver) setEnv(a sources.EnvAssignment, via string) {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 	"unicode/utf8"
 
@@ -931,6 +932,61 @@ func ExpandCommandLine(words []Word, env func(string) (string, bool)) []Word {
 	return out
 }
 
+// EnvRef is one variable reference in a command line, as [ExpandCommandLine] resolves it.
+type EnvRef struct {
+	Name string
+	// Word is true for a whole-word $NAME (an unset one removes the word); false for
+	// ${NAME} inside a word (an unset one becomes "").
+	Word bool
+	// Index is the word's index in the argv given.
+	Index int
+	// Pos is where the reference is written ("$" of it, when it can be found in Raw).
+	Pos diag.Position
+}
+
+// EnvReferences lists the variables ExpandCommandLine would look up in words, in order.
+func EnvReferences(words []Word) []EnvRef {
+	var out []EnvRef
+	for i, w := range words {
+		v := w.Value
+		if len(v) > 0 && v[0] == '$' && (len(v) == 1 || (v[1] != '{' && v[1] != '$')) {
+			out = append(out, EnvRef{Name: v[1:], Word: true, Index: i, Pos: refPos(w, v)})
+			continue
+		}
+		for j := 0; j+1 < len(v); j++ {
+			if v[j] != '$' {
+				continue
+			}
+			if v[j+1] == '$' {
+				j++
+				continue
+			}
+			if v[j+1] != '{' {
+				continue
+			}
+			end := strings.IndexByte(v[j+2:], '}')
+			if end < 0 {
+				break
+			}
+			name := v[j+2 : j+2+end]
+			if envNameIsValid(name) {
+				out = append(out, EnvRef{Name: name, Index: i, Pos: refPos(w, "${"+name+"}")})
+			}
+			j += 1 + end
+		}
+	}
+	return out
+}
+
+// refPos finds ref in the word as written, for a column; the word's start otherwise.
+func refPos(w Word, ref string) diag.Position {
+	p := w.Pos
+	if k := strings.Index(w.Raw, ref); k > 0 && p.Line > 0 {
+		p.Column += k
+	}
+	return p
+}
+
 // replaceEnv is replace_env without the extended (${a:-b}) or brace-less forms, which
 // systemd does not enable for command lines.
 func replaceEnv(s string, env func(string) (string, bool)) string {
@@ -1077,6 +1133,7 @@ func MergeUnitOn(name string, files []*UnitFile, host Host) *Unit {
 					execStart, notReset = nil, nil
 					continue
 				}
+				u.Diagnostics = append(u.Diagnostics, swallowedLines(e)...)
 				cmds, ds, err := ParseCommandLine(e, spec)
 				if err != nil && dropin {
 					// The last diagnostic is the unit-bad-setting one for err; in a drop-in
@@ -1180,6 +1237,56 @@ func MergeUnitOn(name string, files []*UnitFile, host Host) *Unit {
 		}
 	}
 	return u
+}
+
+// directiveLike is a continuation line that reads as a unit setting or a section header:
+// systemd directives are CamelCase names (Environment=, ExecStartPre=, LimitNOFILE=).
+var directiveLike = regexp.MustCompile(`^(?:"|')?([A-Z][a-z]+[A-Za-z]*)=(.*)$|^\[[A-Za-z]+\]$`)
+
+// envNameInAssignment finds NAME in the value of a swallowed Environment= line.
+var envNameInAssignment = regexp.MustCompile(`^(?:"|')?([A-Za-z_][A-Za-z0-9_]*)=`)
+
+// swallowedLines reports continuation lines of an ExecStart= setting that look like a setting
+// of their own: the backslash at the end of the line before joined them into the command
+// (issue 16, freedyc/tekton-cicd: a trailing "\" on the last ExecStart line pulled
+// Environment="HTTP_PROXY=…" into the argv).
+func swallowedLines(e UnitEntry) []diag.Diagnostic {
+	var out []diag.Diagnostic
+	for i := 1; i < len(e.segs); i++ {
+		sg := e.segs[i]
+		end := len(e.Value)
+		if i+1 < len(e.segs) && e.segs[i+1].off < end {
+			end = e.segs[i+1].off
+		}
+		if sg.off < 1 || sg.off >= end {
+			continue
+		}
+		line := strings.TrimRight(strings.TrimLeft(e.Value[sg.off:end], " \t"), " \t")
+		m := directiveLike.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		bs := e.PosAt(sg.off - 1)
+		first := strings.TrimLeft(e.Value[sg.off:end], " \t")
+		lead := sg.off + (end - sg.off - len(first))
+		what := fmt.Sprintf("%q is not a setting", line)
+		if m[1] == "Environment" {
+			if n := envNameInAssignment.FindStringSubmatch(m[2]); n != nil {
+				what = fmt.Sprintf("%q is not a setting, so %s is never set", line, n[1])
+			}
+		} else if m[1] == "" {
+			what = fmt.Sprintf("the section header %s is not read", line)
+		}
+		out = append(out, diag.Diagnostic{
+			Severity: diag.Error,
+			Code:     "unit-continuation-swallowed",
+			Pos:      e.PosAt(lead),
+			Message: fmt.Sprintf("the line continuation (the backslash at %s) joined line %d into %s=: %s, and the command sees its words as arguments (%s=%s at line %d)",
+				bs, sg.line, e.Key, what, e.Key, truncate(e.Value, 40), e.Pos.Line),
+			Hint: fmt.Sprintf("remove the backslash at the end of line %d, then systemctl daemon-reload", bs.Line),
+		})
+	}
+	return out
 }
 
 // dropinStopped replaces the unit-bad-setting finding of a fatal Exec*= error in a drop-in
