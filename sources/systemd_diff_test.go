@@ -251,10 +251,16 @@ func (g gen) unit(i int) genUnit {
 		var lines []string
 		if main && g.chance(0.3) {
 			lines = append(lines, "[Unit]", "Description=generated "+g.plain(false))
+			if g.chance(0.15) {
+				lines = append(lines, g.pick("SuccessAction=exit", "SuccessAction=none", "SuccessAction=bogus"))
+			}
 		}
 		lines = append(lines, g.pick("[Service]", "[Service]", "[Service]", "[Service]", "[service]", " [Service] "))
 		if main && g.chance(0.3) {
 			lines = append(lines, "Type="+g.pick("notify", "oneshot", "oneshot", "simple", "bogus"))
+		}
+		if g.chance(0.05) {
+			lines = append(lines, g.pick("RemainAfterExit=yes", "RemainAfterExit=no", "RemainAfterExit=maybe", "SuccessAction=exit", "SuccessAction=none"))
 		}
 		for k := g.r.Intn(3); k > 0; k-- {
 			if g.chance(0.1) {
@@ -272,6 +278,10 @@ func (g gen) unit(i int) genUnit {
 		}
 		if !main && g.chance(0.8) {
 			lines = append(lines, "ExecStart=")
+		}
+		if g.chance(0.15) {
+			// Other Exec*= settings are parsed the same way: a fatal error there counts too.
+			lines = append(lines, g.continued(g.pick("ExecStartPre", "ExecStop", "ExecStartPost", "ExecReload"), g.execValue()))
 		}
 		if main || g.chance(0.7) {
 			lines = append(lines, g.continued(g.pick("ExecStart", "ExecStart", "ExecStart ", "execstart"), g.execValue()))
@@ -468,7 +478,14 @@ func TestSystemdDifferentialUnits(t *testing.T) {
 		if problem != "" {
 			disagree++
 			if disagree <= 10 {
-				t.Errorf("%s disagrees with systemd: %s\n%s", u.name, problem, strings.Join(u.files, "\n---- drop-in ----\n"))
+				var logs []string
+				for _, l := range strings.Split(stderr.String(), "\n") {
+					if strings.Contains(l, u.name) {
+						logs = append(logs, l)
+					}
+				}
+				t.Errorf("%s disagrees with systemd: %s\nsystemd says:\n%s\nk3sconf says:\n%v\n%s", u.name, problem,
+					strings.Join(logs, "\n"), m.Diagnostics, strings.Join(u.files, "\n---- drop-in ----\n"))
 			}
 		}
 	}

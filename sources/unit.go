@@ -1110,6 +1110,7 @@ func MergeUnitOn(name string, files []*UnitFile, host Host) *Unit {
 	var execStart []execLine
 	var notReset [][2]UnitEntry // {earlier, later} ExecStart= lines without a reset between
 	execStop := 0
+	remainAfterExit, successAction := false, false
 	add := func(sev diag.Severity, code string, pos diag.Position, msg, hint string) {
 		u.Diagnostics = append(u.Diagnostics, diag.Diagnostic{Severity: sev, Code: code, Pos: pos, Message: msg, Hint: hint})
 	}
@@ -1124,6 +1125,15 @@ func MergeUnitOn(name string, files []*UnitFile, host Host) *Unit {
 		}
 	entries:
 		for _, e := range f.Entries {
+			if e.Section == "Unit" && e.Key == "SuccessAction" {
+				// A [Unit] setting; service_verify accepts a service without commands that has one.
+				if e.Value == "" || e.Value == "none" {
+					successAction = false
+				} else if emergencyActions[e.Value] {
+					successAction = true
+				}
+				continue
+			}
 			if e.Section != "Service" {
 				continue
 			}
@@ -1153,11 +1163,32 @@ func MergeUnitOn(name string, files []*UnitFile, host Host) *Unit {
 				if err != nil && dropin {
 					break entries
 				}
-			case "ExecStop":
+			case "ExecStop", "ExecStartPre", "ExecStartPost", "ExecCondition", "ExecReload", "ExecStopPost":
+				// Parsed like ExecStart= (config_parse_exec): a fatal error here refuses the
+				// unit too, or ends a drop-in.
 				if e.Value == "" {
-					execStop = 0
-				} else {
-					execStop++
+					if e.Key == "ExecStop" {
+						execStop = 0
+					}
+					continue
+				}
+				cmds, ds, err := ParseCommandLine(e, spec)
+				if err != nil && dropin {
+					ds = dropinStopped(ds, e, f, err, len(cmds))
+				}
+				u.Diagnostics = append(u.Diagnostics, ds...)
+				if err != nil && u.Refused == "" && !dropin {
+					u.Refused = err.Error()
+				}
+				if e.Key == "ExecStop" {
+					execStop += len(cmds)
+				}
+				if err != nil && dropin {
+					break entries
+				}
+			case "RemainAfterExit":
+				if b, ok := parseBoolean(e.Value); ok {
+					remainAfterExit = b
 				}
 			case "Type":
 				if e.Value == "" {
@@ -1210,9 +1241,9 @@ func MergeUnitOn(name string, files []*UnitFile, host Host) *Unit {
 			typ = "oneshot"
 		}
 	}
-	// service_verify (src/core/service.c).
+	// service_verify (src/core/service.c, v252).
 	switch {
-	case len(execStart) == 0 && execStop == 0:
+	case len(execStart) == 0 && execStop == 0 && !successAction:
 		u.Refused = "Service has no ExecStart=, ExecStop=, or SuccessAction=. Refusing."
 		add(diag.Error, "unit-no-execstart", diag.Position{File: firstPath(files)},
 			fmt.Sprintf("%s has no ExecStart=: systemd logs %q (older systemd: \"%s lacks both ExecStart= and ExecStop= setting. Refusing.\")",
@@ -1221,6 +1252,11 @@ func MergeUnitOn(name string, files []*UnitFile, host Host) *Unit {
 	case len(execStart) == 0 && typ != "oneshot":
 		u.Refused = "Service has no ExecStart= setting, which is only allowed for Type=oneshot services. Refusing."
 		add(diag.Error, "unit-no-execstart", diag.Position{File: firstPath(files)}, name+": "+u.Refused, "")
+	case len(execStart) == 0 && !remainAfterExit && !successAction:
+		// A oneshot service with only ExecStop= (differential test, kd0008 and kd0046).
+		u.Refused = "Service has no ExecStart= and no SuccessAction= settings and does not have RemainAfterExit=yes set. Refusing."
+		add(diag.Error, "unit-no-execstart", diag.Position{File: firstPath(files)}, name+": "+u.Refused,
+			"give the service an ExecStart= line, or set RemainAfterExit=yes")
 	case len(execStart) > 1 && typ != "oneshot":
 		u.Refused = "Service has more than one ExecStart= setting, which is only allowed for Type=oneshot services. Refusing."
 		for _, pr := range notReset {
@@ -1313,7 +1349,7 @@ func dropinStopped(ds []diag.Diagnostic, e UnitEntry, f *UnitFile, err error, ke
 	}
 	kept := ""
 	if keptCmds > 0 {
-		kept = "; the commands of this ExecStart= line before the failing one are kept"
+		kept = fmt.Sprintf("; the commands of this %s= line before the failing one are kept", e.Key)
 	}
 	return append(out, diag.Diagnostic{
 		Severity: diag.Error,
@@ -1338,6 +1374,26 @@ func truncate(s string, n int) string {
 		return s
 	}
 	return s[:n] + "…"
+}
+
+// parseBoolean is parse_boolean (src/basic/parse-util.c).
+func parseBoolean(v string) (bool, bool) {
+	switch strings.ToLower(v) {
+	case "1", "yes", "y", "true", "t", "on":
+		return true, true
+	case "0", "no", "n", "false", "f", "off":
+		return false, true
+	}
+	return false, false
+}
+
+// emergencyActions are the SuccessAction= values other than "none" a system unit may use
+// (emergency_action_table, src/shared/emergency-action.c, v252).
+var emergencyActions = map[string]bool{
+	"reboot": true, "reboot-force": true, "reboot-immediate": true,
+	"poweroff": true, "poweroff-force": true, "poweroff-immediate": true,
+	"exit": true, "exit-force": true, "kexec": true, "kexec-force": true,
+	"halt": true, "halt-force": true, "halt-immediate": true,
 }
 
 func firstPath(files []*UnitFile) string {
