@@ -237,7 +237,11 @@ func readEnvFiles(fsys afero.Fs, refs []sources.EnvFileRef) (assigns [][]sources
 				msg = fmt.Sprintf("%s is a %s, not a regular file: k3sconf does not read it (a read could wait forever), so what it would set is missing from this report; %s",
 					nr.Path, nr.Kind, what)
 			}
-			diags = append(diags, diag.Diagnostic{Severity: diag.Error, Code: "input-unreadable", Pos: ref.Pos, Message: msg})
+			hint := ""
+			if _, ok := rootfs.AsNotRegular(err); ok {
+				hint = fmt.Sprintf("replace %s with a regular file", ref.Path)
+			}
+			diags = append(diags, diag.Diagnostic{Severity: diag.Error, Code: "input-unreadable", Pos: ref.Pos, Message: msg, Hint: hint})
 			assigns = append(assigns, nil)
 			continue
 		}

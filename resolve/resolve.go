@@ -259,16 +259,32 @@ var managerEnv = map[string]bool{
 // src/basic/env-util.c) replaces ${NAME} with "" and drops a whole-word $NAME, so the flag
 // before it gets an empty value or swallows the next word.
 func (r *resolver) undefinedRefs(words []sources.Word) {
+	var unread []string
+	for _, src := range r.res.Sources {
+		if src.Role == "envfile" && src.State == "unreadable" {
+			unread = append(unread, src.Path)
+		}
+	}
 	for _, ref := range sources.EnvReferences(words) {
 		if _, ok := r.env[ref.Name]; ok || managerEnv[ref.Name] || strings.HasPrefix(ref.Name, "LC_") {
 			continue
 		}
-		effect := fmt.Sprintf("systemd substitutes an empty string, so the word becomes %q", strings.ReplaceAll(words[ref.Index].Value, "${"+ref.Name+"}", ""))
+		became := strings.ReplaceAll(words[ref.Index].Value, "${"+ref.Name+"}", "")
+		effect := fmt.Sprintf("systemd substitutes an empty string, so the word becomes %q", became)
+		if prev := ""; ref.Index > 0 {
+			prev = words[ref.Index-1].Value
+			if became == "" && strings.HasPrefix(prev, "-") && !strings.Contains(prev, "=") {
+				effect = fmt.Sprintf("systemd substitutes an empty string, so %s gets an empty value", prev)
+			}
+		}
 		if ref.Word {
 			effect = "systemd drops the whole word, so the arguments after it move up by one"
 			if ref.Index > 0 && strings.HasPrefix(words[ref.Index-1].Value, "-") && !strings.Contains(words[ref.Index-1].Value, "=") {
 				effect += fmt.Sprintf(" (%s takes the next word as its value, or has none)", words[ref.Index-1].Value)
 			}
+		}
+		if len(unread) > 0 {
+			effect += fmt.Sprintf(" (unless %s, which k3sconf could not read, sets it)", strings.Join(unread, " or "))
 		}
 		r.diag(diag.Diagnostic{Severity: diag.Warning, Code: "unit-env-undefined", Pos: ref.Pos,
 			Message: fmt.Sprintf("%s is not set by any Environment= or EnvironmentFile= of the unit: %s", refText(ref), effect),

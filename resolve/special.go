@@ -71,6 +71,12 @@ func (r *resolver) notRegular(stage int, role string, nr *rootfs.NotRegularError
 		pos.File = nr.Path
 	}
 	r.res.inputInvalid = true
+	for _, d := range r.res.Diagnostics {
+		// The wrapper's early read and the config reader meet the same file: say it once.
+		if d.Code == "input-unreadable" && d.Pos == pos {
+			return
+		}
+	}
 	msg := fmt.Sprintf("%s is a %s, not a regular file: k3sconf does not read it (a read could wait forever), so what it would set is missing from this report; %s",
 		nr.Path, nr.Kind, what)
 	r.diag(diag.Diagnostic{Severity: diag.Error, Code: "input-unreadable", Pos: pos, Message: msg,
