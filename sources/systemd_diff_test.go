@@ -439,6 +439,24 @@ func TestSystemdDifferentialUnits(t *testing.T) {
 			write(t, filepath.Join(dir, u.name+".d", fmt.Sprintf("%d0-gen.conf", j+1)), d)
 		}
 	}
+	// Every letter and digit after "%", in each setting that expands specifiers: which ones
+	// systemd 252 knows, and what an unknown one does there (fatal in ExecStart=, the word is
+	// dropped in Environment=, the line in EnvironmentFile=).
+	const letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+	for i := 0; i < len(letters); i++ {
+		c := string(letters[i])
+		for j, body := range []string{
+			"ExecStart=/bin/x A%" + c + "B\n",
+			"Environment=A=%" + c + " B=1\nExecStart=/bin/x\n",
+			"EnvironmentFile=-/e/%" + c + "\nExecStart=/bin/x\n",
+		} {
+			name := fmt.Sprintf("kspec%d-%d.service", i, j)
+			u := genUnit{name: name, files: []string{"[Service]\n" + body}}
+			units = append(units, u)
+			wants = append(wants, name)
+			write(t, filepath.Join(dir, name), u.files[0])
+		}
+	}
 	write(t, filepath.Join(dir, "kdiff.target"), "[Unit]\nWants="+strings.Join(wants, " ")+"\n")
 	env := []string{"SYSTEMD_UNIT_PATH=" + dir + ":", "HOME=/root", "SHELL=/bin/sh", "PATH=/usr/bin:/bin", "SYSTEMD_LOG_LEVEL=warning"}
 	cmd := asNobody(t, env, sd, "--test", "--system", "--unit=kdiff.target", "--no-pager")
@@ -489,8 +507,8 @@ func TestSystemdDifferentialUnits(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("systemd differential: %d generated units (%d load, %d refused, %d with a drop-in cut short by a fatal error), %d agree with systemd --test",
-		n, loaded, n-loaded, truncated, n-disagree)
+	t.Logf("systemd differential: %d generated units and %d specifier probes (%d load, %d refused, %d with a drop-in cut short by a fatal error), %d agree with systemd --test",
+		n, len(units)-n, loaded, len(units)-loaded, truncated, len(units)-disagree)
 }
 
 func compareUnit(m *Unit, d *dumped) string {
@@ -556,7 +574,14 @@ func write(t *testing.T, p, s string) {
 // worldReadableDir is a temp dir uid 65534 can read (t.TempDir's parent is mode 0700).
 func worldReadableDir(t *testing.T) string {
 	t.Helper()
-	base, err := os.MkdirTemp("", "k3sconf-systemd-diff-")
+	parent := os.TempDir()
+	if !traversable(parent) {
+		parent = "/tmp"
+	}
+	if !traversable(parent) {
+		t.Skipf("no temp folder uid 65534 can enter (%s, /tmp): the systemd differential test is skipped", os.TempDir())
+	}
+	base, err := os.MkdirTemp(parent, "k3sconf-systemd-diff-")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -706,4 +731,25 @@ func unquoteGenerator(v string) string {
 		b.WriteByte(v[i])
 	}
 	return b.String()
+}
+
+// traversable reports whether every folder from / to dir lets others in (o+x).
+func traversable(dir string) bool {
+	d, err := filepath.Abs(dir)
+	if err != nil {
+		return false
+	}
+	if r, err := filepath.EvalSymlinks(d); err == nil {
+		d = r
+	}
+	for {
+		fi, err := os.Stat(d)
+		if err != nil || fi.Mode().Perm()&0o001 == 0 {
+			return false
+		}
+		if d == "/" {
+			return true
+		}
+		d = filepath.Dir(d)
+	}
 }
