@@ -12,7 +12,8 @@ import (
 )
 
 // This file reproduces systemd's unit file reader (src/shared/conf-parser.c, config_parse and
-// parse_line, systemd v255-v257 as stored in systemd/systemd@2557246cc8) and the parts of
+// parse_line, systemd v255-v257 as stored in systemd/systemd@2557246cc8; held against systemd
+// 252's `systemd --test` by sources/systemd_diff_test.go) and the parts of
 // src/core/load-fragment.c that matter for k3s: config_parse_exec, config_parse_environ and
 // config_parse_unit_env_file. Positions are 1-based; columns count bytes (a TAB is one column),
 // as go/token does.
@@ -21,9 +22,11 @@ import (
 type UnitFile struct {
 	Path    string
 	Entries []UnitEntry
-	// Failed is set when systemd refuses to load the whole file (an invalid section header or
-	// a line that is not UTF-8: parse_line returns an error and config_parse gives up). It
-	// holds systemd's message. Entries then holds what was read before the bad line.
+	// Failed is set when systemd stops reading the file (an invalid section header, a line
+	// that is not UTF-8 or longer than 1 MiB: parse_line returns an error and config_parse
+	// gives up). It holds systemd's message. Entries then holds what was read before the bad
+	// line. For the unit file this means the unit does not load; for a drop-in, systemd 252
+	// ignores the error and keeps those entries (see [MergeUnitOn]).
 	Failed string
 }
 
