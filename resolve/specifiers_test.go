@@ -14,7 +14,7 @@ import (
 // --root (/etc/hostname, /etc/machine-id, /etc/machine-info, /etc/os-release); what no file
 // says (%b %v %a) stays as written with a unit-specifier finding that says why.
 func TestHostSpecifiers(t *testing.T) {
-	const unit = "[Service]\nExecStart=/usr/local/bin/k3s server --node-label=h=%H,l=%l,q=%q,m=%m,o=%o,w=%w,B=%B,W=%W,t=%t,f=%f,y=%y --node-name=%b-%v-%a\n"
+	const unit = "[Service]\nEnvironment=NODE=%H\nEnvironmentFile=-/etc/%l.env\nExecStart=/usr/local/bin/k3s server --node-label=h=%H,l=%l,q=%q,m=%m,o=%o,w=%w,B=%B,W=%W,t=%t,f=%f,y=%y --node-name=%b-%v-%a\n"
 	tests := []struct {
 		name, reason string
 		files        map[string]string
@@ -46,10 +46,10 @@ func TestHostSpecifiers(t *testing.T) {
 		},
 		{
 			name:        "no node files",
-			reason:      "a bundle without /etc/hostname etc.: the specifiers stay as written, each with a finding",
+			reason:      "a bundle without /etc/hostname etc.: the specifiers stay as written, each with a finding (in Environment=, EnvironmentFile= and ExecStart=)",
 			files:       map[string]string{},
 			wantLabel:   "h=%H,l=%l,q=%q,m=%m,o=%o,w=%w,B=%B,W=%W,t=/run,f=/k3s,y=/etc/systemd/system/k3s.service",
-			wantUnknown: []string{"%H", "%l", "%q", "%m", "%o", "%w", "%B", "%W", "%b", "%v", "%a"},
+			wantUnknown: []string{"%H", "%l", "%H", "%l", "%q", "%m", "%o", "%w", "%B", "%W", "%b", "%v", "%a"},
 		},
 	}
 	for _, tc := range tests {

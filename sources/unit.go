@@ -1427,10 +1427,13 @@ func parseEnvironment(e UnitEntry, spec map[byte]string, diags *[]diag.Diagnosti
 			return out
 		}
 		p = w.next
-		v, bad, _ := expandSpecifiers(w.value, spec)
+		v, bad, missing := expandSpecifiers(w.value, spec)
 		if bad != 0 {
 			warn(w.start, fmt.Sprintf("Failed to resolve specifiers in %s, ignoring: unknown specifier %%%c", w.value, bad))
 			continue
+		}
+		for _, m := range missing {
+			*diags = append(*diags, diag.Diagnostic{Severity: diag.Warning, Code: "unit-specifier", Pos: e.PosAt(w.start), Message: specifierMissingMsg(m)})
 		}
 		eq := strings.IndexByte(v, '=')
 		if eq < 0 || !envNameIsValid(v[:eq]) || !utf8.ValidString(v[eq+1:]) {
@@ -1447,10 +1450,13 @@ func parseEnvFileRef(e UnitEntry, spec map[byte]string, diags *[]diag.Diagnostic
 	warn := func(msg string) {
 		*diags = append(*diags, diag.Diagnostic{Severity: diag.Warning, Code: "unit-environment-file", Pos: e.Pos, Message: msg})
 	}
-	v, bad, _ := expandSpecifiers(e.Value, spec)
+	v, bad, missing := expandSpecifiers(e.Value, spec)
 	if bad != 0 {
 		warn(fmt.Sprintf("Failed to resolve unit specifiers in '%s', ignoring: unknown specifier %%%c", e.Value, bad))
 		return EnvFileRef{}, false
+	}
+	for _, m := range missing {
+		*diags = append(*diags, diag.Diagnostic{Severity: diag.Warning, Code: "unit-specifier", Pos: e.Pos, Message: specifierMissingMsg(m)})
 	}
 	ref := EnvFileRef{Pos: e.PosAt(0)}
 	if strings.HasPrefix(v, "-") {
