@@ -13,6 +13,7 @@ func TestSwallowedLines(t *testing.T) {
 		unit         string
 		want         []string // "line:col" of each finding
 		wantIn       string   // part of the first message
+		wantLast     string   // part of the last message
 	}{
 		{
 			name:   "environment swallowed",
@@ -35,6 +36,14 @@ func TestSwallowedLines(t *testing.T) {
 			wantIn: "backslash at /u:2:37",
 		},
 		{
+			name:     "capped",
+			reason:   "25 swallowed lines give 20 findings, the last one counting the other 5",
+			unit:     "[Service]\nExecStart=/bin/x \\\n" + strings.Repeat("Restart=always \\\n", 25) + "end\n",
+			want:     []string{"3:1", "4:1", "5:1", "6:1", "7:1", "8:1", "9:1", "10:1", "11:1", "12:1", "13:1", "14:1", "15:1", "16:1", "17:1", "18:1", "19:1", "20:1", "21:1", "22:1"},
+			wantIn:   "",
+			wantLast: "5 more continuation lines",
+		},
+		{
 			name:   "flags on continuation lines are fine",
 			reason: "--flag=Value lines are the normal use of continuation",
 			unit:   "[Service]\nExecStart=/usr/local/bin/k3s \\\n  server \\\n  --node-label=Role=edge \\\n  K3S_X=1\n",
@@ -45,14 +54,18 @@ func TestSwallowedLines(t *testing.T) {
 			uf, _ := ParseUnit("/u", []byte(tc.unit))
 			u := MergeUnit("k3s.service", []*UnitFile{uf})
 			var got []string
-			msg := ""
+			msg, last := "", ""
 			for _, d := range u.Diagnostics {
 				if d.Code == "unit-continuation-swallowed" {
 					got = append(got, posLC(d.Pos))
 					if msg == "" {
 						msg = d.Message
 					}
+					last = d.Message
 				}
+			}
+			if tc.wantLast != "" && !strings.Contains(last, tc.wantLast) {
+				t.Errorf("%s\nlast message %q lacks %q", tc.reason, last, tc.wantLast)
 			}
 			if diff := cmp.Diff(tc.want, got); diff != "" {
 				t.Errorf("%s\n(-want +got):\n%s", tc.reason, diff)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"sort"
 	"strings"
 	"unicode/utf8"
 
@@ -60,13 +61,13 @@ func (e UnitEntry) PosAt(off int) diag.Position {
 	if len(e.segs) == 0 {
 		return e.Pos
 	}
-	s := e.segs[0]
-	for _, t := range e.segs[1:] {
-		if t.off > off {
-			break
-		}
-		s = t
+	// Binary search: the segments are in offset order, and a setting with tens of thousands
+	// of continuation lines asks for every word's position.
+	i := sort.Search(len(e.segs), func(i int) bool { return e.segs[i].off > off }) - 1
+	if i < 0 {
+		i = 0
 	}
+	s := e.segs[i]
 	if off < s.off {
 		off = s.off
 	}
@@ -1291,6 +1292,7 @@ var envNameInAssignment = regexp.MustCompile(`^(?:"|')?([A-Za-z_][A-Za-z0-9_]*)=
 // Environment="HTTP_PROXY=…" into the argv).
 func swallowedLines(e UnitEntry) []diag.Diagnostic {
 	var out []diag.Diagnostic
+	more := 0
 	for i := 1; i < len(e.segs); i++ {
 		sg := e.segs[i]
 		end := len(e.Value)
@@ -1305,9 +1307,17 @@ func swallowedLines(e UnitEntry) []diag.Diagnostic {
 		if m == nil {
 			continue
 		}
-		bs := e.PosAt(sg.off - 1)
+		if len(out) == maxSwallowed {
+			// A hostile file with thousands of such lines gets a count, not thousands of findings.
+			more++
+			continue
+		}
+		// Positions straight from the segments (PosAt would make this quadratic in the number
+		// of continuation lines).
+		prev := e.segs[i-1]
+		bs := diag.Position{File: e.Pos.File, Line: prev.line, Column: prev.col + sg.off - 1 - prev.off}
 		first := strings.TrimLeft(e.Value[sg.off:end], " \t")
-		lead := sg.off + (end - sg.off - len(first))
+		lead := diag.Position{File: e.Pos.File, Line: sg.line, Column: sg.col + (end - sg.off - len(first))}
 		what := fmt.Sprintf("%q is not a setting", line)
 		if m[1] == "Environment" {
 			if n := envNameInAssignment.FindStringSubmatch(m[2]); n != nil {
@@ -1319,14 +1329,20 @@ func swallowedLines(e UnitEntry) []diag.Diagnostic {
 		out = append(out, diag.Diagnostic{
 			Severity: diag.Error,
 			Code:     "unit-continuation-swallowed",
-			Pos:      e.PosAt(lead),
+			Pos:      lead,
 			Message: fmt.Sprintf("the line continuation (the backslash at %s) joined line %d into %s=: %s, and the command sees its words as arguments (%s=%s at line %d)",
 				bs, sg.line, e.Key, what, e.Key, truncate(e.Value, 40), e.Pos.Line),
 			Hint: fmt.Sprintf("remove the backslash at the end of line %d, then systemctl daemon-reload", bs.Line),
 		})
 	}
+	if more > 0 {
+		out[len(out)-1].Message += fmt.Sprintf("; %d more continuation lines of this setting read like settings too", more)
+	}
 	return out
 }
+
+// maxSwallowed caps unit-continuation-swallowed findings per setting.
+const maxSwallowed = 20
 
 // dropinStopped replaces the unit-bad-setting finding of a fatal Exec*= error in a drop-in
 // with what systemd 252 does there: stop reading the drop-in at that line.
