@@ -569,7 +569,9 @@ func simplifyPath(p string) string {
 // expandSpecifiers is specifier_printf (src/shared/specifier.c): "%%" is "%", a known letter
 // is replaced, a letter systemd does not know is an error (returned in bad), and "%" before
 // a character that cannot be a specifier, or at the end, stays literal. Letters systemd
-// knows but the map lacks are left as written and returned in missing.
+// knows but the map lacks are left as written and returned in missing; the deprecated cgroup
+// specifiers %c %r %R are expanded and returned in missing too, for systemd's warning about
+// them (see specifierMissingMsg).
 func expandSpecifiers(s string, spec map[byte]string) (out string, bad byte, missing []byte) {
 	if !strings.Contains(s, "%") {
 		return s, 0, nil
@@ -588,6 +590,9 @@ func expandSpecifiers(s string, spec map[byte]string) (out string, bad byte, mis
 			b.WriteByte('%')
 		case spec[n] != "" || hasKey(spec, n):
 			b.WriteString(spec[n])
+			if n == 'c' || n == 'r' || n == 'R' {
+				missing = append(missing, n)
+			}
 		case strings.IndexByte(knownSpecifiers, n) >= 0:
 			missing = append(missing, n)
 			b.WriteByte('%')
@@ -605,6 +610,11 @@ func expandSpecifiers(s string, spec map[byte]string) (out string, bad byte, mis
 // specifierMissingMsg is the finding for a specifier systemd expands but whose value is not in
 // the node's files.
 func specifierMissingMsg(c byte) string {
+	if c == 'c' || c == 'r' || c == 'R' {
+		// unit-printf.c, specifier_cgroup*: systemd's own warning, word for word.
+		return fmt.Sprintf("Specifier '%%%c' used in unit configuration, which is deprecated. Please update your unit file, as it does not work as intended. "+
+			"systemd expands it before the unit's slice is known, so it is not the service's cgroup", c)
+	}
 	why := specifierUnknown[c]
 	if why == "" {
 		why = "its value is not known from the node's files"

@@ -632,6 +632,14 @@ func TestMergeUnit(t *testing.T) {
 			wantCodes: []string{"error unit-dropin-truncated 3:21"},
 		},
 		{
+			name:      "deprecated cgroup specifiers",
+			reason:    "systemd --test: %c is /<unit> (the slice is not known yet), %r and %R are empty, each with systemd's deprecation warning",
+			files:     parseFiles(t, map[string]string{"/a": "[Service]\nExecStart=/bin/x %c %r %R\n"}, "/a"),
+			wantArgv:  []string{"/bin/x", "/k3s.service", "", ""},
+			wantPos:   "2:1",
+			wantCodes: []string{"warning unit-specifier 2:18", "warning unit-specifier 2:21", "warning unit-specifier 2:24"},
+		},
+		{
 			name:     "only [Service] counts",
 			reason:   "ExecStart in another section is not the service's",
 			files:    parseFiles(t, map[string]string{"/a": "[Unit]\nExecStart=/bin/x\n[Service]\nExecStart=/bin/a\n"}, "/a"),
