@@ -46,7 +46,7 @@ func readFile(fsys afero.Fs, name string) ([]byte, error) {
 	if err != nil {
 		return nil, nodeErr("stat", name, err)
 	}
-	if k := rootfs.SpecialKind(fi.Mode()); k != "" {
+	if k := rootfs.SpecialKind(fi.Mode()); k != "" && !rootfs.IsDevNull(fi) {
 		return nil, &rootfs.NotRegularError{Path: name, Kind: k}
 	}
 	if fi.IsDir() {
@@ -101,7 +101,7 @@ func unitFiles(fsys afero.Fs, dirs []string, name, explicit string) (main string
 		for _, d := range dirs {
 			p := path.Join(d, name)
 			searched = append(searched, p)
-			if fi, err := fsys.Stat(p); err == nil && !fi.IsDir() {
+			if fi, err := fsys.Stat(p); (err == nil && !fi.IsDir()) || unitMasked(fsys, p) != "" {
 				main = p
 				break
 			}
@@ -298,4 +298,21 @@ func nodeHost(fsys afero.Fs, unitPath string) sources.Host {
 		break
 	}
 	return h
+}
+
+// unitMasked says why systemd counts the unit file at p as masked, or "" when it does not: a
+// symbolic link to /dev/null (what `systemctl mask` makes; under --root the node's /dev/null
+// usually is not there, so the link's text is what counts), or a file that is a device
+// (null_or_empty in src/basic/stat-util.c treats every character or block device as empty;
+// checked with systemd --test: a link to /dev/zero is "masked" too).
+func unitMasked(fsys afero.Fs, p string) string {
+	if lr, ok := fsys.(afero.LinkReader); ok {
+		if t, err := lr.ReadlinkIfPossible(p); err == nil && path.Clean(t) == "/dev/null" {
+			return "a link to /dev/null"
+		}
+	}
+	if fi, err := fsys.Stat(p); err == nil && fi.Mode()&(fs.ModeDevice|fs.ModeCharDevice) != 0 {
+		return "a device"
+	}
+	return ""
 }

@@ -102,6 +102,14 @@ func TestNeverBlock(t *testing.T) {
 				if res == nil {
 					return
 				}
+				if kind == "device" && tc.name == "unit" {
+					// systemd counts a unit file that is a device as masked (checked with
+					// systemd --test); k3sconf knows that without reading it.
+					if res.InputInvalid() || !strings.Contains(res.Error, "is masked") {
+						t.Errorf("a device as unit file is a masked unit, not unreadable input: InputInvalid=%v Error=%q", res.InputInvalid(), res.Error)
+					}
+					return
+				}
 				if !res.InputInvalid() {
 					t.Errorf("%s: a %s at %s must make the report incomplete (input unreadable)", tc.reason, kind, tc.path)
 				}
@@ -122,5 +130,69 @@ func TestNeverBlock(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestDevNull: /dev/null is the one device k3sconf reads (as empty: its read ends at once).
+// A unit linked to /dev/null is masked; an env file, config or drop-in that is /dev/null is
+// empty, as k3s and systemd read it, and nothing is missing from the report.
+func TestDevNull(t *testing.T) {
+	tests := []struct {
+		name, reason, path string
+		link               bool // a symlink whose text is /dev/null (dangling under --root)
+		wantMasked         bool
+	}{
+		{"unit-link", "systemctl mask makes a link to /dev/null; under --root the link's text counts", "/etc/systemd/system/k3s.service", true, true},
+		{"unit-device", "a unit file that is /dev/null itself", "/etc/systemd/system/k3s.service", false, true},
+		{"envfile", "an env file that is /dev/null sets nothing", "/etc/systemd/system/k3s.service.env", false, false},
+		{"config", "k3s reads /dev/null as an empty config", "/etc/rancher/k3s/config.yaml", false, false},
+		{"unit-dropin", "systemd reads a /dev/null drop-in as empty", "/etc/systemd/system/k3s.service.d/10-x.conf", false, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			root := t.TempDir()
+			h := filepath.Join(root, tc.path)
+			if err := os.MkdirAll(filepath.Dir(h), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if tc.path != "/etc/systemd/system/k3s.service" {
+				u := filepath.Join(root, "/etc/systemd/system/k3s.service")
+				if err := os.MkdirAll(filepath.Dir(u), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(u, []byte(neverBlockUnit), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if tc.link {
+				if err := os.Symlink("/dev/null", h); err != nil {
+					t.Fatal(err)
+				}
+			} else if err := syscall.Mknod(h, syscall.S_IFCHR|0o666, int(unixMkdev(1, 3))); err != nil {
+				t.Skipf("mknod (needs root): %v", err)
+			}
+			done := make(chan *resolve.Result, 1)
+			go func() {
+				res, _ := resolve.Resolve(resolve.Options{FS: k3sconf.Node(root)})
+				done <- res
+			}()
+			var res *resolve.Result
+			select {
+			case res = <-done:
+			case <-time.After(20 * time.Second):
+				t.Fatalf("%s: did not end", tc.reason)
+			}
+			if res.InputInvalid() {
+				t.Errorf("%s: nothing is missing from the report, yet InputInvalid; %v", tc.reason, res.Diagnostics)
+			}
+			if masked := strings.Contains(res.Error, "is masked"); masked != tc.wantMasked {
+				t.Errorf("%s: masked=%v, want %v (Error=%q)", tc.reason, masked, tc.wantMasked, res.Error)
+			}
+			if !tc.wantMasked {
+				if k := res.Key("write-kubeconfig-mode"); k == nil || k.Value == nil {
+					t.Errorf("%s: the unit's flags are missing", tc.reason)
+				}
+			}
+		})
 	}
 }

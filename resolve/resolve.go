@@ -156,6 +156,15 @@ func (r *resolver) loadUnit() {
 			Hint:    "point k3sconf at the unit with --unit PATH, or at the node's files with --root DIR"})
 		return
 	}
+	if why := unitMasked(r.fs, mainPath); why != "" {
+		// Nothing to read, and nothing missing from the report: systemd will not start it.
+		r.res.Unit = mainPath
+		r.res.Sources = append(r.res.Sources, Source{Role: "unit", Path: mainPath, State: "ignored",
+			Why: fmt.Sprintf("%s is %s: systemd counts the unit as masked", mainPath, why)})
+		r.fail(fmt.Sprintf("systemd: Unit %s is masked (%s is %s); systemctl unmask %s to start it", path.Base(mainPath), mainPath, why, path.Base(mainPath)),
+			diag.Position{File: mainPath})
+		return
+	}
 	var files []*sources.UnitFile
 	for i, f := range append([]string{mainPath}, dropins...) {
 		role := "unit"

@@ -132,7 +132,7 @@ func (f *Fs) Open(name string) (afero.File, error) {
 	// itself is non-blocking (an open of a FIFO without O_NONBLOCK waits for a writer), with a
 	// second check on the open file for one swapped in between.
 	if fi, err := os.Stat(host); err == nil {
-		if k := SpecialKind(fi.Mode()); k != "" {
+		if k := SpecialKind(fi.Mode()); k != "" && !IsDevNull(fi) {
 			return nil, &NotRegularError{Path: name, Kind: k}
 		}
 	}
@@ -141,7 +141,7 @@ func (f *Fs) Open(name string) (afero.File, error) {
 		return nil, nodeErr("open", name, err)
 	}
 	if fi, err := fh.Stat(); err == nil {
-		if k := SpecialKind(fi.Mode()); k != "" {
+		if k := SpecialKind(fi.Mode()); k != "" && !IsDevNull(fi) {
 			fh.Close()
 			return nil, &NotRegularError{Path: name, Kind: k}
 		}
@@ -167,6 +167,19 @@ func (f *Fs) LstatIfPossible(name string) (os.FileInfo, bool, error) {
 	}
 	fi, err := os.Lstat(host)
 	return fi, true, nodeErr("lstat", name, err)
+}
+
+// ReadlinkIfPossible returns a link's target as written on the node (not resolved).
+func (f *Fs) ReadlinkIfPossible(name string) (string, error) {
+	host, err := f.resolve(name, false)
+	if err != nil {
+		return "", err
+	}
+	t, err := os.Readlink(host)
+	if err != nil {
+		return "", nodeErr("readlink", name, err)
+	}
+	return filepath.ToSlash(t), nil
 }
 
 // Name identifies the filesystem.

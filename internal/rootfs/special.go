@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"syscall"
 
 	"github.com/spf13/afero"
 )
@@ -22,6 +23,24 @@ type NotRegularError struct {
 
 func (e *NotRegularError) Error() string {
 	return fmt.Sprintf("%s is a %s, not a regular file; k3sconf does not read it (a read could wait forever)", e.Path, e.Kind)
+}
+
+// IsDevNull reports whether fi describes /dev/null (character device 1:3, whatever its
+// path): reading it ends at once, so it is read like an empty file. A unit, drop-in, env
+// file or config linked to /dev/null is the usual way to mask or blank one, and k3s and
+// systemd read it as empty (systemd: a unit file that is /dev/null is masked).
+func IsDevNull(fi fs.FileInfo) bool {
+	if fi.Mode()&fs.ModeCharDevice == 0 {
+		return false
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return false
+	}
+	rdev := uint64(st.Rdev)
+	major := (rdev>>8)&0xfff | (rdev>>32)&^0xfff
+	minor := rdev&0xff | (rdev>>12)&^0xff
+	return major == 1 && minor == 3
 }
 
 // SpecialKind names the kind of a file that is neither a regular file nor a directory, or
@@ -57,7 +76,7 @@ func CheckRegular(fsys afero.Fs, name string) error {
 	if err != nil {
 		return err
 	}
-	if k := SpecialKind(fi.Mode()); k != "" {
+	if k := SpecialKind(fi.Mode()); k != "" && !IsDevNull(fi) {
 		return &NotRegularError{Path: name, Kind: k}
 	}
 	return nil
@@ -80,7 +99,7 @@ func ReadFile(fsys afero.Fs, name string, limit int64) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if k := SpecialKind(fi.Mode()); k != "" {
+	if k := SpecialKind(fi.Mode()); k != "" && !IsDevNull(fi) {
 		return nil, &NotRegularError{Path: name, Kind: k}
 	}
 	if fi.IsDir() {
