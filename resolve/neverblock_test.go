@@ -196,3 +196,26 @@ func TestDevNull(t *testing.T) {
 		})
 	}
 }
+
+// TestMaskedServerAgentInUse: with k3s.service masked and k3s-agent.service present, the
+// agent's unit is the one systemd runs, so it is the one resolved.
+func TestMaskedServerAgentInUse(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "etc/systemd/system")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("/dev/null", filepath.Join(dir, "k3s.service")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "k3s-agent.service"), []byte("[Service]\nExecStart=/usr/local/bin/k3s agent --server https://s:6443 --token t\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := resolve.Resolve(resolve.Options{FS: k3sconf.Node(root)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Command != "agent" || strings.Contains(res.Error, "masked") {
+		t.Errorf("the masked server unit must not hide the agent unit: command=%q error=%q", res.Command, res.Error)
+	}
+}

@@ -143,6 +143,14 @@ func (r *resolver) loadUnit() {
 			}
 			continue
 		}
+		if mainPath == "" {
+			mainPath, dropins = m, d
+		}
+		if len(candidates) > 1 && unitMasked(r.fs, m) != "" {
+			// k3s.service masked and k3s-agent.service in use: look further, and come back to
+			// the masked one only when nothing else is there.
+			continue
+		}
 		mainPath, dropins = m, d
 		break
 	}
