@@ -51,8 +51,9 @@ import (
 // and symbolic links resolve as they would on the node: an absolute link target stays inside
 // dir, and no path ever leads out of it. k3sconf never writes to the node it inspects.
 func Node(dir string) afero.Fs {
-	if dir == "" || dir == "/" {
-		return afero.NewReadOnlyFs(afero.NewOsFs())
+	if dir == "" {
+		dir = "/"
 	}
+	// rootfs for "/" too: its Open never blocks on a FIFO or a device (see docs/hostile-input.md).
 	return rootfs.New(dir)
 }

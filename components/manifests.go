@@ -17,6 +17,7 @@ import (
 	"github.com/k3sconf/k3sconf/diag"
 	"github.com/k3sconf/k3sconf/internal/dnslabel"
 	"github.com/k3sconf/k3sconf/internal/fuzzy"
+	"github.com/k3sconf/k3sconf/internal/rootfs"
 	"github.com/k3sconf/k3sconf/profile"
 )
 
@@ -487,6 +488,10 @@ func (in *inspector) helm() {
 // readObjects collects the HelmCharts and HelmChartConfigs of one manifest file, reading
 // every YAML document in it.
 func (in *inspector) readObjects(f *manifestFile, st State) {
+	// Never open a FIFO or device: the read could wait forever.
+	if err := rootfs.CheckRegular(in.node, f.path); err != nil {
+		return
+	}
 	fh, err := in.node.Open(f.path)
 	if err != nil {
 		return

@@ -12,6 +12,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/k3sconf/k3sconf/diag"
+	"github.com/k3sconf/k3sconf/internal/rootfs"
 	"github.com/k3sconf/k3sconf/sources"
 )
 
@@ -64,11 +65,15 @@ type Mount struct {
 	Pos    diag.Position
 }
 
+// maxComposeFile bounds a compose file or env file read (never a FIFO or device: see
+// rootfs.ReadFile).
+const maxComposeFile = 16 << 20
+
 // Load reads a compose file from host (the machine running k3sconf), interpolating with
 // shell and the .env file next to it. Problems that compose itself reports become
 // diagnostics; the error is only for a file that cannot be read or parsed.
 func Load(host afero.Fs, file string, shell Lookup) (*File, error) {
-	data, err := afero.ReadFile(host, file)
+	data, err := rootfs.ReadFile(host, file, maxComposeFile)
 	if err != nil {
 		return nil, err
 	}
@@ -82,7 +87,7 @@ func Load(host afero.Fs, file string, shell Lookup) (*File, error) {
 	}
 	dotenv := map[string]string{}
 	envPath := filepath.Join(f.Dir, ".env")
-	if d, err := afero.ReadFile(host, envPath); err == nil {
+	if d, err := rootfs.ReadFile(host, envPath, maxComposeFile); err == nil {
 		as, ds := parseDotEnv(filepath.Join(filepath.Dir(file), ".env"), d, shell)
 		f.Diagnostics = append(f.Diagnostics, ds...)
 		for _, a := range as {
@@ -236,7 +241,7 @@ func (p *parser) envFiles(s *Service, n *yaml.Node) {
 	}
 	for _, r := range refs {
 		hostPath := p.hostPath(r.path)
-		data, err := afero.ReadFile(p.host, hostPath)
+		data, err := rootfs.ReadFile(p.host, hostPath, maxComposeFile)
 		if err != nil {
 			if r.required {
 				p.f.Diagnostics = append(p.f.Diagnostics, diag.Diagnostic{Severity: diag.Error, Code: "compose-env-file-missing", Pos: r.pos,

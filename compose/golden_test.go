@@ -13,9 +13,12 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/txtar"
+	"github.com/spf13/afero"
 
 	"github.com/k3sconf/k3sconf/compose"
 	"github.com/k3sconf/k3sconf/internal/golden"
@@ -64,4 +67,22 @@ func renderArchive(ar *txtar.Archive) (map[string]string, []txtar.File, error) {
 		return nil, nil, err
 	}
 	return map[string]string{"want/compose.txt": b.String(), "want/compose.json": string(js) + "\n"}, keep, nil
+}
+
+// TestLoadNeverBlocks: a compose file that is a FIFO is an error, not a wait.
+func TestLoadNeverBlocks(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "compose.yaml")
+	if err := syscall.Mkfifo(p, 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	done := make(chan error, 1)
+	go func() { _, err := compose.Load(afero.NewOsFs(), p, nil); done <- err }()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "FIFO") {
+			t.Fatalf("Load of a FIFO: got %v, want an error naming the FIFO", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Load of a FIFO did not return")
+	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/k3sconf/k3sconf/diag"
+	"github.com/k3sconf/k3sconf/internal/rootfs"
 	"github.com/k3sconf/k3sconf/report"
 	"github.com/k3sconf/k3sconf/resolve"
 )
@@ -200,6 +201,13 @@ func exists(node afero.Fs, p string) string {
 
 // readSmall reads the first 4 KiB of a small file.
 func readSmall(node afero.Fs, p string) (string, string) {
+	// Never open a FIFO or device: the read could wait forever.
+	if err := rootfs.CheckRegular(node, p); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return StateMissing, ""
+		}
+		return StateUnreadable, ""
+	}
 	f, err := node.Open(p)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {

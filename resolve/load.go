@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/k3sconf/k3sconf/diag"
+	"github.com/k3sconf/k3sconf/internal/rootfs"
 	"github.com/k3sconf/k3sconf/sources"
 )
 
@@ -23,15 +24,30 @@ const maxFileSize = 16 << 20
 
 // readFile reads a node file with one open, refusing directories and huge files with an
 // error that names the node path (never the --root prefix).
+//
+// It never blocks: a FIFO, socket or device is refused with a *rootfs.NotRegularError before
+// it is opened (and again after, should it have been swapped in between).
 func readFile(fsys afero.Fs, name string) ([]byte, error) {
+	if err := rootfs.CheckRegular(fsys, name); err != nil {
+		if _, ok := rootfs.AsNotRegular(err); ok {
+			return nil, err
+		}
+		return nil, nodeErr("stat", name, err)
+	}
 	f, err := fsys.Open(name)
 	if err != nil {
+		if _, ok := rootfs.AsNotRegular(err); ok {
+			return nil, err
+		}
 		return nil, nodeErr("open", name, err)
 	}
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil {
 		return nil, nodeErr("stat", name, err)
+	}
+	if k := rootfs.SpecialKind(fi.Mode()); k != "" && !rootfs.IsDevNull(fi) {
+		return nil, &rootfs.NotRegularError{Path: name, Kind: k}
 	}
 	if fi.IsDir() {
 		return nil, &os.PathError{Op: "read", Path: name, Err: syscall.EISDIR}
@@ -85,7 +101,7 @@ func unitFiles(fsys afero.Fs, dirs []string, name, explicit string) (main string
 		for _, d := range dirs {
 			p := path.Join(d, name)
 			searched = append(searched, p)
-			if fi, err := fsys.Stat(p); err == nil && !fi.IsDir() {
+			if fi, err := fsys.Stat(p); (err == nil && !fi.IsDir()) || unitMasked(fsys, p) != "" {
 				main = p
 				break
 			}
@@ -216,8 +232,17 @@ func readEnvFiles(fsys afero.Fs, refs []sources.EnvFileRef) (assigns [][]sources
 			}
 			unread = true
 			srcs = append(srcs, Source{Role: "envfile", Path: ref.Path, State: "unreadable", Why: err.Error()})
-			diags = append(diags, diag.Diagnostic{Severity: diag.Error, Code: "input-unreadable", Pos: ref.Pos,
-				Message: fmt.Sprintf("cannot read %s: %v", ref.Path, err)})
+			msg := fmt.Sprintf("cannot read %s: %v", ref.Path, err)
+			if nr, ok := rootfs.AsNotRegular(err); ok {
+				what, _ := specialOutcome("envfile", nr.Kind, "")
+				msg = fmt.Sprintf("%s is a %s, not a regular file: k3sconf does not read it (a read could wait forever), so what it would set is missing from this report; %s",
+					nr.Path, nr.Kind, what)
+			}
+			hint := ""
+			if _, ok := rootfs.AsNotRegular(err); ok {
+				hint = fmt.Sprintf("replace %s with a regular file", ref.Path)
+			}
+			diags = append(diags, diag.Diagnostic{Severity: diag.Error, Code: "input-unreadable", Pos: ref.Pos, Message: msg, Hint: hint})
 			assigns = append(assigns, nil)
 			continue
 		}
@@ -228,4 +253,67 @@ func readEnvFiles(fsys afero.Fs, refs []sources.EnvFileRef) (assigns [][]sources
 			Why: fmt.Sprintf("EnvironmentFile= at %s", ref.Pos)})
 	}
 	return assigns, srcs, diags, refusal, refusalPos, unread
+}
+
+// nodeHost reads what the node's own files say about the host-dependent specifiers (%H %l %q
+// %m %o %w %B %W %M %A): /etc/hostname (systemd's read_etc_hostname: the first line that is
+// not empty or a comment, trimmed), /etc/machine-info's PRETTY_HOSTNAME, /etc/machine-id (32
+// hex digits) and /etc/os-release, falling back to /usr/lib/os-release as systemd does. A
+// file that is missing or unreadable leaves its specifiers unknown.
+func nodeHost(fsys afero.Fs, unitPath string) sources.Host {
+	h := sources.Host{FragmentPath: unitPath}
+	if b, err := readFile(fsys, "/etc/hostname"); err == nil {
+		for _, l := range strings.Split(string(b), "\n") {
+			l = strings.TrimSpace(l)
+			if l == "" || strings.HasPrefix(l, "#") {
+				continue
+			}
+			h.Hostname, h.HasHostname = l, true
+			break
+		}
+	}
+	if b, err := readFile(fsys, "/etc/machine-info"); err == nil {
+		as, _ := sources.ParseEnvFile("/etc/machine-info", b)
+		for _, a := range as {
+			if a.Name == "PRETTY_HOSTNAME" {
+				h.PrettyHostname = a.Value
+			}
+		}
+	}
+	if b, err := readFile(fsys, "/etc/machine-id"); err == nil {
+		id := strings.TrimSpace(string(b))
+		if len(id) == 32 && strings.Trim(id, "0123456789abcdef") == "" {
+			h.MachineID, h.HasMachineID = id, true
+		}
+	}
+	for _, p := range []string{"/etc/os-release", "/usr/lib/os-release"} {
+		b, err := readFile(fsys, p)
+		if err != nil {
+			continue
+		}
+		as, _ := sources.ParseEnvFile(p, b)
+		h.OSRelease = map[string]string{}
+		for _, a := range as {
+			h.OSRelease[a.Name] = a.Value
+		}
+		break
+	}
+	return h
+}
+
+// unitMasked says why systemd counts the unit file at p as masked, or "" when it does not: a
+// symbolic link to /dev/null (what `systemctl mask` makes; under --root the node's /dev/null
+// usually is not there, so the link's text is what counts), or a file that is a device
+// (null_or_empty in src/basic/stat-util.c treats every character or block device as empty;
+// checked with systemd --test: a link to /dev/zero is "masked" too).
+func unitMasked(fsys afero.Fs, p string) string {
+	if lr, ok := fsys.(afero.LinkReader); ok {
+		if t, err := lr.ReadlinkIfPossible(p); err == nil && path.Clean(t) == "/dev/null" {
+			return "a link to /dev/null"
+		}
+	}
+	if fi, err := fsys.Stat(p); err == nil && fi.Mode()&(fs.ModeDevice|fs.ModeCharDevice) != 0 {
+		return "a device"
+	}
+	return ""
 }

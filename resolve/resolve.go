@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/k3sconf/k3sconf/diag"
+	"github.com/k3sconf/k3sconf/internal/rootfs"
 	"github.com/k3sconf/k3sconf/profile"
 	"github.com/k3sconf/k3sconf/sources"
 )
@@ -54,7 +55,8 @@ var ErrUsage = errors.New("usage")
 func Resolve(opts Options) (*Result, error) {
 	fsys := opts.FS
 	if fsys == nil {
-		fsys = afero.NewReadOnlyFs(afero.NewOsFs())
+		// rootfs at "/" rather than afero's OsFs: its Open never blocks on a FIFO or device.
+		fsys = rootfs.New("/")
 	}
 	p := opts.Profile
 	productWhy := "given"
@@ -153,6 +155,14 @@ func (r *resolver) loadUnit() {
 			}
 			continue
 		}
+		if mainPath == "" {
+			mainPath, dropins = m, d
+		}
+		if len(candidates) > 1 && unitMasked(r.fs, m) != "" {
+			// k3s.service masked and k3s-agent.service in use: look further, and come back to
+			// the masked one only when nothing else is there.
+			continue
+		}
 		mainPath, dropins = m, d
 		break
 	}
@@ -166,6 +176,15 @@ func (r *resolver) loadUnit() {
 			Hint:    "point k3sconf at the unit with --unit PATH, or at the node's files with --root DIR"})
 		return
 	}
+	if why := unitMasked(r.fs, mainPath); why != "" {
+		// Nothing to read, and nothing missing from the report: systemd will not start it.
+		r.res.Unit = mainPath
+		r.res.Sources = append(r.res.Sources, Source{Role: "unit", Path: mainPath, State: "ignored",
+			Why: fmt.Sprintf("%s is %s: systemd counts the unit as masked", mainPath, why)})
+		r.fail(fmt.Sprintf("systemd: Unit %s is masked (%s is %s); systemctl unmask %s to start it", path.Base(mainPath), mainPath, why, path.Base(mainPath)),
+			diag.Position{File: mainPath})
+		return
+	}
 	var files []*sources.UnitFile
 	for i, f := range append([]string{mainPath}, dropins...) {
 		role := "unit"
@@ -175,7 +194,11 @@ func (r *resolver) loadUnit() {
 		data, err := readFile(r.fs, f)
 		if err != nil {
 			r.res.Sources = append(r.res.Sources, Source{Role: role, Path: f, State: "unreadable", Why: err.Error()})
-			r.readError(stageSystemd, diag.Position{File: f}, err)
+			if nr, ok := rootfs.AsNotRegular(err); ok {
+				r.notRegular(stageSystemd, role, nr, diag.Position{File: f})
+			} else {
+				r.readError(stageSystemd, diag.Position{File: f}, err)
+			}
 			if i == 0 {
 				return
 			}
@@ -191,7 +214,7 @@ func (r *resolver) loadUnit() {
 		r.res.Sources = append(r.res.Sources, Source{Role: role, Path: f, State: "read", Why: why})
 	}
 	r.res.Unit = mainPath
-	u := sources.MergeUnit(path.Base(mainPath), files)
+	u := sources.MergeUnitOn(path.Base(mainPath), files, nodeHost(r.fs, mainPath))
 	r.res.Diagnostics = append(r.res.Diagnostics, u.Diagnostics...)
 	if u.Refused != "" {
 		// A unit systemd will not load or start is broken input: k3s never runs.
@@ -209,6 +232,12 @@ func (r *resolver) loadUnit() {
 	}
 	r.res.Sources = append(r.res.Sources, srcs...)
 	r.res.Diagnostics = append(r.res.Diagnostics, ds...)
+	for _, s := range srcs {
+		if s.State == "unreadable" {
+			// k3sconf could not read an env file: the report is incomplete.
+			r.res.incomplete = true
+		}
+	}
 	if refusal != "" {
 		r.fail(refusal, refusalPos)
 	}
@@ -228,7 +257,9 @@ func (r *resolver) loadUnit() {
 	}
 	if r.opts.Args == nil {
 		words := u.ExecStart
-		if len(words) > 0 {
+		// The ':' prefix turns environment expansion off for the command (systemd.service(5)).
+		if len(words) > 0 && !strings.Contains(u.ExecStartPrefix, ":") {
+			r.undefinedRefs(words)
 			words = sources.ExpandCommandLine(words, func(name string) (string, bool) {
 				if ev, ok := r.env[name]; ok {
 					return ev.Value, true
@@ -242,6 +273,62 @@ func (r *resolver) loadUnit() {
 			}
 		}
 	}
+}
+
+// managerEnv are variables systemd itself may put into a service's environment (or
+// DefaultEnvironment= in system.conf may): a reference to one is not reported as undefined.
+var managerEnv = map[string]bool{
+	"PATH": true, "LANG": true, "LANGUAGE": true, "HOME": true, "USER": true, "LOGNAME": true,
+	"SHELL": true, "TERM": true, "INVOCATION_ID": true, "JOURNAL_STREAM": true, "NOTIFY_SOCKET": true,
+	"MAINPID": true, "MANAGERPID": true, "LISTEN_FDS": true, "LISTEN_PID": true, "LISTEN_FDNAMES": true,
+	"WATCHDOG_PID": true, "WATCHDOG_USEC": true, "RUNTIME_DIRECTORY": true, "STATE_DIRECTORY": true,
+	"CACHE_DIRECTORY": true, "LOGS_DIRECTORY": true, "CONFIGURATION_DIRECTORY": true,
+	"CREDENTIALS_DIRECTORY": true, "SYSTEMD_EXEC_PID": true, "PIDFILE": true,
+}
+
+// undefinedRefs reports $NAME and ${NAME} in ExecStart that no Environment= or
+// EnvironmentFile= of the unit defines (issue 16): at exec time systemd (replace_env_argv in
+// src/basic/env-util.c) replaces ${NAME} with "" and drops a whole-word $NAME, so the flag
+// before it gets an empty value or swallows the next word.
+func (r *resolver) undefinedRefs(words []sources.Word) {
+	var unread []string
+	for _, src := range r.res.Sources {
+		if src.Role == "envfile" && src.State == "unreadable" {
+			unread = append(unread, src.Path)
+		}
+	}
+	for _, ref := range sources.EnvReferences(words) {
+		if _, ok := r.env[ref.Name]; ok || managerEnv[ref.Name] || strings.HasPrefix(ref.Name, "LC_") {
+			continue
+		}
+		became := strings.ReplaceAll(words[ref.Index].Value, "${"+ref.Name+"}", "")
+		effect := fmt.Sprintf("systemd substitutes an empty string, so the word becomes %q", became)
+		if prev := ""; ref.Index > 0 {
+			prev = words[ref.Index-1].Value
+			if became == "" && strings.HasPrefix(prev, "-") && !strings.Contains(prev, "=") {
+				effect = fmt.Sprintf("systemd substitutes an empty string, so %s gets an empty value", prev)
+			}
+		}
+		if ref.Word {
+			effect = "systemd drops the whole word, so the arguments after it move up by one"
+			if ref.Index > 0 && strings.HasPrefix(words[ref.Index-1].Value, "-") && !strings.Contains(words[ref.Index-1].Value, "=") {
+				effect += fmt.Sprintf(" (%s takes the next word as its value, or has none)", words[ref.Index-1].Value)
+			}
+		}
+		if len(unread) > 0 {
+			effect += fmt.Sprintf(" (unless %s, which k3sconf could not read, sets it)", strings.Join(unread, " or "))
+		}
+		r.diag(diag.Diagnostic{Severity: diag.Warning, Code: "unit-env-undefined", Pos: ref.Pos,
+			Message: fmt.Sprintf("%s is not set by any Environment= or EnvironmentFile= of the unit: %s", refText(ref), effect),
+			Hint:    fmt.Sprintf("define %s in an Environment= line or an EnvironmentFile= the unit reads, or remove the reference", ref.Name)})
+	}
+}
+
+func refText(ref sources.EnvRef) string {
+	if ref.Word {
+		return "$" + ref.Name
+	}
+	return "${" + ref.Name + "}"
 }
 
 func (r *resolver) setEnv(a sources.EnvAssignment, via string) {
@@ -389,6 +476,10 @@ func (r *resolver) loadConfig() []*sources.ConfigFile {
 			return nil
 		}
 		r.res.Sources = append(r.res.Sources, Source{Role: "config", Path: cfg, State: "unreadable", Why: err.Error()})
+		if nr, ok := rootfs.AsNotRegular(err); ok {
+			r.notRegular(stageConfig, "config", nr, diag.Position{File: cfg})
+			return nil
+		}
 		r.readError(stageConfig, diag.Position{File: cfg}, err)
 		return nil
 	}
@@ -421,6 +512,10 @@ func (r *resolver) loadConfig() []*sources.ConfigFile {
 		}
 		if err != nil {
 			r.res.Sources = append(r.res.Sources, Source{Role: role, Path: f, State: "unreadable", Why: err.Error()})
+			if nr, ok := rootfs.AsNotRegular(err); ok {
+				r.notRegular(stageConfig, role, nr, diag.Position{File: f})
+				return nil
+			}
 			r.readError(stageConfig, diag.Position{File: f}, err)
 			return nil
 		}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/k3sconf/k3sconf/diag"
+	"github.com/k3sconf/k3sconf/internal/rootfs"
 	"github.com/k3sconf/k3sconf/sources"
 )
 
@@ -121,6 +122,14 @@ func (r *resolver) wrapperPreRead() {
 	for _, f := range files {
 		pc := r.parseConfigFile(f)
 		if pc.readErr != nil {
+			if nr, ok := rootfs.AsNotRegular(pc.readErr); ok {
+				role := "config-dropin"
+				if f == cfg {
+					role = "config"
+				}
+				r.notRegular(stageWrapperConfig, role, nr, diag.Position{File: f})
+				return
+			}
 			r.wrapperFail(diag.Position{File: f}, pc.readErr)
 			return
 		}

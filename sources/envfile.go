@@ -39,7 +39,15 @@ import (
 // the line and column of the name. A file that is not UTF-8 is refused by systemd as a whole:
 // nil and an error diagnostic are returned.
 func ParseEnvFile(path string, data []byte) ([]EnvAssignment, []diag.Diagnostic) {
-	ep := envParser{path: path, data: data}
+	return ParseEnvFileSystemd(path, data, 0)
+}
+
+// ParseEnvFileSystemd is [ParseEnvFile] as a given systemd version reads the file (0: the
+// newest). Before v254 (so in 252, Debian 12 and RHEL 9) a comment line ending in a backslash
+// also swallows the next line (the COMMENT_ESCAPE state of parse_env_file_internal went back
+// to COMMENT even after a newline); found by the differential test against systemd 252.
+func ParseEnvFileSystemd(path string, data []byte, systemdVersion int) ([]EnvAssignment, []diag.Diagnostic) {
+	ep := envParser{path: path, data: data, commentContinues: systemdVersion > 0 && systemdVersion < 254}
 	ep.run()
 	if ep.refused {
 		return nil, ep.diags
@@ -99,6 +107,8 @@ type envParser struct {
 	out     []EnvAssignment
 	diags   []diag.Diagnostic
 	refused bool
+	// commentContinues: systemd < 254, a comment ending in "\\" continues on the next line.
+	commentContinues bool
 
 	lineStarts []int
 }
@@ -233,8 +243,13 @@ func (ep *envParser) run() {
 				state = stPreKey
 			}
 		case stCommentEscape:
-			if isEnvNewline(c) {
+			if isEnvNewline(c) && !ep.commentContinues {
 				state = stPreKey
+				if i+1 < len(ep.data) {
+					ep.warn("envfile-syntax", i-1, "this comment ends in a backslash: systemd 254 and later end the comment here, "+
+						"but systemd before 254 (252 in Debian 12 and RHEL 9) also ignores the next line",
+						"remove the backslash at the end of the comment")
+				}
 			} else {
 				state = stComment
 			}

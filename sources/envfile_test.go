@@ -24,6 +24,7 @@ func TestParseEnvFile(t *testing.T) {
 		in           string
 		want         []envView
 		wantDiags    []string
+		version      int
 	}{
 		{
 			name:   "install.sh dash style",
@@ -54,6 +55,8 @@ func TestParseEnvFile(t *testing.T) {
 			reason: "# and ; at the start of a line (after blanks); a comment's trailing backslash does not swallow the next line (v254)",
 			in:     "# c\n; c\n   # c\n# c \\\nA=1\n",
 			want:   []envView{{"A", "1", "5:1"}},
+			// systemd 252 would drop A=1: said as a warning.
+			wantDiags: []string{"warning envfile-syntax 4:5"},
 		},
 		{
 			name:   "blanks around name and equals",
@@ -106,10 +109,27 @@ func TestParseEnvFile(t *testing.T) {
 			in:        "A=1\nB=\xff\n",
 			wantDiags: []string{"error envfile-utf8 2:1"},
 		},
+		{
+			name:      "comment ending in a backslash, systemd >= 254",
+			reason:    "v254 ends the comment at the newline; the finding says older systemd swallows the next line",
+			in:        "# comment \\\n D =9a,\nB=1\n",
+			want:      []envView{{"D", "9a,", "2:2"}, {"B", "1", "3:1"}},
+			wantDiags: []string{"warning envfile-syntax 1:11"},
+		},
+		{
+			name:    "comment ending in a backslash, systemd 252",
+			reason:  "differential test, env file 5: systemd 252's generator drops D, the line after the comment",
+			in:      "# comment \\\n D =9a,\nB=1\n",
+			version: 252,
+			want:    []envView{{"B", "1", "3:1"}},
+		},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got, diags := ParseEnvFile("/e.env", []byte(tc.in))
+			got, diags := ParseEnvFileSystemd("/e.env", []byte(tc.in), tc.version)
+			if tc.version != 0 {
+				diags = nil
+			}
 			if diff := cmp.Diff(tc.want, viewEnv(got)); diff != "" {
 				t.Errorf("%s\nmismatch (-want +got):\n%s", tc.reason, diff)
 			}

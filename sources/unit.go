@@ -2,7 +2,10 @@ package sources
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"regexp"
+	"sort"
 	"strings"
 	"unicode/utf8"
 
@@ -10,7 +13,8 @@ import (
 )
 
 // This file reproduces systemd's unit file reader (src/shared/conf-parser.c, config_parse and
-// parse_line, systemd v255-v257 as stored in systemd/systemd@2557246cc8) and the parts of
+// parse_line, systemd v255-v257 as stored in systemd/systemd@2557246cc8; held against systemd
+// 252's `systemd --test` by sources/systemd_diff_test.go) and the parts of
 // src/core/load-fragment.c that matter for k3s: config_parse_exec, config_parse_environ and
 // config_parse_unit_env_file. Positions are 1-based; columns count bytes (a TAB is one column),
 // as go/token does.
@@ -19,9 +23,11 @@ import (
 type UnitFile struct {
 	Path    string
 	Entries []UnitEntry
-	// Failed is set when systemd refuses to load the whole file (an invalid section header or
-	// a line that is not UTF-8: parse_line returns an error and config_parse gives up). It
-	// holds systemd's message. Entries then holds what was read before the bad line.
+	// Failed is set when systemd stops reading the file (an invalid section header, a line
+	// that is not UTF-8 or longer than 1 MiB: parse_line returns an error and config_parse
+	// gives up). It holds systemd's message. Entries then holds what was read before the bad
+	// line. For the unit file this means the unit does not load; for a drop-in, systemd 252
+	// ignores the error and keeps those entries (see [MergeUnitOn]).
 	Failed string
 }
 
@@ -55,13 +61,13 @@ func (e UnitEntry) PosAt(off int) diag.Position {
 	if len(e.segs) == 0 {
 		return e.Pos
 	}
-	s := e.segs[0]
-	for _, t := range e.segs[1:] {
-		if t.off > off {
-			break
-		}
-		s = t
+	// Binary search: the segments are in offset order, and a setting with tens of thousands
+	// of continuation lines asks for every word's position.
+	i := sort.Search(len(e.segs), func(i int) bool { return e.segs[i].off > off }) - 1
+	if i < 0 {
+		i = 0
 	}
+	s := e.segs[i]
 	if off < s.off {
 		off = s.off
 	}
@@ -263,7 +269,7 @@ func (p *unitParser) fail(line, col int, msg string) {
 		Severity: diag.Error,
 		Code:     "unit-syntax",
 		Pos:      diag.Position{File: p.file.Path, Line: line, Column: col},
-		Message:  msg + "; systemd does not load this file",
+		Message:  msg + "; systemd stops reading this file here: in the unit file the unit does not load, in a drop-in the lines before this one still apply",
 	})
 }
 
@@ -376,7 +382,10 @@ func (c Command) NoEnvExpand() bool { return strings.Contains(c.Prefix, ":") }
 // "Specifiers"; src/core/unit-printf.c and src/shared/specifier.c). A letter that is known but
 // missing from the caller's map stays as written with a warning; a letter systemd does not
 // know makes specifier_printf fail with EBADSLT.
-const knownSpecifiers = "aAbBCdDEfgGhHiIjJlLmMnNopPqsStTuUvVwWyY"
+//
+// %D (shared data directory) came with systemd 254; 252 refuses it like any unknown letter
+// (found by the differential test: kd0210, kd0237).
+const knownSpecifiers = "aAbBcCdEfgGhHiIjJlLmMnNopPqrRsStTuUvVwWyY"
 
 // ParseCommandLine splits an Exec*= value into commands as config_parse_exec does
 // (systemd.service(5) "Command lines": words are unquoted per systemd.syntax(7) "Quoting",
@@ -447,7 +456,7 @@ func ParseCommandLine(e UnitEntry, specifiers map[byte]string) ([]Command, []dia
 		}
 		path, bad, missing := expandSpecifiers(f, specifiers)
 		for _, m := range missing {
-			addDiag(diag.Warning, "unit-specifier", fw.start, fmt.Sprintf("specifier %%%c has no known value here; left as written", m))
+			addDiag(diag.Warning, "unit-specifier", fw.start, specifierMissingMsg(m))
 		}
 		if bad != 0 {
 			return fail(fw.start, fmt.Sprintf("Failed to resolve unit specifiers in '%s': unknown specifier %%%c", f, bad))
@@ -500,7 +509,7 @@ func ParseCommandLine(e UnitEntry, specifiers map[byte]string) ([]Command, []dia
 			p = w.next
 			v, bad, missing := expandSpecifiers(w.value, specifiers)
 			for _, m := range missing {
-				addDiag(diag.Warning, "unit-specifier", w.start, fmt.Sprintf("specifier %%%c has no known value here; left as written", m))
+				addDiag(diag.Warning, "unit-specifier", w.start, specifierMissingMsg(m))
 			}
 			if bad != 0 {
 				return fail(w.start, fmt.Sprintf("Failed to resolve unit specifiers in %s: unknown specifier %%%c", w.value, bad))
@@ -560,7 +569,9 @@ func simplifyPath(p string) string {
 // expandSpecifiers is specifier_printf (src/shared/specifier.c): "%%" is "%", a known letter
 // is replaced, a letter systemd does not know is an error (returned in bad), and "%" before
 // a character that cannot be a specifier, or at the end, stays literal. Letters systemd
-// knows but the map lacks are left as written and returned in missing.
+// knows but the map lacks are left as written and returned in missing; the deprecated cgroup
+// specifiers %c %r %R are expanded and returned in missing too, for systemd's warning about
+// them (see specifierMissingMsg).
 func expandSpecifiers(s string, spec map[byte]string) (out string, bad byte, missing []byte) {
 	if !strings.Contains(s, "%") {
 		return s, 0, nil
@@ -579,6 +590,9 @@ func expandSpecifiers(s string, spec map[byte]string) (out string, bad byte, mis
 			b.WriteByte('%')
 		case spec[n] != "" || hasKey(spec, n):
 			b.WriteString(spec[n])
+			if n == 'c' || n == 'r' || n == 'R' {
+				missing = append(missing, n)
+			}
 		case strings.IndexByte(knownSpecifiers, n) >= 0:
 			missing = append(missing, n)
 			b.WriteByte('%')
@@ -591,6 +605,21 @@ func expandSpecifiers(s string, spec map[byte]string) (out string, bad byte, mis
 		}
 	}
 	return b.String(), 0, missing
+}
+
+// specifierMissingMsg is the finding for a specifier systemd expands but whose value is not in
+// the node's files.
+func specifierMissingMsg(c byte) string {
+	if c == 'c' || c == 'r' || c == 'R' {
+		// unit-printf.c, specifier_cgroup*: systemd's own warning, word for word.
+		return fmt.Sprintf("Specifier '%%%c' used in unit configuration, which is deprecated. Please update your unit file, as it does not work as intended. "+
+			"systemd expands it before the unit's slice is known, so it is not the service's cgroup", c)
+	}
+	why := specifierUnknown[c]
+	if why == "" {
+		why = "its value is not known from the node's files"
+	}
+	return fmt.Sprintf("specifier %%%c is shown as written: %s; systemd replaces it with the running system's value", c, why)
 }
 
 func hasKey(m map[byte]string, k byte) bool { _, ok := m[k]; return ok }
@@ -917,6 +946,61 @@ func ExpandCommandLine(words []Word, env func(string) (string, bool)) []Word {
 	return out
 }
 
+// EnvRef is one variable reference in a command line, as [ExpandCommandLine] resolves it.
+type EnvRef struct {
+	Name string
+	// Word is true for a whole-word $NAME (an unset one removes the word); false for
+	// ${NAME} inside a word (an unset one becomes "").
+	Word bool
+	// Index is the word's index in the argv given.
+	Index int
+	// Pos is where the reference is written ("$" of it, when it can be found in Raw).
+	Pos diag.Position
+}
+
+// EnvReferences lists the variables ExpandCommandLine would look up in words, in order.
+func EnvReferences(words []Word) []EnvRef {
+	var out []EnvRef
+	for i, w := range words {
+		v := w.Value
+		if len(v) > 0 && v[0] == '$' && (len(v) == 1 || (v[1] != '{' && v[1] != '$')) {
+			out = append(out, EnvRef{Name: v[1:], Word: true, Index: i, Pos: refPos(w, v)})
+			continue
+		}
+		for j := 0; j+1 < len(v); j++ {
+			if v[j] != '$' {
+				continue
+			}
+			if v[j+1] == '$' {
+				j++
+				continue
+			}
+			if v[j+1] != '{' {
+				continue
+			}
+			end := strings.IndexByte(v[j+2:], '}')
+			if end < 0 {
+				break
+			}
+			name := v[j+2 : j+2+end]
+			if envNameIsValid(name) {
+				out = append(out, EnvRef{Name: name, Index: i, Pos: refPos(w, "${"+name+"}")})
+			}
+			j += 1 + end
+		}
+	}
+	return out
+}
+
+// refPos finds ref in the word as written, for a column; the word's start otherwise.
+func refPos(w Word, ref string) diag.Position {
+	p := w.Pos
+	if k := strings.Index(w.Raw, ref); k > 0 && p.Line > 0 {
+		p.Column += k
+	}
+	return p
+}
+
 // replaceEnv is replace_env without the extended (${a:-b}) or brace-less forms, which
 // systemd does not enable for command lines.
 func replaceEnv(s string, env func(string) (string, bool)) string {
@@ -985,6 +1069,9 @@ type Unit struct {
 	ExecStartPrefix string
 	// ExecStartPos is the position of the ExecStart key that gave ExecStart.
 	ExecStartPos diag.Position
+	// Commands is every ExecStart= command in order (more than one only for Type=oneshot,
+	// or in a unit systemd refuses).
+	Commands []Command
 	// Environment is every Environment= assignment in order (after the last reset);
 	// later assignments of a name win.
 	Environment []EnvAssignment
@@ -1009,8 +1096,27 @@ var serviceTypes = map[string]bool{
 // [ParseUnit] are not repeated; name is the unit name (e.g. "k3s.service") used for the %n,
 // %N, %p, %i... specifiers.
 func MergeUnit(name string, files []*UnitFile) *Unit {
+	return MergeUnitOn(name, files, Host{})
+}
+
+// MergeUnitOn is [MergeUnit] with the node's host facts for the host-dependent specifiers
+// (%H, %m, %o, …; see [SystemSpecifiers]).
+//
+// A fatal error in an Exec*= line (one that makes config_parse_exec return an error: a bad
+// specifier, unbalanced quoting after the executable, "Executable name contains special
+// characters", …) has a different effect in the main file and in a drop-in, as systemd 252
+// does it (checked with systemd --test): in the main file the unit does not load
+// ("bad-setting"); in a drop-in, unit_load_dropin (src/core/load-dropin.c) ignores
+// config_parse's result, so systemd stops reading that drop-in at the bad line, keeps what
+// came before it (including the commands of the same ExecStart= line before the failing
+// ";"-separated one) and goes on with the next drop-in. The same holds for the errors that end
+// config_parse itself ([UnitFile.Failed]).
+func MergeUnitOn(name string, files []*UnitFile, host Host) *Unit {
 	u := &Unit{Name: name}
-	spec := UnitSpecifiers(name)
+	if host.FragmentPath == "" {
+		host.FragmentPath = firstPath(files)
+	}
+	spec := SystemSpecifiers(name, host)
 	type execLine struct {
 		cmd   Command
 		entry UnitEntry
@@ -1018,18 +1124,30 @@ func MergeUnit(name string, files []*UnitFile) *Unit {
 	var execStart []execLine
 	var notReset [][2]UnitEntry // {earlier, later} ExecStart= lines without a reset between
 	execStop := 0
+	remainAfterExit, successAction := false, false
 	add := func(sev diag.Severity, code string, pos diag.Position, msg, hint string) {
 		u.Diagnostics = append(u.Diagnostics, diag.Diagnostic{Severity: sev, Code: code, Pos: pos, Message: msg, Hint: hint})
 	}
-	for _, f := range files {
+	for fi, f := range files {
 		if f == nil {
 			continue
 		}
+		dropin := fi > 0
 		u.Files = append(u.Files, f.Path)
-		if f.Failed != "" && u.Refused == "" {
+		if f.Failed != "" && u.Refused == "" && !dropin {
 			u.Refused = fmt.Sprintf("%s: %s", f.Path, f.Failed)
 		}
+	entries:
 		for _, e := range f.Entries {
+			if e.Section == "Unit" && e.Key == "SuccessAction" {
+				// A [Unit] setting; service_verify accepts a service without commands that has one.
+				if e.Value == "" || e.Value == "none" {
+					successAction = false
+				} else if emergencyActions[e.Value] {
+					successAction = true
+				}
+				continue
+			}
 			if e.Section != "Service" {
 				continue
 			}
@@ -1039,9 +1157,15 @@ func MergeUnit(name string, files []*UnitFile) *Unit {
 					execStart, notReset = nil, nil
 					continue
 				}
+				u.Diagnostics = append(u.Diagnostics, swallowedLines(e)...)
 				cmds, ds, err := ParseCommandLine(e, spec)
+				if err != nil && dropin {
+					// The last diagnostic is the unit-bad-setting one for err; in a drop-in
+					// systemd does not refuse the unit, it stops reading the file.
+					ds = dropinStopped(ds, e, f, err, len(cmds))
+				}
 				u.Diagnostics = append(u.Diagnostics, ds...)
-				if err != nil && u.Refused == "" {
+				if err != nil && u.Refused == "" && !dropin {
 					u.Refused = err.Error()
 				}
 				if len(execStart) > 0 && len(cmds) > 0 {
@@ -1050,11 +1174,35 @@ func MergeUnit(name string, files []*UnitFile) *Unit {
 				for _, c := range cmds {
 					execStart = append(execStart, execLine{cmd: c, entry: e})
 				}
-			case "ExecStop":
+				if err != nil && dropin {
+					break entries
+				}
+			case "ExecStop", "ExecStartPre", "ExecStartPost", "ExecCondition", "ExecReload", "ExecStopPost":
+				// Parsed like ExecStart= (config_parse_exec): a fatal error here refuses the
+				// unit too, or ends a drop-in.
 				if e.Value == "" {
-					execStop = 0
-				} else {
-					execStop++
+					if e.Key == "ExecStop" {
+						execStop = 0
+					}
+					continue
+				}
+				cmds, ds, err := ParseCommandLine(e, spec)
+				if err != nil && dropin {
+					ds = dropinStopped(ds, e, f, err, len(cmds))
+				}
+				u.Diagnostics = append(u.Diagnostics, ds...)
+				if err != nil && u.Refused == "" && !dropin {
+					u.Refused = err.Error()
+				}
+				if e.Key == "ExecStop" {
+					execStop += len(cmds)
+				}
+				if err != nil && dropin {
+					break entries
+				}
+			case "RemainAfterExit":
+				if b, ok := parseBoolean(e.Value); ok {
+					remainAfterExit = b
 				}
 			case "Type":
 				if e.Value == "" {
@@ -1087,6 +1235,9 @@ func MergeUnit(name string, files []*UnitFile) *Unit {
 			}
 		}
 	}
+	for _, l := range execStart {
+		u.Commands = append(u.Commands, l.cmd)
+	}
 	if len(execStart) > 0 {
 		last := execStart[len(execStart)-1]
 		u.ExecStart = last.cmd.Argv
@@ -1104,9 +1255,9 @@ func MergeUnit(name string, files []*UnitFile) *Unit {
 			typ = "oneshot"
 		}
 	}
-	// service_verify (src/core/service.c).
+	// service_verify (src/core/service.c, v252).
 	switch {
-	case len(execStart) == 0 && execStop == 0:
+	case len(execStart) == 0 && execStop == 0 && !successAction:
 		u.Refused = "Service has no ExecStart=, ExecStop=, or SuccessAction=. Refusing."
 		add(diag.Error, "unit-no-execstart", diag.Position{File: firstPath(files)},
 			fmt.Sprintf("%s has no ExecStart=: systemd logs %q (older systemd: \"%s lacks both ExecStart= and ExecStop= setting. Refusing.\")",
@@ -1115,6 +1266,11 @@ func MergeUnit(name string, files []*UnitFile) *Unit {
 	case len(execStart) == 0 && typ != "oneshot":
 		u.Refused = "Service has no ExecStart= setting, which is only allowed for Type=oneshot services. Refusing."
 		add(diag.Error, "unit-no-execstart", diag.Position{File: firstPath(files)}, name+": "+u.Refused, "")
+	case len(execStart) == 0 && !remainAfterExit && !successAction:
+		// A oneshot service with only ExecStop= (differential test, kd0008 and kd0046).
+		u.Refused = "Service has no ExecStart= and no SuccessAction= settings and does not have RemainAfterExit=yes set. Refusing."
+		add(diag.Error, "unit-no-execstart", diag.Position{File: firstPath(files)}, name+": "+u.Refused,
+			"give the service an ExecStart= line, or set RemainAfterExit=yes")
 	case len(execStart) > 1 && typ != "oneshot":
 		u.Refused = "Service has more than one ExecStart= setting, which is only allowed for Type=oneshot services. Refusing."
 		for _, pr := range notReset {
@@ -1131,6 +1287,142 @@ func MergeUnit(name string, files []*UnitFile) *Unit {
 		}
 	}
 	return u
+}
+
+// directiveLike is a continuation line that reads as a unit setting or a section header:
+// systemd directives are CamelCase names (Environment=, ExecStartPre=, LimitNOFILE=).
+var directiveLike = regexp.MustCompile(`^(?:"|')?([A-Z][a-z]+[A-Za-z]*)=(.*)$|^\[[A-Za-z]+\]$`)
+
+// envNameInAssignment finds NAME in the value of a swallowed Environment= line.
+var envNameInAssignment = regexp.MustCompile(`^(?:"|')?([A-Za-z_][A-Za-z0-9_]*)=`)
+
+// swallowedLines reports continuation lines of an ExecStart= setting that look like a setting
+// of their own: the backslash at the end of the line before joined them into the command
+// (issue 16, freedyc/tekton-cicd: a trailing "\" on the last ExecStart line pulled
+// Environment="HTTP_PROXY=…" into the argv).
+func swallowedLines(e UnitEntry) []diag.Diagnostic {
+	var out []diag.Diagnostic
+	more := 0
+	for i := 1; i < len(e.segs); i++ {
+		sg := e.segs[i]
+		end := len(e.Value)
+		if i+1 < len(e.segs) && e.segs[i+1].off < end {
+			end = e.segs[i+1].off
+		}
+		if sg.off < 1 || sg.off >= end {
+			continue
+		}
+		line := strings.TrimRight(strings.TrimLeft(e.Value[sg.off:end], " \t"), " \t")
+		m := directiveLike.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		if len(out) == maxSwallowed {
+			// A hostile file with thousands of such lines gets a count, not thousands of findings.
+			more++
+			continue
+		}
+		// Positions straight from the segments (PosAt would make this quadratic in the number
+		// of continuation lines).
+		prev := e.segs[i-1]
+		bs := diag.Position{File: e.Pos.File, Line: prev.line, Column: prev.col + sg.off - 1 - prev.off}
+		first := strings.TrimLeft(e.Value[sg.off:end], " \t")
+		lead := diag.Position{File: e.Pos.File, Line: sg.line, Column: sg.col + (end - sg.off - len(first))}
+		what := fmt.Sprintf("%q is not a setting", line)
+		if m[1] == "Environment" {
+			if n := envNameInAssignment.FindStringSubmatch(m[2]); n != nil {
+				what = fmt.Sprintf("%q is not a setting, so %s is never set", line, n[1])
+			}
+		} else if m[1] == "" {
+			what = fmt.Sprintf("the section header %s is not read", line)
+		}
+		out = append(out, diag.Diagnostic{
+			Severity: diag.Error,
+			Code:     "unit-continuation-swallowed",
+			Pos:      lead,
+			Message: fmt.Sprintf("the line continuation (the backslash at %s) joined line %d into %s=: %s, and the command sees its words as arguments (%s=%s at line %d)",
+				bs, sg.line, e.Key, what, e.Key, truncate(e.Value, 40), e.Pos.Line),
+			Hint: fmt.Sprintf("remove the backslash at the end of line %d, then systemctl daemon-reload", bs.Line),
+		})
+	}
+	if more > 0 {
+		out[len(out)-1].Message += fmt.Sprintf("; %d more continuation lines of this setting read like settings too", more)
+	}
+	return out
+}
+
+// maxSwallowed caps unit-continuation-swallowed findings per setting.
+const maxSwallowed = 20
+
+// dropinStopped replaces the unit-bad-setting finding of a fatal Exec*= error in a drop-in
+// with what systemd 252 does there: stop reading the drop-in at that line.
+func dropinStopped(ds []diag.Diagnostic, e UnitEntry, f *UnitFile, err error, keptCmds int) []diag.Diagnostic {
+	out := ds[:0:0]
+	for _, d := range ds {
+		if d.Code != "unit-bad-setting" {
+			out = append(out, d)
+		}
+	}
+	pos := e.Pos
+	var pe *diag.ParseError
+	if errors.As(err, &pe) {
+		pos = pe.Pos
+	}
+	rest := "there are no further lines in it"
+	for _, later := range f.Entries {
+		if later.Pos.Line > e.EndLine {
+			rest = fmt.Sprintf("%s=%s at line %d and everything after it in this file are never read",
+				later.Key, truncate(later.Value, 40), later.Pos.Line)
+			break
+		}
+	}
+	kept := ""
+	if keptCmds > 0 {
+		kept = fmt.Sprintf("; the commands of this %s= line before the failing one are kept", e.Key)
+	}
+	return append(out, diag.Diagnostic{
+		Severity: diag.Error,
+		Code:     "unit-dropin-truncated",
+		Pos:      pos,
+		Message: fmt.Sprintf("%s: in a drop-in systemd does not refuse the unit for this, it stops reading %s here: %s%s; the unit loads with what came before and with the later drop-ins",
+			pe0(err), f.Path, rest, kept),
+		Hint: "fix this line; until then the settings below it in this drop-in have no effect",
+	})
+}
+
+func pe0(err error) string {
+	var pe *diag.ParseError
+	if errors.As(err, &pe) {
+		return pe.Msg
+	}
+	return err.Error()
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
+
+// parseBoolean is parse_boolean (src/basic/parse-util.c).
+func parseBoolean(v string) (bool, bool) {
+	switch strings.ToLower(v) {
+	case "1", "yes", "y", "true", "t", "on":
+		return true, true
+	case "0", "no", "n", "false", "f", "off":
+		return false, true
+	}
+	return false, false
+}
+
+// emergencyActions are the SuccessAction= values other than "none" a system unit may use
+// (emergency_action_table, src/shared/emergency-action.c, v252).
+var emergencyActions = map[string]bool{
+	"reboot": true, "reboot-force": true, "reboot-immediate": true,
+	"poweroff": true, "poweroff-force": true, "poweroff-immediate": true,
+	"exit": true, "exit-force": true, "kexec": true, "kexec-force": true,
+	"halt": true, "halt-force": true, "halt-immediate": true,
 }
 
 func firstPath(files []*UnitFile) string {
@@ -1161,10 +1453,13 @@ func parseEnvironment(e UnitEntry, spec map[byte]string, diags *[]diag.Diagnosti
 			return out
 		}
 		p = w.next
-		v, bad, _ := expandSpecifiers(w.value, spec)
+		v, bad, missing := expandSpecifiers(w.value, spec)
 		if bad != 0 {
 			warn(w.start, fmt.Sprintf("Failed to resolve specifiers in %s, ignoring: unknown specifier %%%c", w.value, bad))
 			continue
+		}
+		for _, m := range missing {
+			*diags = append(*diags, diag.Diagnostic{Severity: diag.Warning, Code: "unit-specifier", Pos: e.PosAt(w.start), Message: specifierMissingMsg(m)})
 		}
 		eq := strings.IndexByte(v, '=')
 		if eq < 0 || !envNameIsValid(v[:eq]) || !utf8.ValidString(v[eq+1:]) {
@@ -1181,10 +1476,13 @@ func parseEnvFileRef(e UnitEntry, spec map[byte]string, diags *[]diag.Diagnostic
 	warn := func(msg string) {
 		*diags = append(*diags, diag.Diagnostic{Severity: diag.Warning, Code: "unit-environment-file", Pos: e.Pos, Message: msg})
 	}
-	v, bad, _ := expandSpecifiers(e.Value, spec)
+	v, bad, missing := expandSpecifiers(e.Value, spec)
 	if bad != 0 {
 		warn(fmt.Sprintf("Failed to resolve unit specifiers in '%s', ignoring: unknown specifier %%%c", e.Value, bad))
 		return EnvFileRef{}, false
+	}
+	for _, m := range missing {
+		*diags = append(*diags, diag.Diagnostic{Severity: diag.Warning, Code: "unit-specifier", Pos: e.Pos, Message: specifierMissingMsg(m)})
 	}
 	ref := EnvFileRef{Pos: e.PosAt(0)}
 	if strings.HasPrefix(v, "-") {

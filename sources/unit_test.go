@@ -354,6 +354,26 @@ func TestParseCommandLine(t *testing.T) {
 			wantErr:   true,
 		},
 		{
+			name:      "%D is unknown in systemd 252",
+			reason:    "differential test kd0210/kd0237: %D (shared data dir) came with systemd 254; 252 fails with 'Invalid slot' and the unit is bad-setting",
+			value:     `/bin/a %D`,
+			wantDiags: []string{"error unit-bad-setting 1:8"},
+			wantErr:   true,
+		},
+		{
+			name:      "digit after % is a bad specifier",
+			reason:    "systemd --test: '%1' in ExecStart= is 'Invalid slot', the unit does not load",
+			value:     `/bin/a %1`,
+			wantDiags: []string{"error unit-bad-setting 1:8"},
+			wantErr:   true,
+		},
+		{
+			name:   "%- and a trailing % stay literal",
+			reason: "systemd --test: '/bin/x %- %/ %' runs as written",
+			value:  `/bin/x %- %/ %`,
+			want:   [][]string{{"/bin/x", "%-", "%/", "%"}},
+		},
+		{
 			name:      "relative path with directory",
 			reason:    "Neither a valid executable name nor an absolute path",
 			value:     `bin/a`,
@@ -481,6 +501,7 @@ func TestMergeUnit(t *testing.T) {
 		wantPos      string
 		wantRefused  string
 		wantCodes    []string
+		wantEnv      []string
 	}{
 		{
 			name:     "install.sh unit",
@@ -542,6 +563,83 @@ func TestMergeUnit(t *testing.T) {
 			wantRefused: "/a: Invalid section header '[Service'",
 		},
 		{
+			name:   "fatal ExecStart error in a drop-in stops the drop-in",
+			reason: "systemd --test (case dropfatal): the drop-in's Environment=B=2 after the bad line is not read, /bin/y a before the failing ';' command is kept, the later drop-in applies and the unit loads",
+			files: parseFiles(t, map[string]string{m: "[Service]\nExecStart=/bin/x main\n",
+				"/d/10.conf": "[Service]\nEnvironment=A=1\nExecStart=\nExecStart=/bin/y a ; /bin/z \"b\nEnvironment=B=2\n",
+				"/d/20.conf": "[Service]\nEnvironment=C=3\n"}, m, "/d/10.conf", "/d/20.conf"),
+			wantArgv:  []string{"/bin/y", "a"},
+			wantPos:   "4:1",
+			wantEnv:   []string{"A=1", "C=3"},
+			wantCodes: []string{"error unit-dropin-truncated 4:29"},
+		},
+		{
+			name:        "fatal ExecStart error in the unit file refuses the unit",
+			reason:      "systemd --test (case mainfatal): 'Unit configuration has fatal error', bad-setting",
+			files:       parseFiles(t, map[string]string{m: "[Service]\nExecStart=/bin/x \"main\nEnvironment=B=2\n"}, m),
+			wantArgv:    nil,
+			wantRefused: "/etc/systemd/system/k3s.service:2:18: Unbalanced quoting, ignoring: \"/bin/x \"main\"",
+			wantCodes:   []string{"error unit-bad-setting 2:18"},
+		},
+		{
+			name:     "invalid section header in a drop-in",
+			reason:   "systemd --test (case sect): the drop-in stops at '[Serv', what came before applies, the unit loads",
+			files:    parseFiles(t, map[string]string{m: "[Service]\nExecStart=/bin/x\n", "/d/10.conf": "[Service]\nEnvironment=A=1\n[Serv\nEnvironment=B=1\n"}, m, "/d/10.conf"),
+			wantArgv: []string{"/bin/x"}, wantPos: "2:1",
+			wantEnv: []string{"A=1"},
+		},
+		{
+			name:        "only ExecStop, no RemainAfterExit",
+			reason:      "differential test kd0008: systemd 252's third service_verify check refuses a service without ExecStart= unless RemainAfterExit=yes or SuccessAction=",
+			files:       parseFiles(t, map[string]string{"/a": "[Service]\nType=oneshot\nExecStop=/bin/x\n"}, "/a"),
+			wantRefused: "Service has no ExecStart= and no SuccessAction= settings and does not have RemainAfterExit=yes set. Refusing.",
+			wantCodes:   []string{"error unit-no-execstart "},
+		},
+		{
+			name:   "only ExecStop, RemainAfterExit=yes",
+			reason: "systemd --test: a oneshot with ExecStop= and RemainAfterExit=yes loads",
+			files:  parseFiles(t, map[string]string{"/a": "[Service]\nType=oneshot\nRemainAfterExit=yes\nExecStop=/bin/x\n"}, "/a"),
+		},
+		{
+			name:   "SuccessAction= is a [Unit] setting",
+			reason: "differential test kd0324: SuccessAction= in [Service] is an unknown key and does not save a service without commands; in [Unit] it does",
+			files:  parseFiles(t, map[string]string{"/a": "[Unit]\nSuccessAction=exit\n[Service]\n"}, "/a"),
+		},
+		{
+			name:        "SuccessAction= in [Service] does not count",
+			reason:      "differential test kd0324",
+			files:       parseFiles(t, map[string]string{"/a": "[Service]\nSuccessAction=exit\n"}, "/a"),
+			wantRefused: "Service has no ExecStart=, ExecStop=, or SuccessAction=. Refusing.",
+			wantCodes:   []string{"error unit-no-execstart "},
+		},
+		{
+			name:        "fatal ExecStartPre= in the unit file",
+			reason:      "systemd --test (case pre): every Exec*= setting goes through config_parse_exec; a bad specifier there is a fatal error",
+			files:       parseFiles(t, map[string]string{m: "[Service]\nExecStartPre=/bin/x %x\nExecStart=/bin/y\n"}, m),
+			wantArgv:    []string{"/bin/y"},
+			wantPos:     "3:1",
+			wantRefused: "/etc/systemd/system/k3s.service:2:21: Failed to resolve unit specifiers in %x: unknown specifier %x",
+			wantCodes:   []string{"error unit-bad-setting 2:21"},
+		},
+		{
+			name:   "fatal ExecStartPre= in a drop-in",
+			reason: "systemd --test (case predrop): the drop-in stops at the bad ExecStartPre=, Environment=B=1 after it is not read, the unit loads",
+			files: parseFiles(t, map[string]string{m: "[Service]\nExecStart=/bin/y\n",
+				"/d/10.conf": "[Service]\nEnvironment=A=1\nExecStartPre=/bin/x \"a\nEnvironment=B=1\n"}, m, "/d/10.conf"),
+			wantArgv:  []string{"/bin/y"},
+			wantPos:   "2:1",
+			wantEnv:   []string{"A=1"},
+			wantCodes: []string{"error unit-dropin-truncated 3:21"},
+		},
+		{
+			name:      "deprecated cgroup specifiers",
+			reason:    "systemd --test: %c is /<unit> (the slice is not known yet), %r and %R are empty, each with systemd's deprecation warning",
+			files:     parseFiles(t, map[string]string{"/a": "[Service]\nExecStart=/bin/x %c %r %R\n"}, "/a"),
+			wantArgv:  []string{"/bin/x", "/k3s.service", "", ""},
+			wantPos:   "2:1",
+			wantCodes: []string{"warning unit-specifier 2:18", "warning unit-specifier 2:21", "warning unit-specifier 2:24"},
+		},
+		{
 			name:     "only [Service] counts",
 			reason:   "ExecStart in another section is not the service's",
 			files:    parseFiles(t, map[string]string{"/a": "[Unit]\nExecStart=/bin/x\n[Service]\nExecStart=/bin/a\n"}, "/a"),
@@ -551,6 +649,15 @@ func TestMergeUnit(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			u := MergeUnit("k3s.service", tc.files)
+			if tc.wantEnv != nil {
+				var env []string
+				for _, a := range u.Environment {
+					env = append(env, a.Name+"="+a.Value)
+				}
+				if diff := cmp.Diff(tc.wantEnv, env); diff != "" {
+					t.Errorf("%s\nEnvironment mismatch (-want +got):\n%s", tc.reason, diff)
+				}
+			}
 			if diff := cmp.Diff(tc.wantArgv, argvOf(u.ExecStart)); diff != "" {
 				t.Errorf("%s\nargv mismatch (-want +got):\n%s", tc.reason, diff)
 			}

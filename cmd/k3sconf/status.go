@@ -10,7 +10,10 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/spf13/afero"
+
 	"github.com/k3sconf/k3sconf"
+	"github.com/k3sconf/k3sconf/internal/rootfs"
 	"github.com/k3sconf/k3sconf/live"
 	"github.com/k3sconf/k3sconf/report"
 	"github.com/k3sconf/k3sconf/resolve"
@@ -57,7 +60,8 @@ func inspectLive(g globals, res *resolve.Result) (*live.Status, error) {
 	}
 	opts.Resolve.FS = opts.Node
 	if g.nodeJSON != "" {
-		b, err := os.ReadFile(g.nodeJSON)
+		// Stat before open: a FIFO or device given here must not make k3sconf wait.
+		b, err := rootfs.ReadFile(afero.NewOsFs(), g.nodeJSON, 64<<20)
 		if err != nil {
 			return nil, fmt.Errorf("--node-json: %w", err)
 		}

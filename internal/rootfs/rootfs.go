@@ -17,6 +17,8 @@ import (
 // maxHops is Linux's MAXSYMLINKS.
 const maxHops = 40
 
+var errIsDir = syscall.EISDIR
+
 // ErrEscape is never returned: paths are clamped to the root, as chroot does. ErrLoop is.
 var ErrLoop = errors.New("too many levels of symbolic links")
 
@@ -126,9 +128,23 @@ func (f *Fs) Open(name string) (afero.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	fh, err := os.Open(host)
+	// Never block: a FIFO, socket or device is refused before it is opened, and the open
+	// itself is non-blocking (an open of a FIFO without O_NONBLOCK waits for a writer), with a
+	// second check on the open file for one swapped in between.
+	if fi, err := os.Stat(host); err == nil {
+		if k := SpecialKind(fi.Mode()); k != "" && !IsDevNull(fi) {
+			return nil, &NotRegularError{Path: name, Kind: k}
+		}
+	}
+	fh, err := os.OpenFile(host, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
 	if err != nil {
 		return nil, nodeErr("open", name, err)
+	}
+	if fi, err := fh.Stat(); err == nil {
+		if k := SpecialKind(fi.Mode()); k != "" && !IsDevNull(fi) {
+			fh.Close()
+			return nil, &NotRegularError{Path: name, Kind: k}
+		}
 	}
 	return &file{File: fh, name: name}, nil
 }
@@ -151,6 +167,19 @@ func (f *Fs) LstatIfPossible(name string) (os.FileInfo, bool, error) {
 	}
 	fi, err := os.Lstat(host)
 	return fi, true, nodeErr("lstat", name, err)
+}
+
+// ReadlinkIfPossible returns a link's target as written on the node (not resolved).
+func (f *Fs) ReadlinkIfPossible(name string) (string, error) {
+	host, err := f.resolve(name, false)
+	if err != nil {
+		return "", err
+	}
+	t, err := os.Readlink(host)
+	if err != nil {
+		return "", nodeErr("readlink", name, err)
+	}
+	return filepath.ToSlash(t), nil
 }
 
 // Name identifies the filesystem.
