@@ -482,7 +482,9 @@ func TestDifferentialAnsiblePlaybook(t *testing.T) {
 	n := diffCount()
 	var mu sync.Mutex
 	cases, agree := 0, 0
-	t.Cleanup(func() { t.Logf("ansible-playbook differential: %d scenarios, %d host×variable cases, %d agree", n, cases, agree) })
+	t.Cleanup(func() {
+		t.Logf("ansible-playbook differential: %d scenarios, %d host×variable cases, %d agree", n, cases, agree)
+	})
 	for seed := 0; seed < n; seed++ {
 		t.Run(fmt.Sprintf("seed%d", seed), func(t *testing.T) {
 			t.Parallel()

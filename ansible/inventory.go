@@ -96,6 +96,7 @@ func (inv *Inventory) AddGroup(name string, host string) *Group {
 	if h := inv.Hosts[host]; h != nil {
 		inv.addHost(g, h)
 	}
+	inv.computeDepth()
 	return g
 }
 

@@ -53,6 +53,8 @@ Commands:
                  anything is pending
   components     packaged components and AddOns of a server: enabled, disabled or
                  skipped, and why
+  kubespray      explain VAR… --host H -i INV: an Ansible variable of a kubespray inventory,
+                 its source and what it beat; where VAR: the tasks and tags using it
   compose [FILE] k3s nodes of a docker compose file: does each keep its identity across
                  docker compose down + up? exit 1 if not, with the lines to add
 
@@ -90,6 +92,9 @@ type globals struct {
 
 func run(args []string, stdout, stderr io.Writer) int {
 	var g globals
+	if len(args) > 0 && args[0] == "kubespray" { // own flags (-i, -e, --host): parsed there
+		return runKubespray(args[1:], g, stdout, stderr)
+	}
 	fs := flag.NewFlagSet("k3sconf", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.StringVar(&g.root, "root", "/", "")

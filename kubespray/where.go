@@ -1,0 +1,193 @@
+package kubespray
+
+import (
+	"bufio"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/k3sconf/k3sconf/ansible"
+	"github.com/k3sconf/k3sconf/diag"
+)
+
+// Use is one task or template line that uses the variable.
+type Use struct {
+	Pos  diag.Position
+	Role string
+	// Kind is "task", "template", "handler" or "defaults"/"vars" (another variable's value).
+	Kind string
+	// Task is the name of the task around the line (tasks and handlers).
+	Task string
+	// Tags are the tags under which the line runs: the task's and its blocks', plus each
+	// play's and role entry's tags (union over the plays that load the role).
+	Tags []string
+	// Plays are the plays of cluster.yml that load the role (directly or as a dependency).
+	Plays []string
+}
+
+// Where lists every use of name in the checkout's roles.
+func Where(dir, name string) ([]Use, error) {
+	c, err := Load(dir)
+	if err != nil {
+		return nil, err
+	}
+	re := regexp.MustCompile(`(^|[^A-Za-z0-9_])` + regexp.QuoteMeta(name) + `($|[^A-Za-z0-9_])`)
+	// role name -> plays and tags from play + role entry.
+	type ctx struct {
+		plays []string
+		tags  []string
+	}
+	roleCtx := map[string]*ctx{}
+	for _, p := range c.Plays {
+		for _, pr := range p.Roles {
+			for _, r := range chain(pr.Role) {
+				x := roleCtx[r.Name]
+				if x == nil {
+					x = &ctx{}
+					roleCtx[r.Name] = x
+				}
+				x.plays = appendUniq(x.plays, p.Name)
+				x.tags = appendUniq(x.tags, append(append([]string(nil), p.Tags...), pr.Tags...)...)
+			}
+		}
+	}
+	var uses []Use
+	rolesDir := filepath.Join(dir, "roles")
+	err = filepath.WalkDir(rolesDir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return nil
+		}
+		rel, _ := filepath.Rel(rolesDir, p)
+		parts := strings.Split(filepath.ToSlash(rel), "/")
+		// The role is the path up to the tasks/templates/handlers/defaults/vars folder.
+		kindAt := -1
+		for i, s := range parts {
+			if s == "tasks" || s == "templates" || s == "handlers" || s == "defaults" || s == "vars" {
+				kindAt = i
+				break
+			}
+		}
+		if kindAt < 1 {
+			return nil
+		}
+		role := strings.Join(parts[:kindAt], "/")
+		kind := strings.TrimSuffix(parts[kindAt], "s")
+		lines := matchLines(p, name, re)
+		if len(lines) == 0 {
+			return nil
+		}
+		var tasks []taskSpan
+		if kind == "task" || kind == "handler" {
+			tasks = taskSpans(p)
+		}
+		x := roleCtx[role]
+		for _, ln := range lines {
+			u := Use{Pos: diag.Position{File: p, Line: ln[0], Column: ln[1]}, Role: role, Kind: kind}
+			if x != nil {
+				u.Plays = x.plays
+				u.Tags = append(u.Tags, x.tags...)
+			}
+			for _, t := range tasks {
+				if ln[0] >= t.from && ln[0] <= t.to {
+					u.Task = t.name
+					u.Tags = appendUniq(u.Tags, t.tags...)
+				}
+			}
+			sort.Strings(u.Tags)
+			uses = append(uses, u)
+		}
+		return nil
+	})
+	return uses, err
+}
+
+func appendUniq(xs []string, more ...string) []string {
+	for _, m := range more {
+		found := false
+		for _, x := range xs {
+			if x == m {
+				found = true
+			}
+		}
+		if !found {
+			xs = append(xs, m)
+		}
+	}
+	return xs
+}
+
+func matchLines(path, name string, re *regexp.Regexp) [][2]int {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	var out [][2]int
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	ln := 0
+	for sc.Scan() {
+		ln++
+		if loc := re.FindStringIndex(sc.Text()); loc != nil {
+			col := loc[0] + strings.Index(sc.Text()[loc[0]:], name) + 1
+			out = append(out, [2]int{ln, col})
+		}
+	}
+	return out
+}
+
+// taskSpan is a task (or block) of a tasks file with its line range and tags, inherited
+// from enclosing blocks.
+type taskSpan struct {
+	name     string
+	from, to int
+	tags     []string
+}
+
+func taskSpans(path string) []taskSpan {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	var doc yaml.Node
+	if yaml.Unmarshal(data, &doc) != nil || len(doc.Content) == 0 {
+		return nil
+	}
+	nlines := strings.Count(string(data), "\n") + 1
+	var out []taskSpan
+	var walk func(seq *yaml.Node, end int, inherited []string)
+	walk = func(seq *yaml.Node, end int, inherited []string) {
+		if seq.Kind != yaml.SequenceNode {
+			return
+		}
+		for i, t := range seq.Content {
+			to := end
+			if i+1 < len(seq.Content) {
+				to = seq.Content[i+1].Line - 1
+			}
+			tags := appendUniq(append([]string(nil), inherited...), tagsOf(t)...)
+			name := ""
+			if n := get(t, "name"); n != nil {
+				name = n.Value
+			}
+			isBlock := false
+			for _, k := range []string{"block", "rescue", "always"} {
+				if b := get(t, k); b != nil {
+					isBlock = true
+					walk(b, to, tags)
+				}
+			}
+			if !isBlock {
+				out = append(out, taskSpan{name: name, from: t.Line, to: to, tags: tags})
+			}
+		}
+	}
+	walk(doc.Content[0], nlines, nil)
+	return out
+}
+
+var _ = ansible.Def{}
