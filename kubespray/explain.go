@@ -324,7 +324,7 @@ func (c *Checkout) findings(inv *ansible.Inventory, o Options, name string, ex *
 		ents, _ := os.ReadDir(dir)
 		for _, e := range ents {
 			gn := strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(e.Name(), ".yml"), ".yaml"), ".json")
-			if member[gn] || !inv.HasGroup(gn) {
+			if member[gn] || !inv.HasGroup(gn) && !dynamicGroup(gn) {
 				continue
 			}
 			for _, f := range ansible.FindVarsFiles(dir, gn, []string{"", ".yml", ".yaml", ".json"}) {
@@ -402,7 +402,7 @@ func (c *Checkout) layoutFindings(inv *ansible.Inventory, o Options) []diag.Diag
 				continue
 			}
 			gn := strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(e.Name(), ".yml"), ".yaml"), ".json")
-			if inv.HasGroup(gn) {
+			if inv.HasGroup(gn) || dynamicGroup(gn) {
 				continue
 			}
 			d := diag.Diagnostic{Severity: diag.Warning, Code: "KS001", Pos: diag.Position{File: filepath.Join(dir, e.Name())},
@@ -427,6 +427,17 @@ func (c *Checkout) layoutFindings(inv *ansible.Inventory, o Options) []diag.Diag
 		}
 	}
 	return ds
+}
+
+// dynamicGroup reports whether kubespray's dynamic_groups creates the group at run time
+// (for the hosts that qualify).
+func dynamicGroup(name string) bool {
+	for _, gm := range groupMappings {
+		if gm.group == name {
+			return true
+		}
+	}
+	return false
 }
 
 func groupSet(inv *ansible.Inventory) map[string]bool {

@@ -245,12 +245,14 @@ func WhereText(w io.Writer, name string, uses []Use) {
 		if u.Task != "" {
 			fmt.Fprintf(w, " %q", u.Task)
 		}
-		if len(u.Tags) > 0 {
+		if u.Kind == "default" || u.Kind == "var" {
+			fmt.Fprintf(w, "  (the value of another variable; no tags)")
+		} else if len(u.Tags) > 0 {
 			fmt.Fprintf(w, "  tags: %s", strings.Join(u.Tags, ","))
 		} else {
 			fmt.Fprintf(w, "  tags: (none: runs only without --tags)")
 		}
-		if len(u.Plays) == 0 {
+		if len(u.Plays) == 0 && u.Kind != "default" && u.Kind != "var" {
 			fmt.Fprintf(w, "  (role not loaded by cluster.yml)")
 		}
 		fmt.Fprintln(w)

@@ -87,7 +87,7 @@ func Where(dir, name string) ([]Use, error) {
 		x := roleCtx[role]
 		for _, ln := range lines {
 			u := Use{Pos: diag.Position{File: p, Line: ln[0], Column: ln[1]}, Role: role, Kind: kind}
-			if x != nil {
+			if x != nil && (kind == "task" || kind == "template" || kind == "handler") {
 				u.Plays = x.plays
 				u.Tags = append(u.Tags, x.tags...)
 			}

@@ -1,0 +1,201 @@
+package kubespray
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/k3sconf/k3sconf/ansible"
+)
+
+const (
+	tree = "testdata/tree"
+	inv  = "testdata/inv/inventory.ini"
+)
+
+func codes(r *Report, key string) []string {
+	var out []string
+	for _, d := range r.Diagnostics {
+		if key == "" || d.Key == key || d.Key == "" {
+			out = append(out, d.Code)
+		}
+	}
+	return out
+}
+
+func explain(t *testing.T, o Options) *Report {
+	t.Helper()
+	if o.Dir == "" {
+		o.Dir = tree
+	}
+	if o.Inventory == nil {
+		o.Inventory = []string{inv}
+	}
+	r, err := Explain(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// TestFindings: every finding with a triggering and a clean example.
+func TestFindings(t *testing.T) {
+	cases := []struct {
+		name, reason string
+		host, v      string
+		extra        []string
+		code         string
+		want         bool
+	}{
+		{"KS001 old group name", "group_vars/kube-node.yml is kubespray's old name of kube_node", "node2", "kube_proxy_strict_arp", nil, "KS001", true},
+		{"KS002 host not in group", "etcd1 is not in k8s_cluster, where container_manager is set", "etcd1", "container_manager", nil, "KS002", true},
+		{"KS002 clean", "node2 is in k8s_cluster", "node2", "container_manager", nil, "KS002", false},
+		{"KS004 INI string true", "[kube_node:vars] kubeconfig_localhost=true is the string 'true'", "node2", "kubeconfig_localhost", nil, "KS004", true},
+		{"KS004 clean", "node1 is not in kube_node: the default (a YAML boolean) wins", "node1", "kubeconfig_localhost", nil, "KS004", false},
+		{"KS004 -e string", "-e key=value is a string", "node1", "kubeconfig_localhost", []string{"kubeconfig_localhost=false"}, "KS004", true},
+		{"KS004 -e JSON clean", "-e JSON keeps the boolean", "node1", "kubeconfig_localhost", []string{`{"kubeconfig_localhost": false}`}, "KS004", false},
+		{"KS005 role vars beat inventory", "kubespray_defaults/vars sets the admission plugins", "node2", "kube_apiserver_admission_plugins_needs_configuration", nil, "KS005", true},
+		{"KS005 clean with -e", "extra vars beat role vars", "node2", "kube_apiserver_admission_plugins_needs_configuration", []string{"kube_apiserver_admission_plugins_needs_configuration=EventRateLimit"}, "KS005", false},
+		{"KS006 unknown variable", "a typo of kube_version", "node1", "kube_verison", nil, "KS006", true},
+		{"KS006 clean", "kube_version is a default", "node1", "kube_version", nil, "KS006", false},
+		{"KS007 commented out", "# container_manager: crio in group_vars/all/all.yml; etcd1 gets the default", "etcd1", "container_manager", nil, "KS007", true},
+		{"KS007 clean", "node2 gets container_manager from k8s_cluster", "node2", "container_manager", nil, "KS007", false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := explain(t, Options{Host: c.host, Vars: []string{c.v}, Extra: c.extra})
+			if got := slices.Contains(codes(r, c.v), c.code); got != c.want {
+				t.Errorf("%s (%s): finding %s present = %v, want %v; findings %v", c.name, c.reason, c.code, got, c.want, codes(r, ""))
+			}
+		})
+	}
+}
+
+// TestKS001Clean: an inventory with only current group names has no KS001.
+func TestKS001Clean(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS("testdata/inv")); err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(filepath.Join(dir, "group_vars", "kube-node.yml"))
+	r := explain(t, Options{Inventory: []string{filepath.Join(dir, "inventory.ini")}, Host: "node2", Vars: []string{"cluster_name"}})
+	if slices.Contains(codes(r, ""), "KS001") {
+		t.Errorf("KS001 without an old-named group_vars file: %v", r.Diagnostics)
+	}
+}
+
+// TestKS003PlaybookGroupVars: group_vars/ next to cluster.yml beats the inventory's.
+func TestKS003PlaybookGroupVars(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS(tree)); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "group_vars"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "group_vars", "k8s_cluster.yml"), []byte("container_manager: docker\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := explain(t, Options{Dir: dir, Host: "node2", Vars: []string{"container_manager"}})
+	if got := ansible.Repr(r.Vars[0].Var.Value); got != "'docker'" {
+		t.Errorf("value %s, want 'docker' (playbook group_vars beat inventory group_vars)", got)
+	}
+	if !slices.Contains(codes(r, "container_manager"), "KS003") {
+		t.Errorf("no KS003: %v", r.Diagnostics)
+	}
+	clean := explain(t, Options{Host: "node2", Vars: []string{"container_manager"}})
+	if slices.Contains(codes(clean, "container_manager"), "KS003") {
+		t.Errorf("KS003 without playbook group_vars: %v", clean.Diagnostics)
+	}
+}
+
+// TestTemplatedRefs: a Jinja default is shown as written with its variables one level down.
+func TestTemplatedRefs(t *testing.T) {
+	r := explain(t, Options{Host: "node1", Vars: []string{"dns_domain", "kube_version"}})
+	got := map[string][]string{}
+	for _, ex := range r.Vars {
+		for _, rv := range ex.Refs {
+			got[ex.Name] = append(got[ex.Name], rv.Name+"="+ansible.PyJSON(rv.Value)+"@"+string(rv.Source.Kind))
+		}
+	}
+	want := map[string][]string{
+		"dns_domain":   {`cluster_name="mycluster"@group_vars`},
+		"kube_version": {`kubelet_checksums={"amd64": {"v1.31.1": "0123abcd", "v1.31.0": "4567ef01"}}@role-vars`},
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("refs (-want +got):\n%s", d)
+	}
+}
+
+// TestDynamicGroups: k8s_cluster is built at run time from kube_node/kube_control_plane,
+// and an old-named group maps to the new name (but not further within the same loop).
+func TestDynamicGroups(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "hosts.ini")
+	os.WriteFile(p, []byte("[kube-master]\nold1\n[kube_node]\nw1\n"), 0o644)
+	i, err := ansible.LoadInventory([]string{p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff([]string{"kube_control_plane"}, DynamicGroups(i, "old1")); d != "" {
+		t.Errorf("old1 (-want +got):\n%s", d)
+	}
+	if d := cmp.Diff([]string{"k8s_cluster"}, DynamicGroups(i, "w1")); d != "" {
+		t.Errorf("w1 (-want +got):\n%s", d)
+	}
+}
+
+// TestWhere: tasks and templates using a variable with play, role, block and task tags.
+func TestWhere(t *testing.T) {
+	uses, err := Where(tree, "containerd_version")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, u := range uses {
+		rel, _ := filepath.Rel(tree, u.Pos.File)
+		got = append(got, rel+" "+u.Kind+" "+u.Task+" ["+strings.Join(u.Tags, ",")+"]")
+	}
+	want := []string{
+		"roles/container-engine/containerd/tasks/main.yml task Containerd | Download [container-engine,containerd,download,install]",
+		"roles/container-engine/containerd/templates/config.toml.j2 template  [container-engine,containerd]",
+		"roles/kubespray_defaults/defaults/main/download.yml default  []",
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("where containerd_version (-want +got):\n%s", d)
+	}
+	uses, _ = Where(tree, "kube_proxy_strict_arp")
+	var tags []string
+	for _, u := range uses {
+		if u.Kind == "task" {
+			tags = u.Tags
+		}
+	}
+	// Play tag "nodes", role tag "node", task tag "kube-proxy".
+	if d := cmp.Diff([]string{"kube-proxy", "node", "nodes"}, tags); d != "" {
+		t.Errorf("kube_proxy_strict_arp task tags (-want +got):\n%s", d)
+	}
+}
+
+// TestRealCheckout runs against a real kubespray checkout named by K3SCONF_KUBESPRAY_DIR.
+func TestRealCheckout(t *testing.T) {
+	dir := os.Getenv("K3SCONF_KUBESPRAY_DIR")
+	if dir == "" {
+		t.Skip("set K3SCONF_KUBESPRAY_DIR to a kubespray checkout to run this test")
+	}
+	r := explain(t, Options{Dir: dir, Inventory: []string{filepath.Join(dir, "inventory/sample/inventory.ini")}, Host: "node1",
+		Vars: []string{"kube_network_plugin", "container_manager", "kube_version"}})
+	for _, ex := range r.Vars {
+		if ex.Var == nil {
+			t.Errorf("%s undefined on node1 of the sample inventory", ex.Name)
+		}
+	}
+	uses, err := Where(dir, "containerd_version")
+	if err != nil || len(uses) == 0 {
+		t.Errorf("where containerd_version: %v, %d uses", err, len(uses))
+	}
+}
