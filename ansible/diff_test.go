@@ -47,13 +47,12 @@ var (
 )
 
 type scenario struct {
-	dir, pbDir    string
-	invArgs       []string
-	hosts         []string
-	vars          []string
-	extra         []string
-	roles         []string
-	unsupportedMs string
+	dir, pbDir string
+	invArgs    []string
+	hosts      []string
+	vars       []string
+	extra      []string
+	roles      []string
 }
 
 func genScenario(t *testing.T, seed uint64, root string) *scenario {

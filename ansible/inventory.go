@@ -514,10 +514,10 @@ var reRange = regexp.MustCompile(`^(.*?)\[([^\]]*)\](.*)$`)
 // BaseFileInventoryPlugin._expand_hostpattern): "node[01:03]" and "host:port".
 func expandHostPattern(p string) ([]string, error) {
 	if strings.HasSuffix(p, ":") {
-		return nil, fmt.Errorf("Invalid host pattern '%s' supplied, ending in ':' is not allowed, this character is reserved to provide a port.", p)
+		return nil, fmt.Errorf("invalid host pattern '%s' supplied, ending in ':' is not allowed, this character is reserved to provide a port", p)
 	}
 	if p == "---" {
-		return nil, fmt.Errorf("Invalid host pattern '%s' supplied, '---' is normally a sign this is a YAML file.", p)
+		return nil, fmt.Errorf("invalid host pattern '%s' supplied, '---' is normally a sign this is a YAML file", p)
 	}
 	if i := strings.LastIndexByte(p, ':'); i > 0 && strings.Count(p, ":") == 1 && !strings.Contains(p[i:], "]") {
 		if _, err := strconv.Atoi(p[i+1:]); err == nil {

@@ -478,12 +478,12 @@ func ParseExtraVars(arg string, n int) (ExtraVars, error) {
 		}
 		x.Defs = defs
 	case arg[0] == '/' || arg[0] == '.':
-		return x, fmt.Errorf("Please prepend extra_vars filename '%s' with '@'", arg)
+		return x, fmt.Errorf("please prepend extra_vars filename '%s' with '@'", arg)
 	case arg[0] == '[' || arg[0] == '{':
 		label := fmt.Sprintf("-e #%d", n)
 		es, err := LoadVarsYAML(label, []byte(arg))
 		if err != nil {
-			return x, fmt.Errorf("Invalid extra vars data supplied. '%s' could not be made into a dictionary", arg)
+			return x, fmt.Errorf("invalid extra vars data supplied. '%s' could not be made into a dictionary", arg)
 		}
 		for _, e := range es {
 			d := Def(e)

@@ -187,7 +187,16 @@ func TestRealCheckout(t *testing.T) {
 	if dir == "" {
 		t.Skip("set K3SCONF_KUBESPRAY_DIR to a kubespray checkout to run this test")
 	}
-	r := explain(t, Options{Dir: dir, Inventory: []string{filepath.Join(dir, "inventory/sample/inventory.ini")}, Host: "node1",
+	// The sample's hosts are commented out: copy it and name one host.
+	invDir := t.TempDir()
+	if err := os.CopyFS(invDir, os.DirFS(filepath.Join(dir, "inventory/sample"))); err != nil {
+		t.Fatal(err)
+	}
+	ini := filepath.Join(invDir, "inventory.ini")
+	if err := os.WriteFile(ini, []byte("[kube_control_plane]\nnode1\n[etcd:children]\nkube_control_plane\n[kube_node]\nnode1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := explain(t, Options{Dir: dir, Inventory: []string{ini}, Host: "node1",
 		Vars: []string{"kube_network_plugin", "container_manager", "kube_version"}})
 	for _, ex := range r.Vars {
 		if ex.Var == nil {

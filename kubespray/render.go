@@ -39,7 +39,7 @@ func Text(w io.Writer, r *Report) {
 					for _, rv := range ex.Refs {
 						if rv.Name == rn {
 							found = true
-							fmt.Fprintf(w, "    %s = %s  (%s)  from %s, %s\n", rn, ansible.Repr(rv.Value), ansible.TypeName(rv.Value), rv.Source.Pos, rv.Source.Level)
+							fmt.Fprintf(w, "    %s = %s  (%s)  from %s, %s\n", rn, short(ansible.Repr(rv.Value)), ansible.TypeName(rv.Value), rv.Source.Pos, rv.Source.Level)
 						}
 					}
 					if !found {
@@ -259,4 +259,12 @@ func WhereText(w io.Writer, name string, uses []Use) {
 		all = appendUniq(all, u.Tags...)
 	}
 	fmt.Fprintf(w, "\n--tags that reach a use of %s: %s\n", name, strings.Join(all, ","))
+}
+
+// short keeps a referenced value to one readable line (--json has it whole).
+func short(s string) string {
+	if len(s) > 160 {
+		return s[:150] + "… (" + fmt.Sprint(len(s)) + " chars; --json has all)"
+	}
+	return s
 }
