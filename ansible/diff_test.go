@@ -48,11 +48,14 @@ var (
 
 type scenario struct {
 	dir, pbDir string
-	invArgs    []string
-	hosts      []string
-	vars       []string
-	extra      []string
-	roles      []string
+	// playDir is the folder of the file holding the play: pb, or pb/sub when site.yml
+	// only imports it (ansible then reads playbook group_vars from pb/sub, not pb).
+	playDir string
+	invArgs []string
+	hosts   []string
+	vars    []string
+	extra   []string
+	roles   []string
 }
 
 func genScenario(t *testing.T, seed uint64, root string) *scenario {
@@ -234,8 +237,17 @@ func genScenario(t *testing.T, seed uint64, root string) *scenario {
 			s.invArgs = []string{filepath.Join(root, "inv/hosts.yml")}
 		}
 	}
-	// group_vars/host_vars beside the inventory and beside the playbook.
-	for _, base := range []string{"inv", "pb"} {
+	imported := r.IntN(3) == 0
+	s.playDir = s.pbDir
+	play := "pb"
+	bases := []string{"inv", "pb"}
+	if imported {
+		s.playDir = filepath.Join(s.pbDir, "sub")
+		play = "pb/sub"
+		bases = append(bases, play)
+	}
+	// group_vars/host_vars beside the inventory and beside the playbook(s).
+	for _, base := range bases {
 		for _, g := range append([]string{"all"}, groups...) {
 			if r.IntN(2) == 0 {
 				continue
@@ -263,32 +275,37 @@ func genScenario(t *testing.T, seed uint64, root string) *scenario {
 		}
 	}
 	// Roles: r1 depends on r3; r2 has vars/main as a folder.
-	write("pb/roles/r3/defaults/main.yml", "---\n"+yamlVars(""))
-	write("pb/roles/r3/vars/main.yml", "---\n"+yamlVars(""))
-	write("pb/roles/r1/meta/main.yml", "dependencies:\n  - r3\n")
-	write("pb/roles/r1/defaults/main.yml", yamlVars(""))
-	write("pb/roles/r1/vars/main.yml", yamlVars(""))
-	write("pb/roles/r1/tasks/main.yml", "- meta: noop\n")
-	write("pb/roles/r3/tasks/main.yml", "- meta: noop\n")
-	write("pb/roles/r2/defaults/main/a.yml", yamlVars(""))
-	write("pb/roles/r2/defaults/main/b.yml", yamlVars(""))
-	write("pb/roles/r2/vars/main/x.yml", yamlVars(""))
-	write("pb/roles/r2/tasks/main.yml", "- meta: noop\n")
+	write(play+"/roles/r3/defaults/main.yml", "---\n"+yamlVars(""))
+	write(play+"/roles/r3/vars/main.yml", "---\n"+yamlVars(""))
+	write(play+"/roles/r1/meta/main.yml", "dependencies:\n  - r3\n")
+	write(play+"/roles/r1/defaults/main.yml", yamlVars(""))
+	write(play+"/roles/r1/vars/main.yml", yamlVars(""))
+	write(play+"/roles/r1/tasks/main.yml", "- meta: noop\n")
+	write(play+"/roles/r3/tasks/main.yml", "- meta: noop\n")
+	write(play+"/roles/r2/defaults/main/a.yml", yamlVars(""))
+	write(play+"/roles/r2/defaults/main/b.yml", yamlVars(""))
+	write(play+"/roles/r2/vars/main/x.yml", yamlVars(""))
+	write(play+"/roles/r2/tasks/main.yml", "- meta: noop\n")
 	s.roles = []string{"r1", "r2"}
 	if r.IntN(2) == 0 {
 		s.roles = []string{"r2", "r1"}
 	}
-	var play strings.Builder
-	fmt.Fprintf(&play, "- hosts: all\n  connection: local\n  gather_facts: false\n  roles: [%s]\n", strings.Join(s.roles, ", "))
+	var playText strings.Builder
+	fmt.Fprintf(&playText, "- hosts: all\n  connection: local\n  gather_facts: false\n  roles: [%s]\n", strings.Join(s.roles, ", "))
 	if pv := yamlVars("    "); pv != "" {
-		fmt.Fprintf(&play, "  vars:\n%s", pv)
+		fmt.Fprintf(&playText, "  vars:\n%s", pv)
 	}
 	var items []string
 	for _, v := range s.vars {
 		items = append(items, fmt.Sprintf("'%s': ([%s | to_json, %s | type_debug] if %s is defined else none)", v, v, v, v))
 	}
-	fmt.Fprintf(&play, "  tasks:\n    - debug:\n        msg: \"{{ {%s} | to_json }}\"\n", strings.Join(items, ", "))
-	write("pb/site.yml", play.String())
+	fmt.Fprintf(&playText, "  tasks:\n    - debug:\n        msg: \"{{ {%s} | to_json }}\"\n", strings.Join(items, ", "))
+	if imported {
+		write("pb/sub/play.yml", playText.String())
+		write("pb/site.yml", "- import_playbook: sub/play.yml\n")
+	} else {
+		write("pb/site.yml", playText.String())
+	}
 	for i := r.IntN(3); i > 0; i-- {
 		switch r.IntN(3) {
 		case 0:
@@ -423,7 +440,7 @@ func k3sconfScenario(s *scenario) (map[string]map[string][2]string, error) {
 		if r, ok := cache[name]; ok {
 			return r, nil
 		}
-		r, err := LoadRole(name, filepath.Join(s.pbDir, "roles", name))
+		r, err := LoadRole(name, filepath.Join(s.playDir, "roles", name))
 		if err != nil {
 			return nil, err
 		}
@@ -445,7 +462,11 @@ func k3sconfScenario(s *scenario) (map[string]map[string][2]string, error) {
 		roles = append(roles, r)
 	}
 	play := &Play{Name: "site", Roles: roles}
-	pb, err := LoadPlaybookVars(filepath.Join(s.pbDir, "site.yml"))
+	playFile := filepath.Join(s.pbDir, "site.yml")
+	if s.playDir != s.pbDir {
+		playFile = filepath.Join(s.playDir, "play.yml")
+	}
+	pb, err := LoadPlaybookVars(playFile)
 	if err != nil {
 		return nil, err
 	}
@@ -460,7 +481,7 @@ func k3sconfScenario(s *scenario) (map[string]map[string][2]string, error) {
 	}
 	out := map[string]map[string][2]string{}
 	for _, h := range inv.HostOrder {
-		res, err := Resolve(Options{Inventory: inv, Host: h, PlaybookDir: s.pbDir, Play: play, Extra: extra})
+		res, err := Resolve(Options{Inventory: inv, Host: h, PlaybookDir: s.playDir, Play: play, Extra: extra})
 		if err != nil {
 			return nil, err
 		}

@@ -147,7 +147,7 @@ func (c *Checkout) loadPlaybook(path string, inheritVars []ansible.Def, inheritT
 					}
 					rtags = tagsOf(re)
 				}
-				r, err := c.Role(name)
+				r, err := c.role(name, filepath.Dir(path), "")
 				if err != nil {
 					return err
 				}
@@ -159,21 +159,45 @@ func (c *Checkout) loadPlaybook(path string, inheritVars []ansible.Def, inheritT
 	return nil
 }
 
-// Role loads roles/NAME with its meta dependencies (cached).
-func (c *Checkout) Role(name string) (*ansible.Role, error) {
-	if r, ok := c.roles[name]; ok {
+// rolePath is playbook/role/definition.py _load_role_path: PLAYBOOK_DIR/roles/NAME, then
+// the roles path (kubespray's ansible.cfg: roles_path = roles, i.e. CHECKOUT/roles), then
+// the folder of the role that depends on it (meta dependencies), then PLAYBOOK_DIR/NAME.
+func (c *Checkout) rolePath(name, playDir, parentBase string) string {
+	cands := []string{filepath.Join(playDir, "roles", name), filepath.Join(c.Dir, "roles", name)}
+	if parentBase != "" {
+		cands = append(cands, filepath.Join(parentBase, name))
+	}
+	cands = append(cands, filepath.Join(playDir, name))
+	for _, p := range cands {
+		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
+			return p
+		}
+	}
+	return ""
+}
+
+// role loads a role with its meta dependencies (cached by path).
+func (c *Checkout) role(name, playDir, parentBase string) (*ansible.Role, error) {
+	path := c.rolePath(filepath.FromSlash(name), playDir, parentBase)
+	if path == "" {
+		key := "missing:" + name
+		if r, ok := c.roles[key]; ok {
+			return r, nil
+		}
+		r := &ansible.Role{Name: name}
+		c.roles[key] = r
+		c.Diagnostics = append(c.Diagnostics, diag.Diagnostic{Severity: diag.Warning, Code: "KS010", Pos: diag.Position{File: filepath.Join(c.Dir, "roles", name)},
+			Message: "role " + name + " not found (looked in the playbook's roles/, the checkout's roles/ and beside the role depending on it); its defaults and vars are missing",
+			Hint:    "is --kubespray the root of a kubespray checkout?"})
 		return r, nil
 	}
-	path := filepath.Join(c.Dir, "roles", filepath.FromSlash(name))
+	if r, ok := c.roles[path]; ok {
+		return r, nil
+	}
 	r, err := ansible.LoadRole(name, path)
-	c.roles[name] = r
+	c.roles[path] = r
 	if err != nil {
 		return r, err
-	}
-	if _, err := os.Stat(path); err != nil {
-		c.Diagnostics = append(c.Diagnostics, diag.Diagnostic{Severity: diag.Warning, Code: "KS010", Pos: diag.Position{File: path},
-			Message: "role " + name + " not found in the checkout", Hint: "is --kubespray the root of a kubespray checkout?"})
-		return r, nil
 	}
 	meta, err := node(filepath.Join(path, "meta", "main.yml"))
 	if err == nil && meta != nil {
@@ -187,7 +211,7 @@ func (c *Checkout) Role(name string) (*ansible.Role, error) {
 						dn = n.Value
 					}
 				}
-				dr, err := c.Role(dn)
+				dr, err := c.role(dn, playDir, filepath.Dir(path))
 				if err != nil {
 					return r, err
 				}

@@ -82,7 +82,11 @@ func Explain(o Options) (*Report, error) {
 				ap.Roles = append(ap.Roles, r.Role)
 			}
 		}
-		return ansible.Resolve(ansible.Options{Inventory: inv, Host: o.Host, PlaybookDir: o.Dir, Play: ap, Extra: extra})
+		pbDir := o.Dir
+		if p != nil {
+			pbDir = filepath.Dir(p.Pos.File)
+		}
+		return ansible.Resolve(ansible.Options{Inventory: inv, Host: o.Host, PlaybookDir: pbDir, Play: ap, Extra: extra})
 	}
 	base, err := resolveIn(firstOf(plays))
 	if err != nil {
@@ -320,7 +324,7 @@ func (c *Checkout) findings(inv *ansible.Inventory, o Options, name string, ex *
 			}
 		}
 	}
-	for _, dir := range groupVarsDirs(o) {
+	for _, dir := range c.groupVarsDirs(o) {
 		ents, _ := os.ReadDir(dir)
 		for _, e := range ents {
 			gn := strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(e.Name(), ".yml"), ".yaml"), ".json")
@@ -395,7 +399,7 @@ func notMember(name, host, group string, pos diag.Position) diag.Diagnostic {
 // layoutFindings are about the inventory's and checkout's layout, not one variable.
 func (c *Checkout) layoutFindings(inv *ansible.Inventory, o Options) []diag.Diagnostic {
 	var ds []diag.Diagnostic
-	for _, dir := range groupVarsDirs(o) {
+	for _, dir := range c.groupVarsDirs(o) {
 		ents, _ := os.ReadDir(dir)
 		for _, e := range ents {
 			if strings.HasPrefix(e.Name(), ".") {
@@ -418,12 +422,36 @@ func (c *Checkout) layoutFindings(inv *ansible.Inventory, o Options) []diag.Diag
 			ds = append(ds, d)
 		}
 	}
-	for _, sub := range []string{"group_vars", "host_vars"} {
-		p := filepath.Join(o.Dir, sub)
-		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
-			ds = append(ds, diag.Diagnostic{Severity: diag.Info, Code: "KS003", Pos: diag.Position{File: p},
-				Message: sub + "/ next to cluster.yml: ansible reads it as playbook " + sub + ", which beats the inventory's " + sub + " of the same group or host",
-				Hint:    "keep configuration in the inventory folder (inventory/mycluster/" + sub + "/)"})
+	// group_vars/host_vars beside a playbook: read (as "playbook" vars) only beside the
+	// file that holds the plays; cluster.yml only imports playbooks/cluster.yml, so a
+	// group_vars/ next to it is never read.
+	playDirs := map[string]bool{}
+	for _, p := range c.Plays {
+		playDirs[filepath.Dir(p.Pos.File)] = true
+	}
+	dirs := []string{o.Dir}
+	for d := range playDirs {
+		if d != o.Dir {
+			dirs = append(dirs, d)
+		}
+	}
+	sort.Strings(dirs[1:])
+	for _, d := range dirs {
+		for _, sub := range []string{"group_vars", "host_vars"} {
+			p := filepath.Join(d, sub)
+			fi, err := os.Stat(p)
+			if err != nil || !fi.IsDir() {
+				continue
+			}
+			if playDirs[d] {
+				ds = append(ds, diag.Diagnostic{Severity: diag.Info, Code: "KS003", Pos: diag.Position{File: p},
+					Message: sub + "/ beside the playbook that holds cluster.yml's plays: ansible reads it as playbook " + sub + ", which beats the inventory's " + sub + " of the same group or host",
+					Hint:    "keep configuration in the inventory folder (inventory/mycluster/" + sub + "/)"})
+			} else {
+				ds = append(ds, diag.Diagnostic{Severity: diag.Warning, Code: "KS008", Pos: diag.Position{File: p},
+					Message: sub + "/ here is never read: the plays run by cluster.yml are imported from another folder, and ansible-core reads playbook " + sub + " only beside the file holding the play",
+					Hint:    "move it into the inventory folder (inventory/mycluster/" + sub + "/), where ansible reads it for every play"})
+			}
 		}
 	}
 	return ds
@@ -451,7 +479,9 @@ func groupSet(inv *ansible.Inventory) map[string]bool {
 	return m
 }
 
-func groupVarsDirs(o Options) []string {
+// groupVarsDirs are the group_vars folders ansible reads: beside each inventory source and
+// beside each file holding plays.
+func (c *Checkout) groupVarsDirs(o Options) []string {
 	var out []string
 	for _, s := range o.Inventory {
 		base := s
@@ -460,7 +490,14 @@ func groupVarsDirs(o Options) []string {
 		}
 		out = append(out, filepath.Join(base, "group_vars"))
 	}
-	out = append(out, filepath.Join(o.Dir, "group_vars"))
+	seen := map[string]bool{}
+	for _, p := range c.Plays {
+		d := filepath.Join(filepath.Dir(p.Pos.File), "group_vars")
+		if !seen[d] {
+			seen[d] = true
+			out = append(out, d)
+		}
+	}
 	return out
 }
 

@@ -88,18 +88,26 @@ func TestKS001Clean(t *testing.T) {
 	}
 }
 
-// TestKS003PlaybookGroupVars: group_vars/ next to cluster.yml beats the inventory's.
-func TestKS003PlaybookGroupVars(t *testing.T) {
+func treeWith(t *testing.T, file, content string) string {
+	t.Helper()
 	dir := t.TempDir()
 	if err := os.CopyFS(dir, os.DirFS(tree)); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.MkdirAll(filepath.Join(dir, "group_vars"), 0o755); err != nil {
+	p := filepath.Join(dir, file)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "group_vars", "k8s_cluster.yml"), []byte("container_manager: docker\n"), 0o644); err != nil {
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	return dir
+}
+
+// TestKS003PlaybookGroupVars: group_vars/ beside the playbook that holds the plays
+// (playbooks/) beats the inventory's.
+func TestKS003PlaybookGroupVars(t *testing.T) {
+	dir := treeWith(t, "playbooks/group_vars/k8s_cluster.yml", "container_manager: docker\n")
 	r := explain(t, Options{Dir: dir, Host: "node2", Vars: []string{"container_manager"}})
 	if got := ansible.Repr(r.Vars[0].Var.Value); got != "'docker'" {
 		t.Errorf("value %s, want 'docker' (playbook group_vars beat inventory group_vars)", got)
@@ -110,6 +118,24 @@ func TestKS003PlaybookGroupVars(t *testing.T) {
 	clean := explain(t, Options{Host: "node2", Vars: []string{"container_manager"}})
 	if slices.Contains(codes(clean, "container_manager"), "KS003") {
 		t.Errorf("KS003 without playbook group_vars: %v", clean.Diagnostics)
+	}
+}
+
+// TestRootGroupVarsNotReadForImportedPlays: cluster.yml only imports playbooks/cluster.yml,
+// and ansible-core 2.14 reads playbook group_vars beside the file holding the play
+// (play._included_path), so group_vars/ next to cluster.yml is never read (checked with
+// ansible-playbook: an imported play sees sub/group_vars, not the top folder's).
+func TestRootGroupVarsNotReadForImportedPlays(t *testing.T) {
+	dir := treeWith(t, "group_vars/k8s_cluster.yml", "container_manager: docker\n")
+	r := explain(t, Options{Dir: dir, Host: "node2", Vars: []string{"container_manager"}})
+	if got := ansible.Repr(r.Vars[0].Var.Value); got != "'crio'" {
+		t.Errorf("value %s, want 'crio' from the inventory (the top group_vars/ is not read)", got)
+	}
+	if !slices.Contains(codes(r, ""), "KS008") {
+		t.Errorf("no KS008: %v", r.Diagnostics)
+	}
+	if clean := explain(t, Options{Host: "node2", Vars: []string{"container_manager"}}); slices.Contains(codes(clean, ""), "KS008") {
+		t.Errorf("KS008 without a top group_vars/: %v", clean.Diagnostics)
 	}
 }
 
