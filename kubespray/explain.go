@@ -21,6 +21,8 @@ type Options struct {
 	Host      string
 	Vars      []string
 	Extra     []string // -e arguments
+	// ShowSecrets keeps the values of secret-named variables (default: REDACTED).
+	ShowSecrets bool
 }
 
 // Explained is one variable on the host.
@@ -126,6 +128,9 @@ func Explain(o Options) (*Report, error) {
 		rep.Diagnostics = append(rep.Diagnostics, c.findings(inv, o, name, ex, res)...)
 	}
 	rep.Diagnostics = append(rep.Diagnostics, c.layoutFindings(inv, o)...)
+	if !o.ShowSecrets {
+		rep.redact()
+	}
 	sort.SliceStable(rep.Diagnostics, func(i, j int) bool {
 		return rep.Diagnostics[i].Severity.Rank() > rep.Diagnostics[j].Severity.Rank()
 	})
@@ -363,6 +368,9 @@ func (c *Checkout) findings(inv *ansible.Inventory, o Options, name string, ex *
 			for sc.Scan() {
 				ln++
 				if m := reC.FindStringSubmatch(sc.Text()); m != nil {
+					if IsSecretName(name) && !o.ShowSecrets {
+						m[1] = " " + Redacted
+					}
 					col := strings.Index(sc.Text(), "#") + 1
 					ds = append(ds, diag.Diagnostic{Severity: diag.Info, Code: "KS007", Key: name, Pos: diag.Position{File: f, Line: ln, Column: col},
 						Message: fmt.Sprintf("%s is commented out here (%s:%s), so the value in force comes from %s", name, name, m[1], sourceName(v)),

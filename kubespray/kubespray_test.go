@@ -234,3 +234,18 @@ func TestRealCheckout(t *testing.T) {
 		t.Errorf("where containerd_version: %v, %d uses", err, len(uses))
 	}
 }
+
+// TestSecretsRedacted: secret-named variables (and secret keys inside dicts) are redacted
+// unless ShowSecrets.
+func TestSecretsRedacted(t *testing.T) {
+	extra := []string{`{"registry_password": "hunter22", "registries": {"r1": {"token": "abcd1234", "url": "x"}}}`}
+	r := explain(t, Options{Host: "node1", Vars: []string{"registry_password", "registries"}, Extra: extra})
+	got := ansible.PyJSON(r.Vars[0].Var.Value) + " " + ansible.PyJSON(r.Vars[1].Var.Value)
+	if want := `"REDACTED" {"r1": {"token": "REDACTED", "url": "x"}}`; got != want {
+		t.Errorf("redacted: %s, want %s", got, want)
+	}
+	r = explain(t, Options{Host: "node1", Vars: []string{"registry_password"}, Extra: extra, ShowSecrets: true})
+	if got := ansible.PyJSON(r.Vars[0].Var.Value); got != `"hunter22"` {
+		t.Errorf("with ShowSecrets: %s", got)
+	}
+}

@@ -32,6 +32,8 @@ Flags:
   --kubespray DIR       the kubespray checkout (default: the current folder)
   -e, --extra-vars X    key=value, a YAML/JSON string, or @file (repeatable, as ansible-playbook -e)
   --json                machine-readable output (docs/schema/kubespray-explain.schema.json)
+  --show-secrets        print the values of *password*, *secret*, *token* … variables
+                        instead of REDACTED
 
 Exit codes: 0 ok, 1 an error finding (e.g. the variable is defined nowhere), 2 usage
 (including an unknown host), 3 an input cannot be read or parsed.
@@ -70,6 +72,8 @@ func runKubespray(args []string, g globals, stdout, stderr io.Writer) int {
 	fs.StringVar(&host, "host", "", "")
 	fs.StringVar(&dir, "kubespray", ".", "")
 	fs.BoolVar(&jsonOut, "json", g.json, "")
+	showSecrets := g.showSecrets
+	fs.BoolVar(&showSecrets, "show-secrets", g.showSecrets, "")
 	var vars []string
 	rest := args[1:]
 	for {
@@ -108,7 +112,7 @@ func runKubespray(args []string, g globals, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "k3sconf kubespray explain: needs VAR..., --host HOST and -i INVENTORY, e.g. `k3sconf kubespray explain container_manager --host node1 -i inventory/mycluster/inventory.ini`")
 			return exitUsage
 		}
-		rep, err := kubespray.Explain(kubespray.Options{Dir: dir, Inventory: inv, Host: host, Vars: vars, Extra: extra})
+		rep, err := kubespray.Explain(kubespray.Options{Dir: dir, Inventory: inv, Host: host, Vars: vars, Extra: extra, ShowSecrets: showSecrets})
 		if err != nil {
 			return kubesprayErr(stderr, err)
 		}
