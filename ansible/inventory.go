@@ -40,6 +40,10 @@ type Group struct {
 	Pos diag.Position
 	// Runtime marks a group added while the play runs (group_by), not by the inventory.
 	Runtime bool
+	// RuntimeHosts are hosts added to the group while the play runs (group_by). Their order
+	// in the group is the order ansible processed the task results, which with several
+	// forks is not fixed (checked with ansible-playbook -f 5).
+	RuntimeHosts []*Host
 }
 
 // Host is an inventory host.
@@ -94,7 +98,11 @@ func (inv *Inventory) AddGroup(name string, host string) *Group {
 		inv.addChild("all", name)
 	}
 	if h := inv.Hosts[host]; h != nil {
+		before := len(h.Groups)
 		inv.addHost(g, h)
+		if len(h.Groups) > before {
+			g.RuntimeHosts = append(g.RuntimeHosts, h)
+		}
 	}
 	inv.computeDepth()
 	return g

@@ -246,27 +246,31 @@ var groupMappings = []struct {
 	{"k8s_cluster", []string{"kube_node", "kube_control_plane", "calico_rr"}},
 }
 
-// DynamicGroups adds the host to the groups kubespray's dynamic_groups role creates with
-// group_by. The loop's `when` sees group_names as they were when the task started, so a
-// host only in kube-master gets kube_control_plane but not k8s_cluster from it.
-func DynamicGroups(inv *ansible.Inventory, host string) []string {
-	h := inv.Hosts[host]
-	if h == nil {
-		return nil
-	}
-	names := map[string]bool{}
-	for _, g := range inv.HostGroups(h) {
-		names[g.Name] = true
-	}
-	var added []string
-	for _, m := range groupMappings {
-		for _, f := range m.from {
-			if names[f] {
-				inv.AddGroup(m.group, host)
-				added = append(added, m.group)
-				break
+// DynamicGroups adds every host, in inventory order, to the groups kubespray's
+// dynamic_groups role creates with group_by, and returns what each host got. The loop's
+// `when` sees group_names as they were when the task started, so a host only in
+// kube-master gets kube_control_plane but not k8s_cluster from it.
+func DynamicGroups(inv *ansible.Inventory) map[string][]string {
+	type add struct{ group, host string }
+	var adds []add
+	out := map[string][]string{}
+	for _, host := range inv.HostOrder {
+		names := map[string]bool{}
+		for _, g := range inv.HostGroups(inv.Hosts[host]) {
+			names[g.Name] = true
+		}
+		for _, m := range groupMappings {
+			for _, f := range m.from {
+				if names[f] {
+					adds = append(adds, add{m.group, host})
+					out[host] = append(out[host], m.group)
+					break
+				}
 			}
 		}
 	}
-	return added
+	for _, a := range adds {
+		inv.AddGroup(a.group, a.host)
+	}
+	return out
 }

@@ -66,7 +66,7 @@ func Explain(o Options) (*Report, error) {
 	if inv.Hosts[o.Host] == nil {
 		return nil, fmt.Errorf("host %q is not in the inventory %s (hosts: %s)", o.Host, strings.Join(o.Inventory, ", "), strings.Join(inv.HostOrder, ", "))
 	}
-	rep.Added = DynamicGroups(inv, o.Host)
+	rep.Added = DynamicGroups(inv)[o.Host]
 	var extra []ansible.ExtraVars
 	for i, e := range o.Extra {
 		x, err := ansible.ParseExtraVars(e, i+1)
@@ -76,6 +76,7 @@ func Explain(o Options) (*Report, error) {
 		extra = append(extra, x)
 	}
 	plays := c.PlaysFor(inv, o.Host)
+	rep.Diagnostics = append(rep.Diagnostics, c.uncertainPlays(inv, o.Host)...)
 	resolveIn := func(p *Play) (*ansible.Result, error) {
 		var ap *ansible.Play
 		if p != nil {
@@ -192,12 +193,19 @@ var reIndex = regexp.MustCompile(`^(.*)\[(-?\d+)\]$`)
 // '&' intersection, '!' exclusion, group[N] subscripts) to one host. A templated pattern
 // matches nothing (it cannot be known without running).
 func MatchHosts(inv *ansible.Inventory, pattern, host string) bool {
+	m, _ := matchHosts(inv, pattern, host)
+	return m
+}
+
+// matchHosts also reports whether the answer depends on the order of hosts added to a group
+// at run time (a subscript such as kube_control_plane[0] over a group dynamic_groups filled).
+func matchHosts(inv *ansible.Inventory, pattern, host string) (match, unsure bool) {
 	if strings.Contains(pattern, "{{") {
-		return false
+		return false, false
 	}
 	h := inv.Hosts[host]
 	if h == nil {
-		return false
+		return false, false
 	}
 	in := func(term string) bool {
 		if term == "all" || term == "*" || term == host {
@@ -207,6 +215,9 @@ func MatchHosts(inv *ansible.Inventory, pattern, host string) bool {
 			g := inv.Groups[m[1]]
 			if g == nil {
 				return false
+			}
+			if len(g.RuntimeHosts) > 0 && len(groupHosts(inv, g)) > 1 {
+				unsure = true
 			}
 			hs := groupHosts(inv, g)
 			var i int
@@ -224,18 +235,17 @@ func MatchHosts(inv *ansible.Inventory, pattern, host string) bool {
 		return false
 	}
 	terms := regexp.MustCompile(`[:,]`).Split(pattern, -1)
-	match := false
 	for _, t := range terms {
 		t = strings.TrimSpace(t)
 		switch {
 		case t == "":
 		case strings.HasPrefix(t, "!"):
 			if in(t[1:]) {
-				return false
+				return false, unsure
 			}
 		case strings.HasPrefix(t, "&"):
 			if !in(t[1:]) {
-				return false
+				return false, unsure
 			}
 		default:
 			if in(t) {
@@ -243,7 +253,20 @@ func MatchHosts(inv *ansible.Inventory, pattern, host string) bool {
 			}
 		}
 	}
-	return match
+	return match, unsure
+}
+
+// uncertainPlays reports plays whose hosts: subscript picks among hosts added at run time.
+func (c *Checkout) uncertainPlays(inv *ansible.Inventory, host string) []diag.Diagnostic {
+	var ds []diag.Diagnostic
+	for _, p := range c.Plays {
+		if _, unsure := matchHosts(inv, p.Hosts, host); unsure {
+			ds = append(ds, diag.Diagnostic{Severity: diag.Info, Code: "KS009", Pos: p.Pos,
+				Message: fmt.Sprintf("play %q runs on %s: which host that is depends on the order ansible processed dynamic_groups' group_by results (the group's members were added at run time), so it can differ between runs", p.Name, p.Hosts),
+				Hint:    "list the control-plane hosts under their current group names in the inventory, so the order is the inventory's"})
+		}
+	}
+	return ds
 }
 
 // groupHosts is Group.get_hosts(): the group's hosts then its children's, depth first,
@@ -562,4 +585,59 @@ func suggest(name string, known map[string]bool) string {
 		return best
 	}
 	return ""
+}
+
+// HostPlays is the resolution of every play of cluster.yml that runs on the host.
+type HostPlays struct {
+	Plays   []*Play
+	Results []*ansible.Result
+	// Uncertain are plays whose hosts: pattern depends on run-time group order (a
+	// subscript of a group dynamic_groups filled).
+	Uncertain []*Play
+}
+
+// ResolvePlays resolves the host's variables for each play of cluster.yml that runs on it
+// (after kubespray's dynamic_groups), in play order.
+func ResolvePlays(o Options) (*HostPlays, error) {
+	c, err := Load(o.Dir)
+	if err != nil {
+		return nil, err
+	}
+	inv, err := ansible.LoadInventory(o.Inventory)
+	if err != nil {
+		return nil, err
+	}
+	if inv.Hosts[o.Host] == nil {
+		return nil, fmt.Errorf("host %q is not in the inventory", o.Host)
+	}
+	DynamicGroups(inv)
+	var extra []ansible.ExtraVars
+	for i, e := range o.Extra {
+		x, err := ansible.ParseExtraVars(e, i+1)
+		if err != nil {
+			return nil, err
+		}
+		extra = append(extra, x)
+	}
+	hp := &HostPlays{}
+	for _, p := range c.Plays {
+		match, unsure := matchHosts(inv, p.Hosts, o.Host)
+		if unsure {
+			hp.Uncertain = append(hp.Uncertain, p)
+		}
+		if !match {
+			continue
+		}
+		ap := &ansible.Play{Name: p.Name, Pos: p.Pos, Vars: p.Vars}
+		for _, r := range p.Roles {
+			ap.Roles = append(ap.Roles, r.Role)
+		}
+		res, err := ansible.Resolve(ansible.Options{Inventory: inv, Host: o.Host, PlaybookDir: filepath.Dir(p.Pos.File), Play: ap, Extra: extra})
+		if err != nil {
+			return nil, err
+		}
+		hp.Plays = append(hp.Plays, p)
+		hp.Results = append(hp.Results, res)
+	}
+	return hp, nil
 }

@@ -167,11 +167,9 @@ func TestDynamicGroups(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := cmp.Diff([]string{"kube_control_plane"}, DynamicGroups(i, "old1")); d != "" {
-		t.Errorf("old1 (-want +got):\n%s", d)
-	}
-	if d := cmp.Diff([]string{"k8s_cluster"}, DynamicGroups(i, "w1")); d != "" {
-		t.Errorf("w1 (-want +got):\n%s", d)
+	want := map[string][]string{"old1": {"kube_control_plane"}, "w1": {"k8s_cluster"}}
+	if d := cmp.Diff(want, DynamicGroups(i)); d != "" {
+		t.Errorf("dynamic groups (-want +got):\n%s", d)
 	}
 }
 
