@@ -127,6 +127,7 @@ func Explain(o Options) (*Report, error) {
 		}
 		rep.Vars = append(rep.Vars, ex)
 		rep.Diagnostics = append(rep.Diagnostics, c.findings(inv, o, name, ex, res)...)
+		rep.Diagnostics = append(rep.Diagnostics, ownRoleValues(play, ex)...)
 	}
 	rep.Diagnostics = append(rep.Diagnostics, c.layoutFindings(inv, o)...)
 	if !o.ShowSecrets {
@@ -640,4 +641,45 @@ func ResolvePlays(o Options) (*HostPlays, error) {
 		hp.Results = append(hp.Results, res)
 	}
 	return hp, nil
+}
+
+// ownRoleValues: the value above is what a task at play level sees. A task inside role R
+// merges R's own defaults (and vars) once more after every play role's (vars/manager.py
+// get_vars: task._role.get_default_vars / get_vars), so when the winner is another role's
+// default (or role var) and R sets a different one, R's tasks see R's value.
+func ownRoleValues(p *Play, ex *Explained) []diag.Diagnostic {
+	if p == nil || ex.Var == nil {
+		return nil
+	}
+	src := ex.Var.Source
+	if src.Kind != ansible.KindRoleDefaults && src.Kind != ansible.KindRoleVars {
+		return nil
+	}
+	var ds []diag.Diagnostic
+	seen := map[*ansible.Role]bool{}
+	for _, pr := range p.Roles {
+		for _, r := range chain(pr.Role) {
+			if seen[r] || r.Name == src.Scope {
+				continue
+			}
+			seen[r] = true
+			defs := r.Defaults
+			if src.Kind == ansible.KindRoleVars {
+				defs = r.Vars
+			}
+			var own *ansible.Def
+			for i := range defs {
+				if defs[i].Name == ex.Name {
+					own = &defs[i]
+				}
+			}
+			if own == nil || ansible.PyJSON(own.Value) == ansible.PyJSON(src.Value) {
+				continue
+			}
+			ds = append(ds, diag.Diagnostic{Severity: diag.Info, Code: "KS011", Key: ex.Name, Pos: own.Pos,
+				Message: fmt.Sprintf("tasks of role %s see %s = %s from their own role (a role's own defaults and vars are merged last for its tasks), not %s", r.Name, ex.Name, ansible.Repr(own.Value), ansible.Repr(src.Value)),
+				Hint:    "set the variable in the inventory (or with -e) to give every role the same value"})
+		}
+	}
+	return ds
 }

@@ -205,6 +205,24 @@ func TestWhere(t *testing.T) {
 	}
 }
 
+// TestWhereImportRole: a role pulled in by import_role runs with the includer's play and
+// role tags plus the import task's own tags.
+func TestWhereImportRole(t *testing.T) {
+	uses, err := Where(tree, "calico_pool_cidr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(uses) != 1 {
+		t.Fatalf("uses %v", uses)
+	}
+	if d := cmp.Diff([]string{"calico", "network", "node", "nodes"}, uses[0].Tags); d != "" {
+		t.Errorf("tags (-want +got):\n%s", d)
+	}
+	if d := cmp.Diff([]string{"Install nodes"}, uses[0].Plays); d != "" {
+		t.Errorf("plays (-want +got):\n%s", d)
+	}
+}
+
 // TestRealCheckout runs against a real kubespray checkout named by K3SCONF_KUBESPRAY_DIR.
 func TestRealCheckout(t *testing.T) {
 	dir := os.Getenv("K3SCONF_KUBESPRAY_DIR")
@@ -245,5 +263,25 @@ func TestSecretsRedacted(t *testing.T) {
 	r = explain(t, Options{Host: "node1", Vars: []string{"registry_password"}, Extra: extra, ShowSecrets: true})
 	if got := ansible.PyJSON(r.Vars[0].Var.Value); got != `"hunter22"` {
 		t.Errorf("with ShowSecrets: %s", got)
+	}
+}
+
+// TestKS011OwnRoleDefault: a task in a role sees the role's own default, not the play-level
+// winner from a later role.
+func TestKS011OwnRoleDefault(t *testing.T) {
+	dir := treeWith(t, "roles/container-engine/containerd/defaults/main.yml", "containerd_debug_level: info\ncluster_name: from-containerd\n")
+	// No inventory value for the variable: the play-level winner is kubespray_defaults'
+	// default ... unless a later role sets it.
+	r := explain(t, Options{Dir: dir, Inventory: []string{inv}, Host: "node2", Vars: []string{"image_arch"}})
+	if slices.Contains(codes(r, "image_arch"), "KS011") {
+		t.Errorf("KS011 for a variable only one role defines: %v", r.Diagnostics)
+	}
+	dir = treeWith(t, "roles/container-engine/containerd/defaults/main.yml", "containerd_debug_level: info\nimage_arch: arm64\n")
+	r = explain(t, Options{Dir: dir, Inventory: []string{inv}, Host: "node2", Vars: []string{"image_arch"}})
+	if got := ansible.Repr(r.Vars[0].Var.Value); got != "'arm64'" {
+		t.Errorf("play-level value %s, want 'arm64' (the last role's default)", got)
+	}
+	if !slices.Contains(codes(r, "image_arch"), "KS011") {
+		t.Errorf("no KS011 when kubespray_defaults' tasks see 'amd64': %v", r.Diagnostics)
 	}
 }

@@ -55,6 +55,30 @@ func Where(dir, name string) ([]Use, error) {
 			}
 		}
 	}
+	// Roles pulled in by import_role/include_role tasks run in their includer's plays.
+	// import_role is static: the including task's tags (and its blocks') are inherited.
+	// include_role is dynamic: its own tags apply only to the include task itself, so the
+	// included tasks get the includer's play and role tags plus apply: tags (ansible-core
+	// 2.14 TaskInclude/IncludeRole build_parent_block).
+	for changed, rounds := true, 0; changed && rounds < 10; rounds++ {
+		changed = false
+		for role, x := range roleCtx {
+			for _, inc := range roleIncludes(filepath.Join(dir, "roles", filepath.FromSlash(role), "tasks")) {
+				child := roleCtx[inc.role]
+				if child == nil {
+					child = &ctx{}
+					roleCtx[inc.role] = child
+				}
+				before := len(child.plays) + len(child.tags)
+				child.plays = appendUniq(child.plays, x.plays...)
+				child.tags = appendUniq(child.tags, x.tags...)
+				child.tags = appendUniq(child.tags, inc.tags...)
+				if len(child.plays)+len(child.tags) != before {
+					changed = true
+				}
+			}
+		}
+	}
 	var uses []Use
 	rolesDir := filepath.Join(dir, "roles")
 	err = filepath.WalkDir(rolesDir, func(p string, d os.DirEntry, err error) error {
@@ -191,3 +215,62 @@ func taskSpans(path string) []taskSpan {
 }
 
 var _ = ansible.Def{}
+
+type roleInclude struct {
+	role string
+	tags []string
+}
+
+// roleIncludes finds import_role/include_role tasks in a role's tasks folder.
+func roleIncludes(tasksDir string) []roleInclude {
+	var out []roleInclude
+	_ = filepath.WalkDir(tasksDir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return nil
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return nil
+		}
+		var doc yaml.Node
+		if yaml.Unmarshal(data, &doc) != nil || len(doc.Content) == 0 {
+			return nil
+		}
+		var walk func(seq *yaml.Node, inherited []string)
+		walk = func(seq *yaml.Node, inherited []string) {
+			if seq.Kind != yaml.SequenceNode {
+				return
+			}
+			for _, t := range seq.Content {
+				tags := appendUniq(append([]string(nil), inherited...), tagsOf(t)...)
+				for _, k := range []string{"block", "rescue", "always"} {
+					if b := get(t, k); b != nil {
+						walk(b, tags)
+					}
+				}
+				for _, k := range []string{"import_role", "ansible.builtin.import_role", "include_role", "ansible.builtin.include_role"} {
+					n := get(t, k)
+					if n == nil {
+						continue
+					}
+					name := get(n, "name")
+					if name == nil || strings.Contains(name.Value, "{{") {
+						continue
+					}
+					inc := roleInclude{role: name.Value}
+					if strings.HasSuffix(k, "import_role") {
+						inc.tags = tags
+					} else if ap := get(n, "apply"); ap != nil {
+						inc.tags = append(inherited[:len(inherited):len(inherited)], tagsOf(ap)...)
+					} else {
+						inc.tags = inherited
+					}
+					out = append(out, inc)
+				}
+			}
+		}
+		walk(doc.Content[0], nil)
+		return nil
+	})
+	return out
+}
