@@ -1,6 +1,9 @@
 package ansible
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestPlainScalarPyYAML pins PyYAML 6.0's typing of plain scalars (checked with
 // python3 -c 'import yaml; yaml.safe_load(...)' on Debian 12).
@@ -39,5 +42,23 @@ func TestPlainScalarPyYAML(t *testing.T) {
 				t.Errorf("%s: type %s, want %s", c.in, got, c.typ)
 			}
 		})
+	}
+}
+
+// TestDuplicateKeys: PyYAML (through AnsibleConstructor) warns about a repeated key and
+// keeps the last value; yaml.v3 would refuse such a document when decoding into a map, so
+// the loader reads nodes. Both assignments stay in the history; the later one wins.
+func TestDuplicateKeys(t *testing.T) {
+	es, err := LoadVarsYAML("f.yml", []byte("a: 1\na: 2\nb: {x: 1, x: 2}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range es {
+		got = append(got, e.Name+"="+PyJSON(e.Value)+"@"+e.Pos.String())
+	}
+	want := []string{"a=1@f.yml:1:1", "a=2@f.yml:2:1", `b={"x": 2}@f.yml:3:1`}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("got %v, want %v", got, want)
 	}
 }
