@@ -64,7 +64,13 @@ func Explain(o Options) (*Report, error) {
 	rep.Diagnostics = append(rep.Diagnostics, c.Diagnostics...)
 	rep.Diagnostics = append(rep.Diagnostics, inv.Diagnostics...)
 	if inv.Hosts[o.Host] == nil {
-		return nil, fmt.Errorf("host %q is not in the inventory %s (hosts: %s)", o.Host, strings.Join(o.Inventory, ", "), strings.Join(inv.HostOrder, ", "))
+		why := ""
+		for _, d := range inv.Diagnostics {
+			if d.Code == "AN001" {
+				why += "; " + d.Pos.File + " was " + d.Message
+			}
+		}
+		return nil, fmt.Errorf("host %q is not in the inventory %s (hosts: %s)%s", o.Host, strings.Join(o.Inventory, ", "), strings.Join(inv.HostOrder, ", "), why)
 	}
 	rep.Added = DynamicGroups(inv)[o.Host]
 	var extra []ansible.ExtraVars

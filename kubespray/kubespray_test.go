@@ -285,3 +285,13 @@ func TestKS011OwnRoleDefault(t *testing.T) {
 		t.Errorf("no KS011 when kubespray_defaults' tasks see 'amd64': %v", r.Diagnostics)
 	}
 }
+
+// TestIniInFolderNotRead: ansible skips *.ini inside a folder given to -i (checked with
+// ansible-inventory -i DIR --list: "No inventory was parsed"); the error says why the host
+// is missing.
+func TestIniInFolderNotRead(t *testing.T) {
+	_, err := Explain(Options{Dir: tree, Inventory: []string{"testdata/inv"}, Host: "node1", Vars: []string{"cluster_name"}})
+	if err == nil || !strings.Contains(err.Error(), "inventory.ini was not read: ansible ignores *.ini") {
+		t.Errorf("error %v, want one saying inventory.ini was not read", err)
+	}
+}
