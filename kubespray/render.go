@@ -31,32 +31,36 @@ func Text(w io.Writer, r *Report) {
 			fmt.Fprintf(w, "%s is undefined on %s\n", ex.Name, r.Host)
 		} else {
 			fmt.Fprintf(w, "%s = %s  (%s)\n", ex.Name, ansible.Repr(v.Value), ansible.TypeName(v.Value))
-			fmt.Fprintf(w, "  from %s, %s\n", v.Source.Pos, v.Source.Level)
+			fmt.Fprintf(w, "  from: %s %s  %s\n", v.Source.Kind, v.Source.Pos, v.Source.Level)
 			if len(ex.RefNames) > 0 {
-				fmt.Fprintf(w, "  templated (not evaluated); uses:\n")
+				fmt.Fprintf(w, "  templated (shown as written, not evaluated); it uses:\n")
 				for _, rn := range ex.RefNames {
 					found := false
 					for _, rv := range ex.Refs {
 						if rv.Name == rn {
 							found = true
-							fmt.Fprintf(w, "    %s = %s  (%s)  from %s, %s\n", rn, short(ansible.Repr(rv.Value)), ansible.TypeName(rv.Value), rv.Source.Pos, rv.Source.Level)
+							fmt.Fprintf(w, "    %s = %s  (%s)  from: %s %s  %s\n", rn, short(ansible.Repr(rv.Value)), ansible.TypeName(rv.Value), rv.Source.Kind, rv.Source.Pos, rv.Source.Level)
 						}
 					}
 					if !found {
-						fmt.Fprintf(w, "    %s: not a variable of the inventory or roles (a fact, a magic variable, a loop variable, or undefined)\n", rn)
+						fmt.Fprintf(w, "    %s: not set by the inventory, -e or the play's roles (a fact, a magic or loop variable, or undefined)\n", rn)
 					}
 				}
 			}
-			fmt.Fprintf(w, "  precedence (lowest first):\n")
+			fmt.Fprintf(w, "\n  every assignment, in precedence order (role defaults, inventory, group_vars, host_vars, play vars, role vars, extra vars):\n")
+			width := 0
 			for _, a := range v.History {
-				mark := "  "
+				if n := len(a.Kind); n > width {
+					width = n
+				}
+			}
+			for i, a := range v.History {
+				fmt.Fprintf(w, "  %2d. %-*s %s  %s  %s\n", i+1, width, a.Kind, a.Pos, a.Level, ansible.Repr(a.Value))
+				reason := a.Reason
 				if a == v.Source {
-					mark = "=>"
+					reason = "the highest-precedence assignment for this host"
 				}
-				fmt.Fprintf(w, "  %s %-9s %s  %s  %s\n", mark, a.Outcome, ansible.Repr(a.Value), a.Level, a.Pos)
-				if a.Reason != "" {
-					fmt.Fprintf(w, "               %s\n", a.Reason)
-				}
+				fmt.Fprintf(w, "      %s: %s\n", a.Outcome, reason)
 			}
 		}
 		for _, d := range r.Diagnostics {
@@ -71,7 +75,7 @@ func Text(w io.Writer, r *Report) {
 			continue
 		}
 		if first {
-			fmt.Fprintln(w, "\nfindings:")
+			fmt.Fprintln(w, "\nfindings about the inventory and checkout:")
 			first = false
 		}
 		printDiag(w, d)
@@ -79,13 +83,13 @@ func Text(w io.Writer, r *Report) {
 }
 
 func printDiag(w io.Writer, d diag.Diagnostic) {
-	fmt.Fprintf(w, "  %s %s", d.Severity, d.Code)
+	fmt.Fprintf(w, "\n  %s[%s]", d.Severity, d.Code)
 	if !d.Pos.IsZero() {
-		fmt.Fprintf(w, " %s", d.Pos)
+		fmt.Fprintf(w, " %s:", d.Pos)
 	}
-	fmt.Fprintf(w, ": %s\n", d.Message)
+	fmt.Fprintf(w, " %s\n", d.Message)
 	if d.Hint != "" {
-		fmt.Fprintf(w, "      fix: %s\n", d.Hint)
+		fmt.Fprintf(w, "    fix: %s\n", d.Hint)
 	}
 }
 
