@@ -1,7 +1,9 @@
 package kubespray
 
 import (
+	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -249,6 +251,45 @@ func TestRealCheckout(t *testing.T) {
 	if err != nil || len(uses) == 0 {
 		t.Errorf("where containerd_version: %v, %d uses", err, len(uses))
 	}
+	// The sample's group_vars (hundreds of values of every YAML type) against
+	// ansible-inventory --host, with k8s_cluster declared statically (ansible-inventory does
+	// not run dynamic_groups).
+	if _, err := exec.LookPath("ansible-inventory"); err != nil {
+		t.Skip("ansible-inventory not installed")
+	}
+	static := filepath.Join(invDir, "static.yml")
+	os.WriteFile(static, []byte("all:\n  children:\n    k8s_cluster:\n      children:\n        kube_control_plane:\n          hosts: {node1: }\n        kube_node:\n          hosts: {node1: }\n    etcd:\n      children: {kube_control_plane: }\n"), 0o644)
+	cmd := exec.Command("ansible-inventory", "-i", static, "--host", "node1")
+	home := t.TempDir()
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "ANSIBLE_CONFIG=" + filepath.Join(home, "none.cfg"), "ANSIBLE_LOCAL_TEMP=" + home}
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("ansible-inventory: %v", err)
+	}
+	var want map[string]any
+	if err := json.Unmarshal(out, &want); err != nil {
+		t.Fatal(err)
+	}
+	i2, err := ansible.LoadInventory([]string{static})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := ansible.Resolve(ansible.Options{Inventory: i2, Host: "node1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]any{}
+	for name, v := range res.Vars {
+		var x any
+		if err := json.Unmarshal([]byte(ansible.PyJSON(v.Value)), &x); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		got[name] = x
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("sample inventory vs ansible-inventory --host node1 (-ansible +k3sconf):\n%s", d)
+	}
+	t.Logf("sample inventory: %d variables agree with ansible-inventory", len(want))
 }
 
 // TestSecretsRedacted: secret-named variables (and secret keys inside dicts) are redacted
