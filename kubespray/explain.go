@@ -2,6 +2,7 @@ package kubespray
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -100,7 +101,19 @@ func Explain(o Options) (*Report, error) {
 	base, err := resolveIn(firstOf(plays))
 	if err != nil {
 		rep.InputError = true
-		rep.Diagnostics = append(rep.Diagnostics, diag.Diagnostic{Severity: diag.Error, Code: "KS000", Message: err.Error()})
+		errs := []error{err}
+		if j, ok := err.(interface{ Unwrap() []error }); ok {
+			errs = j.Unwrap()
+		}
+		for _, e := range errs {
+			d := diag.Diagnostic{Severity: diag.Error, Code: "KS000", Message: e.Error(),
+				Hint: "fix the file: ansible-playbook stops on it too"}
+			var pe *diag.ParseError
+			if errors.As(e, &pe) {
+				d.Pos, d.Message = pe.Pos, pe.Msg
+			}
+			rep.Diagnostics = append(rep.Diagnostics, d)
+		}
 		if base == nil {
 			return rep, nil
 		}
@@ -118,7 +131,9 @@ func Explain(o Options) (*Report, error) {
 		}
 		res := base
 		if play != firstOf(plays) {
-			if r, err := resolveIn(play); err == nil {
+			// A read error is already reported from the first resolution; the rest of
+			// the inputs still count.
+			if r, _ := resolveIn(play); r != nil {
 				res = r
 			}
 		}

@@ -336,3 +336,22 @@ func TestIniInFolderNotRead(t *testing.T) {
 		t.Errorf("error %v, want one saying inventory.ini was not read", err)
 	}
 }
+
+// TestBrokenVarsFile: a group_vars file that does not parse is an error finding (exit 3 in
+// the CLI) and the rest of the report still renders.
+func TestBrokenVarsFile(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS("testdata/inv")); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "group_vars", "kube_node.yml"), []byte("a: [1,\n"), 0o644)
+	r := explain(t, Options{Inventory: []string{filepath.Join(dir, "inventory.ini")}, Host: "node2", Vars: []string{"containerd_debug_level", "cluster_name"}})
+	if !r.InputError || !slices.Contains(codes(r, ""), "KS000") {
+		t.Errorf("no input error for a broken group_vars file: %v", r.Diagnostics)
+	}
+	for _, ex := range r.Vars {
+		if ex.Var == nil {
+			t.Errorf("%s undefined: the other inputs must still count", ex.Name)
+		}
+	}
+}
