@@ -355,3 +355,35 @@ func TestBrokenVarsFile(t *testing.T) {
 		}
 	}
 }
+
+// TestWhereTemplatedIncludeRole: include_role with a templated name may load any role its
+// fixed parts match; apply: tags written with the same expression become the role's part
+// (kubespray's container-engine: name "container-engine/{{ item.role }}", apply tags
+// "{{ item.role }}").
+func TestWhereTemplatedIncludeRole(t *testing.T) {
+	dir := treeWith(t, "roles/kubernetes/node/tasks/engines.yml", `- name: Engines
+  include_role:
+    name: "engines/{{ item.role }}"
+    apply:
+      tags: [engines, "{{ item.role }}"]
+  loop: [{role: one}, {role: two}]
+  tags: engines
+`)
+	for _, r := range []string{"one", "two"} {
+		p := filepath.Join(dir, "roles", "engines", r, "tasks", "main.yml")
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte("- name: use\n  debug: msg={{ engine_opt }}\n"), 0o644)
+	}
+	uses, err := Where(dir, "engine_opt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, u := range uses {
+		got = append(got, u.Role+" ["+strings.Join(u.Tags, ",")+"]")
+	}
+	want := []string{"engines/one [engines,node,nodes,one]", "engines/two [engines,node,nodes,two]"}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("(-want +got):\n%s", d)
+	}
+}

@@ -60,21 +60,24 @@ func Where(dir, name string) ([]Use, error) {
 	// include_role is dynamic: its own tags apply only to the include task itself, so the
 	// included tasks get the includer's play and role tags plus apply: tags (ansible-core
 	// 2.14 TaskInclude/IncludeRole build_parent_block).
+	allRoles := roleDirs(filepath.Join(dir, "roles"))
 	for changed, rounds := true, 0; changed && rounds < 10; rounds++ {
 		changed = false
 		for role, x := range roleCtx {
 			for _, inc := range roleIncludes(filepath.Join(dir, "roles", filepath.FromSlash(role), "tasks")) {
-				child := roleCtx[inc.role]
-				if child == nil {
-					child = &ctx{}
-					roleCtx[inc.role] = child
-				}
-				before := len(child.plays) + len(child.tags)
-				child.plays = appendUniq(child.plays, x.plays...)
-				child.tags = appendUniq(child.tags, x.tags...)
-				child.tags = appendUniq(child.tags, inc.tags...)
-				if len(child.plays)+len(child.tags) != before {
-					changed = true
+				for _, ex := range expandInclude(allRoles, inc) {
+					child := roleCtx[ex.role]
+					if child == nil {
+						child = &ctx{}
+						roleCtx[ex.role] = child
+					}
+					before := len(child.plays) + len(child.tags)
+					child.plays = appendUniq(child.plays, x.plays...)
+					child.tags = appendUniq(child.tags, x.tags...)
+					child.tags = appendUniq(child.tags, ex.tags...)
+					if len(child.plays)+len(child.tags) != before {
+						changed = true
+					}
 				}
 			}
 		}
@@ -254,7 +257,7 @@ func roleIncludes(tasksDir string) []roleInclude {
 						continue
 					}
 					name := get(n, "name")
-					if name == nil || strings.Contains(name.Value, "{{") {
+					if name == nil {
 						continue
 					}
 					inc := roleInclude{role: name.Value}
@@ -272,5 +275,79 @@ func roleIncludes(tasksDir string) []roleInclude {
 		walk(doc.Content[0], nil)
 		return nil
 	})
+	return out
+}
+
+// roleDirs lists the roles under dir by their names ("container-engine/containerd"): folders
+// holding tasks/, defaults/, vars/ or meta/.
+func roleDirs(dir string) []string {
+	var out []string
+	_ = filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || !d.IsDir() || p == dir {
+			return nil
+		}
+		for _, sub := range []string{"tasks", "defaults", "vars", "meta"} {
+			if fi, err := os.Stat(filepath.Join(p, sub)); err == nil && fi.IsDir() {
+				rel, _ := filepath.Rel(dir, p)
+				out = append(out, filepath.ToSlash(rel))
+				break
+			}
+		}
+		switch d.Name() {
+		case "tasks", "defaults", "vars", "meta", "templates", "files", "handlers", "molecule":
+			return filepath.SkipDir
+		}
+		return nil
+	})
+	return out
+}
+
+var reJinjaExpr = regexp.MustCompile(`\{\{\s*(.*?)\s*\}\}`)
+
+// expandInclude resolves an include_role/import_role name. A templated name
+// ("container-engine/{{ item.role }}") may be any role its fixed parts match: each is
+// listed (an over-approximation, since the value is known only at run time), and a
+// templated tag written with the same expression becomes the matched part.
+func expandInclude(roles []string, inc roleInclude) []roleInclude {
+	if !strings.Contains(inc.role, "{{") {
+		return []roleInclude{inc}
+	}
+	locs := reJinjaExpr.FindAllStringSubmatchIndex(inc.role, -1)
+	var pat strings.Builder
+	var exprs []string
+	last := 0
+	for _, l := range locs {
+		pat.WriteString(regexp.QuoteMeta(inc.role[last:l[0]]))
+		pat.WriteString(`([^/]+)`)
+		exprs = append(exprs, inc.role[l[2]:l[3]])
+		last = l[1]
+	}
+	pat.WriteString(regexp.QuoteMeta(inc.role[last:]))
+	re, err := regexp.Compile("^" + pat.String() + "$")
+	if err != nil {
+		return nil
+	}
+	var out []roleInclude
+	for _, r := range roles {
+		m := re.FindStringSubmatch(r)
+		if m == nil {
+			continue
+		}
+		var tags []string
+		for _, tg := range inc.tags {
+			if !strings.Contains(tg, "{{") {
+				tags = append(tags, tg)
+				continue
+			}
+			if tm := reJinjaExpr.FindStringSubmatch(tg); tm != nil {
+				for i, e := range exprs {
+					if e == tm[1] && strings.TrimSpace(reJinjaExpr.ReplaceAllString(tg, "")) == "" {
+						tags = append(tags, m[i+1])
+					}
+				}
+			}
+		}
+		out = append(out, roleInclude{role: r, tags: tags})
+	}
 	return out
 }
