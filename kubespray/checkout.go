@@ -35,13 +35,15 @@ type Checkout struct {
 	Playbook string
 	Plays    []*Play
 	roles    map[string]*ansible.Role
+	// depTags are the tags written on a meta dependency entry, by parent and dependency.
+	depTags map[[2]*ansible.Role][]string
 	// Diagnostics are problems reading the tree.
 	Diagnostics []diag.Diagnostic
 }
 
 // Load reads dir/cluster.yml and the playbooks it imports.
 func Load(dir string) (*Checkout, error) {
-	c := &Checkout{Dir: dir, Playbook: filepath.Join(dir, "cluster.yml"), roles: map[string]*ansible.Role{}}
+	c := &Checkout{Dir: dir, Playbook: filepath.Join(dir, "cluster.yml"), roles: map[string]*ansible.Role{}, depTags: map[[2]*ansible.Role][]string{}}
 	if _, err := os.Stat(c.Playbook); err != nil {
 		return nil, fmt.Errorf("%s: not a kubespray checkout (no cluster.yml): %w", dir, err)
 	}
@@ -216,6 +218,9 @@ func (c *Checkout) role(name, playDir, parentBase string) (*ansible.Role, error)
 					return r, err
 				}
 				r.Deps = append(r.Deps, dr)
+				if d.Kind == yaml.MappingNode {
+					c.depTags[[2]*ansible.Role{r, dr}] = tagsOf(d)
+				}
 			}
 		}
 	}

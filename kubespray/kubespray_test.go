@@ -387,3 +387,15 @@ func TestWhereTemplatedIncludeRole(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", d)
 	}
 }
+
+// TestWhereMetaDependencyTags: a meta dependency's tasks run under the including role's
+// tags plus those of the dependency entry.
+func TestWhereMetaDependencyTags(t *testing.T) {
+	uses, err := Where(tree, "runc_version")
+	if err != nil || len(uses) != 1 {
+		t.Fatalf("uses %v, %v", uses, err)
+	}
+	if d := cmp.Diff([]string{"container-engine", "containerd", "runc"}, uses[0].Tags); d != "" {
+		t.Errorf("(-want +got):\n%s", d)
+	}
+}

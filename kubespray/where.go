@@ -44,15 +44,25 @@ func Where(dir, name string) ([]Use, error) {
 	roleCtx := map[string]*ctx{}
 	for _, p := range c.Plays {
 		for _, pr := range p.Roles {
-			for _, r := range chain(pr.Role) {
+			// A meta dependency's tasks carry the tags of the entry that pulled it in, its
+			// own entry's tags included.
+			var walk func(r *ansible.Role, tags []string, depth int)
+			walk = func(r *ansible.Role, tags []string, depth int) {
+				if depth > 30 {
+					return
+				}
 				x := roleCtx[r.Name]
 				if x == nil {
 					x = &ctx{}
 					roleCtx[r.Name] = x
 				}
 				x.plays = appendUniq(x.plays, p.Name)
-				x.tags = appendUniq(x.tags, append(append([]string(nil), p.Tags...), pr.Tags...)...)
+				x.tags = appendUniq(x.tags, tags...)
+				for _, d := range r.Deps {
+					walk(d, appendUniq(append([]string(nil), tags...), c.depTags[[2]*ansible.Role{r, d}]...), depth+1)
+				}
 			}
+			walk(pr.Role, append(append([]string(nil), p.Tags...), pr.Tags...), 0)
 		}
 	}
 	// Roles pulled in by import_role/include_role tasks run in their includer's plays.
