@@ -80,6 +80,30 @@ var commands = []*command{
 			{name: "show-secrets", help: "accepted for symmetry; fleet never prints a secret"},
 		},
 		example: "kubectl get nodes -o json | k3sconf fleet --nodes-json -\nk3sconf fleet ./bundles/server-1 ./bundles/server-2 ./bundles/agent-1", files: true},
+	{name: "kubespray explain", args: "VAR…", synopsis: "the value an Ansible variable takes on a host of a kubespray inventory, where it came from, and what it beat",
+		help: "Resolved as ansible-core 2.14 does for a play of kubespray's cluster.yml on that host: the\n" +
+			"value with its type, its source (file:line:column and precedence level), every other\n" +
+			"assignment in precedence order with why it lost, the variables a templated value uses,\n" +
+			"and findings with a fix each. Exit 1 on an error finding (a variable defined nowhere) or a\n" +
+			"file that does not parse; 2 on usage or an unknown host; 3 when an input cannot be read.",
+		own: []flagDoc{
+			{name: "inventory", arg: "PATH", valueKind: "file", help: "inventory file or folder (-i; repeatable, as ansible-playbook -i)"},
+			{name: "host", arg: "HOST", help: "the inventory host to resolve for"},
+			{name: "kubespray", arg: "DIR", valueKind: "dir", help: "the kubespray checkout (default: the current folder)"},
+			{name: "extra-vars", arg: "X", help: "key=value, a YAML/JSON string, or @file (-e; repeatable)"},
+			{name: "json", help: "machine-readable output (document \"kubespray explain\")"},
+			{name: "show-secrets", help: "print *password*, *secret*, *token* … variables instead of REDACTED"},
+		},
+		example: "k3sconf kubespray explain container_manager --host node1 -i inventory/mycluster/inventory.ini\n" +
+			"k3sconf kubespray explain kube_version --host node1 -i inventory/mycluster -e kube_version=v1.31.1"},
+	{name: "kubespray where", args: "VAR", synopsis: "the tasks and templates of a kubespray checkout that use a variable, and the tags they run under",
+		help: "Answers \"will re-running with --tags X apply my change to VAR?\": play, role and task tags\n" +
+			"of cluster.yml and the playbooks it imports, for every use of the variable.",
+		own: []flagDoc{
+			{name: "kubespray", arg: "DIR", valueKind: "dir", help: "the kubespray checkout (default: the current folder)"},
+			{name: "json", help: "machine-readable output (document \"kubespray where\")"},
+		},
+		example: "k3sconf kubespray where containerd_version"},
 	{name: "version", synopsis: "the k3sconf version, its VCS revision, and the newest k3s and RKE2 releases it models",
 		help: "The version (the release; the @version of go install; a pseudo-version from the commit\n" +
 			"when built in a clone, or (devel) without VCS information), the VCS revision (+dirty for\n" +

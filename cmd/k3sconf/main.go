@@ -78,6 +78,8 @@ Commands:
   compose [FILE] k3s nodes of a docker compose file: does each keep its identity across
                  docker compose down + up? exit 1 if not, with the lines to add
   fleet INPUT…   compare many nodes as k3s compares a joining server (k3sconf fleet --help)
+  kubespray      explain VAR… --host H -i INV: an Ansible variable of a kubespray inventory,
+                 its source and what it beat; where VAR: the tasks and tags using it
   version        the k3sconf version and the newest k3s and RKE2 releases it models
   completion SHELL
                  a completion script for bash, zsh or fish
@@ -169,6 +171,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		rest = rest[1:]
 		if len(positional) == 1 && positional[0] == "fleet" { // fleet has its own flags
 			return runFleet(rest, g, stdout, stderr)
+		}
+		if len(positional) == 1 && positional[0] == "kubespray" { // own flags (-i, -e, --host)
+			return runKubespray(rest, g, stdout, stderr)
 		}
 	}
 	if g.printVersion && len(positional) == 0 {

@@ -23,7 +23,7 @@ import (
 const schemaDir = "../../docs/schema"
 
 // documents are the documents that have a schema, by the envelope's "document".
-var documents = []string{"show", "explain", "check", "args", "sources", "components", "status", "compose", "version", "fleet"}
+var documents = []string{"show", "explain", "check", "args", "sources", "components", "status", "compose", "version", "fleet", "kubespray explain", "kubespray where"}
 
 // loadSchemas compiles docs/schema/<document>.schema.json for every document, with the
 // shared definitions of common.schema.json.
@@ -52,7 +52,8 @@ func loadSchemas(t *testing.T) map[string]*jsonschema.Schema {
 		if err := c.AddResource(id, doc); err != nil {
 			t.Fatal(err)
 		}
-		ids[strings.TrimSuffix(filepath.Base(p), ".schema.json")] = id
+		// The file of document "kubespray explain" is kubespray-explain.schema.json.
+		ids[strings.ReplaceAll(strings.TrimSuffix(filepath.Base(p), ".schema.json"), "-", " ")] = id
 	}
 	// Every schema file compiles, those of other documents (fleet, kubespray) included.
 	out := map[string]*jsonschema.Schema{}

@@ -67,6 +67,9 @@ func Config(i, n int) string {
 			fmt.Fprintf(&b, "%s: \"0%d44\"\n", key, i%8)
 		case key == "cluster-init" || key == "secrets-encryption" || key == "etcd-expose-metrics" || key == "embedded-registry":
 			fmt.Fprintf(&b, "%s: %v\n", key, i%2 == 0)
+		case key == "egress-selector-mode":
+			// k3s refuses any other value (pkg/cli/server/server.go): keep the node startable.
+			fmt.Fprintf(&b, "%s: %s\n", key, []string{"agent", "cluster", "pod", "disabled"}[i%4])
 		case key == "etcd-snapshot-retention":
 			fmt.Fprintf(&b, "%s: %d\n", key, i%10+1)
 		default:

@@ -1,0 +1,731 @@
+package ansible
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/k3sconf/k3sconf/diag"
+)
+
+// Def is one assignment of a variable in an input.
+type Def struct {
+	Name  string
+	Value any
+	// Raw is the text as written (the INI word, the YAML scalar), when it is a scalar.
+	Raw string
+	Pos diag.Position
+}
+
+// Group is an inventory group.
+type Group struct {
+	Name     string
+	Parents  []*Group
+	Children []*Group
+	// Hosts directly in the group.
+	Hosts []*Host
+	// Vars set in the inventory source ([g:vars], YAML vars:), in the order set.
+	Vars     []Def
+	Priority int
+	// Depth is the longest path from "all" (all is 0, its children 1, …).
+	Depth int
+	// Pos is where the group is first declared.
+	Pos diag.Position
+	// Runtime marks a group added while the play runs (group_by), not by the inventory.
+	Runtime bool
+	// RuntimeHosts are hosts added to the group while the play runs (group_by). Their order
+	// in the group is the order ansible processed the task results, which with several
+	// forks is not fixed (checked with ansible-playbook -f 5).
+	RuntimeHosts []*Host
+}
+
+// Host is an inventory host.
+type Host struct {
+	Name   string
+	Groups []*Group // direct membership, in the order added
+	Vars   []Def
+	Pos    diag.Position
+}
+
+// Inventory is what ansible's InventoryManager builds from the -i sources.
+type Inventory struct {
+	// Sources are the -i arguments as given (a file or a folder); group_vars/host_vars are
+	// looked up beside each (its folder for a file, itself for a folder).
+	Sources []string
+	// Files are the inventory files parsed, in order.
+	Files  []string
+	Groups map[string]*Group
+	// GroupOrder lists group names in creation order.
+	GroupOrder []string
+	Hosts      map[string]*Host
+	HostOrder  []string
+	// Diagnostics are problems found while parsing (files skipped, warnings ansible prints).
+	Diagnostics []diag.Diagnostic
+}
+
+func newInventory() *Inventory {
+	inv := &Inventory{Groups: map[string]*Group{}, Hosts: map[string]*Host{}}
+	inv.group("all", diag.Position{})
+	inv.group("ungrouped", diag.Position{})
+	inv.addChild("all", "ungrouped")
+	return inv
+}
+
+func (inv *Inventory) group(name string, pos diag.Position) *Group {
+	if g, ok := inv.Groups[name]; ok {
+		return g
+	}
+	g := &Group{Name: name, Priority: 1, Pos: pos}
+	inv.Groups[name] = g
+	inv.GroupOrder = append(inv.GroupOrder, name)
+	return g
+}
+
+// AddGroup adds a group created at run time (group_by) as a child of all, with the host in
+// it, as ansible's strategy _add_group does.
+func (inv *Inventory) AddGroup(name string, host string) *Group {
+	g, existed := inv.Groups[name]
+	if !existed {
+		g = inv.group(name, diag.Position{})
+		g.Runtime = true
+		inv.addChild("all", name)
+	}
+	if h := inv.Hosts[host]; h != nil {
+		before := len(h.Groups)
+		inv.addHost(g, h)
+		if len(h.Groups) > before {
+			g.RuntimeHosts = append(g.RuntimeHosts, h)
+		}
+	}
+	inv.computeDepth()
+	return g
+}
+
+func (inv *Inventory) host(name string, pos diag.Position) *Host {
+	if h, ok := inv.Hosts[name]; ok {
+		return h
+	}
+	h := &Host{Name: name, Pos: pos}
+	inv.Hosts[name] = h
+	inv.HostOrder = append(inv.HostOrder, name)
+	return h
+}
+
+func (inv *Inventory) addHost(g *Group, h *Host) {
+	for _, x := range h.Groups {
+		if x == g {
+			return
+		}
+	}
+	h.Groups = append(h.Groups, g)
+	g.Hosts = append(g.Hosts, h)
+}
+
+func (inv *Inventory) addChild(parent, child string) error {
+	p, c := inv.Groups[parent], inv.Groups[child]
+	for _, x := range p.Children {
+		if x == c {
+			return nil
+		}
+	}
+	if p == c || c.isAncestorOf(p) {
+		return fmt.Errorf("adding group %q as child to %q creates a recursive dependency loop", child, parent)
+	}
+	p.Children = append(p.Children, c)
+	c.Parents = append(c.Parents, p)
+	return nil
+}
+
+func (g *Group) isAncestorOf(x *Group) bool {
+	seen := map[*Group]bool{}
+	var walk func(*Group) bool
+	walk = func(y *Group) bool {
+		for _, p := range y.Parents {
+			if p == g {
+				return true
+			}
+			if !seen[p] {
+				seen[p] = true
+				if walk(p) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return walk(x)
+}
+
+// Ancestors returns every group above g.
+func (g *Group) Ancestors() []*Group {
+	var out []*Group
+	seen := map[*Group]bool{}
+	var walk func(*Group)
+	walk = func(y *Group) {
+		for _, p := range y.Parents {
+			if !seen[p] {
+				seen[p] = true
+				out = append(out, p)
+				walk(p)
+			}
+		}
+	}
+	walk(g)
+	return out
+}
+
+// reconcile is inventory/data.py reconcile_inventory: every group without ancestors goes
+// under all, a host in no group goes to ungrouped, one in another group leaves ungrouped;
+// then depths are computed (the longest path from all, as Group.add_child_group keeps it).
+func (inv *Inventory) reconcile() {
+	for _, name := range inv.GroupOrder {
+		g := inv.Groups[name]
+		if name != "all" && len(g.Parents) == 0 {
+			_ = inv.addChild("all", name)
+		}
+	}
+	ung := inv.Groups["ungrouped"]
+	for _, hn := range inv.HostOrder {
+		h := inv.Hosts[hn]
+		groups := inv.HostGroups(h)
+		inUng := false
+		for _, g := range groups {
+			if g == ung {
+				inUng = true
+			}
+		}
+		if inUng {
+			others := 0
+			for _, g := range groups {
+				if g != ung && g.Name != "all" {
+					others++
+				}
+			}
+			if others > 0 {
+				inv.removeHost(ung, h)
+			}
+		} else if len(groups) == 0 || len(groups) == 1 && groups[0].Name == "all" {
+			inv.addHost(ung, h)
+		}
+	}
+	inv.computeDepth()
+}
+
+func (inv *Inventory) computeDepth() {
+	for _, g := range inv.Groups {
+		g.Depth = 0
+	}
+	var visit func(g *Group, d int, stack map[*Group]bool)
+	visit = func(g *Group, d int, stack map[*Group]bool) {
+		if d <= g.Depth && d != 0 || stack[g] {
+			return
+		}
+		g.Depth = d
+		stack[g] = true
+		for _, c := range g.Children {
+			visit(c, d+1, stack)
+		}
+		delete(stack, g)
+	}
+	visit(inv.Groups["all"], 0, map[*Group]bool{})
+}
+
+func (inv *Inventory) removeHost(g *Group, h *Host) {
+	for i, x := range g.Hosts {
+		if x == h {
+			g.Hosts = append(g.Hosts[:i:i], g.Hosts[i+1:]...)
+			break
+		}
+	}
+	for i, x := range h.Groups {
+		if x == g {
+			h.Groups = append(h.Groups[:i:i], h.Groups[i+1:]...)
+			break
+		}
+	}
+}
+
+// HostGroups is host.get_groups(): the host's groups and all their ancestors ("all"
+// included).
+func (inv *Inventory) HostGroups(h *Host) []*Group {
+	var out []*Group
+	seen := map[*Group]bool{}
+	for _, g := range h.Groups {
+		for _, x := range append([]*Group{g}, g.Ancestors()...) {
+			if !seen[x] {
+				seen[x] = true
+				out = append(out, x)
+			}
+		}
+	}
+	return out
+}
+
+// SortGroups is inventory/helpers.py sort_groups: by depth, then ansible_group_priority,
+// then name.
+func SortGroups(gs []*Group) []*Group {
+	out := append([]*Group(nil), gs...)
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Depth != b.Depth {
+			return a.Depth < b.Depth
+		}
+		if a.Priority != b.Priority {
+			return a.Priority < b.Priority
+		}
+		return a.Name < b.Name
+	})
+	return out
+}
+
+// HasHostOrGroup reports whether name is a group of the inventory.
+func (inv *Inventory) HasGroup(name string) bool { _, ok := inv.Groups[name]; return ok }
+
+// ignoredInDir is inventory/manager.py IGNORED for 2.14's defaults: hidden names,
+// host_vars, group_vars, vars_plugins, and INVENTORY_IGNORE_EXTS (REJECT_EXTS plus .orig,
+// .ini, .cfg, .retry). So an .ini file inside a folder given to -i is not read.
+var ignoredInDir = regexp.MustCompile(`^\.|^host_vars$|^group_vars$|^vars_plugins$|(\.pyc|\.pyo|\.swp|\.bak|~|\.rpm|\.md|\.txt|\.rst|\.orig|\.ini|\.cfg|\.retry)$`)
+
+// LoadInventory parses the -i sources in order.
+func LoadInventory(sources []string) (*Inventory, error) {
+	inv := newInventory()
+	inv.Sources = sources
+	for _, src := range sources {
+		if err := inv.parseSource(src, true); err != nil {
+			return inv, err
+		}
+	}
+	inv.reconcile()
+	return inv, nil
+}
+
+func (inv *Inventory) parseSource(path string, top bool) error {
+	fi, err := os.Stat(path)
+	if err != nil {
+		if top {
+			return err
+		}
+		return nil
+	}
+	if fi.IsDir() {
+		ents, err := os.ReadDir(path)
+		if err != nil {
+			return err
+		}
+		names := make([]string, 0, len(ents))
+		for _, e := range ents {
+			names = append(names, e.Name())
+		}
+		sort.Strings(names)
+		for _, n := range names {
+			if ignoredInDir.MatchString(n) {
+				if strings.HasSuffix(n, ".ini") || strings.HasSuffix(n, ".cfg") {
+					inv.Diagnostics = append(inv.Diagnostics, diag.Diagnostic{Severity: diag.Info, Code: "AN001",
+						Pos:     diag.Position{File: filepath.Join(path, n)},
+						Message: "not read: ansible ignores *.ini and *.cfg files inside a folder given to -i (INVENTORY_IGNORE_EXTS)",
+						Hint:    "name the file itself with -i, or rename it without the .ini extension"})
+				}
+				continue
+			}
+			if err := inv.parseSource(filepath.Join(path, n), false); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if !fi.Mode().IsRegular() {
+		return &diag.ParseError{Pos: diag.Position{File: path}, Msg: "not a regular file"}
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	if fi.Mode()&0o111 != 0 && !top || fi.Mode()&0o111 != 0 && strings.HasPrefix(string(data), "#!") {
+		inv.Diagnostics = append(inv.Diagnostics, diag.Diagnostic{Severity: diag.Warning, Code: "AN002", Pos: diag.Position{File: path},
+			Message: "executable inventory (a script) is not run by k3sconf; its hosts and variables are missing", Hint: "pass the script's output saved as YAML or JSON"})
+		return nil
+	}
+	ext := filepath.Ext(path)
+	switch ext {
+	case ".yml", ".yaml", ".json":
+		return inv.parseYAML(path, data)
+	case "":
+		// The yaml plugin accepts files without extension; when the content is not a YAML
+		// mapping it fails and the ini plugin is tried next.
+		if root, err := parseYAMLNode(path, data); err == nil && root != nil && root.Kind == yaml.MappingNode && !strings.HasPrefix(strings.TrimSpace(string(data)), "[") {
+			return inv.parseYAML(path, data)
+		}
+	}
+	inv.Files = append(inv.Files, path)
+	return inv.parseINI(path, string(data))
+}
+
+var (
+	reSection   = regexp.MustCompile(`^\[([^:\]\s]+)(?::(\w+))?\]\s*(?:#.*)?$`)
+	reGroupName = regexp.MustCompile(`^([^:\]\s]+)\s*(?:#.*)?$`)
+)
+
+// parseINI is plugins/inventory/ini.py _parse.
+func (inv *Inventory) parseINI(path, text string) error {
+	type pending struct {
+		line    int
+		state   string
+		parents []string
+	}
+	pend := map[string]*pending{}
+	var pendOrder []string
+	groupname, state := "ungrouped", "hosts"
+	lines := strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n")
+	perr := func(ln, col int, f string, a ...any) error {
+		return &diag.ParseError{Pos: diag.Position{File: path, Line: ln, Column: col}, Msg: fmt.Sprintf(f, a...)}
+	}
+	for i, raw := range lines {
+		ln := i + 1
+		line := strings.TrimSpace(raw)
+		lead := len(raw) - len(strings.TrimLeft(raw, " \t"))
+		if line == "" || line[0] == '#' || line[0] == ';' {
+			continue
+		}
+		if m := reSection.FindStringSubmatch(line); m != nil {
+			groupname, state = m[1], m[2]
+			if state == "" {
+				state = "hosts"
+			}
+			if state != "hosts" && state != "children" && state != "vars" {
+				return perr(ln, lead+1, "Section [%s:%s] has unknown type: %s", m[1], m[2], state)
+			}
+			if _, ok := inv.Groups[groupname]; !ok {
+				if _, ok := pend[groupname]; state == "vars" && !ok {
+					pend[groupname] = &pending{line: ln, state: state}
+					pendOrder = append(pendOrder, groupname)
+				}
+				inv.group(groupname, diag.Position{File: path, Line: ln, Column: lead + 2})
+			}
+			if p, ok := pend[groupname]; ok && state != "vars" {
+				if p.state == "children" {
+					for _, par := range p.parents {
+						if err := inv.addChild(par, groupname); err != nil {
+							return perr(ln, lead+1, "%v", err)
+						}
+					}
+				}
+				delete(pend, groupname)
+			}
+			continue
+		}
+		if strings.HasPrefix(line, "[") && strings.HasSuffix(line, "]") {
+			return perr(ln, lead+1, "Invalid section entry: '%s'. Please make sure that there are no spaces in the section entry, and that there are no other invalid characters", line)
+		}
+		switch state {
+		case "hosts":
+			words, offs, ok := ShlexSplit(line)
+			if !ok {
+				return perr(ln, lead+1, "Error parsing host definition '%s': No closing quotation", line)
+			}
+			if len(words) == 0 {
+				continue
+			}
+			names, err := expandHostPattern(words[0])
+			if err != nil {
+				return perr(ln, lead+1, "%v", err)
+			}
+			var vars []Def
+			for k, w := range words[1:] {
+				key, val, ok := strings.Cut(w, "=")
+				if !ok {
+					return perr(ln, lead+offs[k+1]+1, "Expected key=value host variable assignment, got: %s", w)
+				}
+				vars = append(vars, Def{Name: key, Value: PyLiteral(val), Raw: val, Pos: diag.Position{File: path, Line: ln, Column: lead + offs[k+1] + 1}})
+			}
+			g := inv.group(groupname, diag.Position{})
+			for _, n := range names {
+				h := inv.host(n, diag.Position{File: path, Line: ln, Column: lead + 1})
+				inv.addHost(g, h)
+				h.Vars = append(h.Vars, vars...)
+			}
+		case "vars":
+			k, v, ok := strings.Cut(line, "=")
+			if !ok {
+				return perr(ln, lead+1, "Expected key=value, got: %s", line)
+			}
+			k, v = strings.TrimSpace(k), strings.TrimSpace(v)
+			g := inv.Groups[groupname]
+			d := Def{Name: k, Value: PyLiteral(v), Raw: v, Pos: diag.Position{File: path, Line: ln, Column: lead + 1}}
+			if k == "ansible_group_priority" {
+				if err := setPriority(g, d.Value); err != nil {
+					return perr(ln, lead+1, "%v", err)
+				}
+				continue
+			}
+			g.Vars = append(g.Vars, d)
+		case "children":
+			m := reGroupName.FindStringSubmatch(line)
+			if m == nil {
+				return perr(ln, lead+1, "Expected group name, got: %s", line)
+			}
+			child := m[1]
+			if _, ok := inv.Groups[child]; !ok {
+				if p, ok := pend[child]; ok {
+					p.parents = append(p.parents, groupname)
+				} else {
+					pend[child] = &pending{line: ln, state: "children", parents: []string{groupname}}
+					pendOrder = append(pendOrder, child)
+				}
+			} else if err := inv.addChild(groupname, child); err != nil {
+				return perr(ln, lead+1, "%v", err)
+			}
+		}
+	}
+	for _, g := range pendOrder {
+		p, ok := pend[g]
+		if !ok {
+			continue
+		}
+		if p.state == "vars" {
+			return perr(p.line, 1, "Section [%s:vars] not valid for undefined group: %s", g, g)
+		}
+		return perr(p.line, 1, "Section [%s:children] includes undefined group: %s", p.parents[len(p.parents)-1], g)
+	}
+	return nil
+}
+
+func setPriority(g *Group, v any) error {
+	switch x := v.(type) {
+	case int64:
+		g.Priority = int(x)
+	case bool:
+		g.Priority = map[bool]int{false: 0, true: 1}[x]
+	case float64:
+		g.Priority = int(x)
+	case string:
+		n, err := strconv.Atoi(strings.TrimSpace(x))
+		if err != nil {
+			return fmt.Errorf("ansible_group_priority: invalid literal for int(): %q", x)
+		}
+		g.Priority = n
+	default:
+		return fmt.Errorf("ansible_group_priority: int() cannot take %s", TypeName(v))
+	}
+	return nil
+}
+
+var reRange = regexp.MustCompile(`^(.*?)\[([^\]]*)\](.*)$`)
+
+// expandHostPattern is ansible's parse_address + expand_hostname_range (inventory/
+// BaseFileInventoryPlugin._expand_hostpattern): "node[01:03]" and "host:port".
+func expandHostPattern(p string) ([]string, error) {
+	if strings.HasSuffix(p, ":") {
+		return nil, fmt.Errorf("invalid host pattern '%s' supplied, ending in ':' is not allowed, this character is reserved to provide a port", p)
+	}
+	if p == "---" {
+		return nil, fmt.Errorf("invalid host pattern '%s' supplied, '---' is normally a sign this is a YAML file", p)
+	}
+	if i := strings.LastIndexByte(p, ':'); i > 0 && strings.Count(p, ":") == 1 && !strings.Contains(p[i:], "]") {
+		if _, err := strconv.Atoi(p[i+1:]); err == nil {
+			p = p[:i]
+		}
+	}
+	m := reRange.FindStringSubmatch(p)
+	if m == nil || !strings.Contains(m[2], ":") {
+		return []string{p}, nil
+	}
+	head, rng, tail := m[1], m[2], m[3]
+	b := strings.Split(rng, ":")
+	if len(b) != 2 && len(b) != 3 {
+		return nil, fmt.Errorf("host range must be begin:end or begin:end:step")
+	}
+	beg, end, step := b[0], b[1], 1
+	if len(b) == 3 {
+		s, err := strconv.Atoi(b[2])
+		if err != nil || s <= 0 {
+			return nil, fmt.Errorf("host range step must be a positive integer: %q", b[2])
+		}
+		step = s
+	}
+	if beg == "" {
+		beg = "0"
+	}
+	if end == "" {
+		return nil, fmt.Errorf("host range must specify end value")
+	}
+	tails, err := expandHostPattern(tail)
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	if bi, err := strconv.Atoi(beg); err == nil {
+		ei, err := strconv.Atoi(end)
+		if err != nil {
+			return nil, fmt.Errorf("host range end %q is not a number", end)
+		}
+		width := 0
+		if beg[0] == '0' && len(beg) > 1 {
+			width = len(beg)
+			if width != len(end) {
+				return nil, fmt.Errorf("host range must specify equal-length begin and end formats")
+			}
+		}
+		for i := bi; i <= ei; i += step {
+			for _, t := range tails {
+				names = append(names, fmt.Sprintf("%s%0*d%s", head, width, i, t))
+			}
+		}
+		return names, nil
+	}
+	if len(beg) != 1 || len(end) != 1 || beg > end {
+		return nil, fmt.Errorf("host range %q: begin and end must be numbers or single letters", rng)
+	}
+	for c := beg[0]; c <= end[0]; c += byte(step) {
+		for _, t := range tails {
+			names = append(names, head+string(c)+t)
+		}
+		if int(c)+step > 255 {
+			break
+		}
+	}
+	return names, nil
+}
+
+// parseYAML is plugins/inventory/yaml.py: top-level keys are groups, each with vars,
+// children and hosts mappings.
+func (inv *Inventory) parseYAML(path string, data []byte) error {
+	root, err := parseYAMLNode(path, data)
+	if err != nil {
+		return err
+	}
+	inv.Files = append(inv.Files, path)
+	if root == nil {
+		return nil
+	}
+	if root.Kind != yaml.MappingNode {
+		return &diag.ParseError{Pos: diag.Position{File: path, Line: root.Line, Column: root.Column}, Msg: "YAML inventory has invalid structure, it should be a dictionary"}
+	}
+	if plugin := mapGet(root, "plugin"); plugin != nil {
+		inv.Diagnostics = append(inv.Diagnostics, diag.Diagnostic{Severity: diag.Warning, Code: "AN002", Pos: diag.Position{File: path},
+			Message: "inventory plugin configuration (plugin: " + plugin.Value + ") is not run by k3sconf; its hosts and variables are missing", Hint: "save `ansible-inventory -i FILE --list --yaml` output and pass that"})
+		return nil
+	}
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		if _, err := inv.yamlGroup(path, root.Content[i], root.Content[i+1]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func mapGet(n *yaml.Node, key string) *yaml.Node {
+	n = resolveAlias(n)
+	if n.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return resolveAlias(n.Content[i+1])
+		}
+	}
+	return nil
+}
+
+func isNullNode(n *yaml.Node) bool {
+	return n.Kind == yaml.ScalarNode && n.Style == 0 && reNull.MatchString(n.Value)
+}
+
+func (inv *Inventory) yamlGroup(path string, kn, vn *yaml.Node) (*Group, error) {
+	vn = resolveAlias(vn)
+	pos := diag.Position{File: path, Line: kn.Line, Column: kn.Column}
+	if vn.Kind != yaml.MappingNode && !isNullNode(vn) {
+		inv.Diagnostics = append(inv.Diagnostics, diag.Diagnostic{Severity: diag.Warning, Code: "AN003", Pos: pos,
+			Message: fmt.Sprintf("ansible skips %q: not a valid group definition (a mapping with vars, children, hosts)", kn.Value)})
+		return nil, nil
+	}
+	g := inv.group(kn.Value, pos)
+	if g.Pos.File == "" {
+		g.Pos = pos
+	}
+	if isNullNode(vn) {
+		return g, nil
+	}
+	for i := 0; i+1 < len(vn.Content); i += 2 {
+		k, v := vn.Content[i], resolveAlias(vn.Content[i+1])
+		kpos := diag.Position{File: path, Line: k.Line, Column: k.Column}
+		if v.Kind == yaml.ScalarNode && !isNullNode(v) && (k.Value == "vars" || k.Value == "children" || k.Value == "hosts") {
+			// A string is allowed and means {string: None}.
+			v = &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{v, {Kind: yaml.ScalarNode, Value: "", Line: v.Line, Column: v.Column}}}
+		}
+		if v.Kind != yaml.MappingNode {
+			if !isNullNode(v) {
+				inv.Diagnostics = append(inv.Diagnostics, diag.Diagnostic{Severity: diag.Warning, Code: "AN003", Pos: kpos,
+					Message: fmt.Sprintf("ansible skips key %q in group %q: it is not a mapping", k.Value, g.Name)})
+			}
+			continue
+		}
+		switch k.Value {
+		case "vars":
+			es, err := mappingEntries(path, v)
+			if err != nil {
+				return nil, err
+			}
+			for _, e := range es {
+				if e.Name == "ansible_group_priority" {
+					if err := setPriority(g, e.Value); err != nil {
+						return nil, &diag.ParseError{Pos: e.Pos, Msg: err.Error()}
+					}
+					continue
+				}
+				g.Vars = append(g.Vars, Def(e))
+			}
+		case "children":
+			for j := 0; j+1 < len(v.Content); j += 2 {
+				sub, err := inv.yamlGroup(path, v.Content[j], v.Content[j+1])
+				if err != nil {
+					return nil, err
+				}
+				if sub == nil {
+					sub = inv.group(v.Content[j].Value, diag.Position{File: path, Line: v.Content[j].Line, Column: v.Content[j].Column})
+				}
+				if err := inv.addChild(g.Name, sub.Name); err != nil {
+					return nil, &diag.ParseError{Pos: diag.Position{File: path, Line: v.Content[j].Line, Column: v.Content[j].Column}, Msg: err.Error()}
+				}
+			}
+		case "hosts":
+			for j := 0; j+1 < len(v.Content); j += 2 {
+				hk, hv := v.Content[j], resolveAlias(v.Content[j+1])
+				names, err := expandHostPattern(hk.Value)
+				hpos := diag.Position{File: path, Line: hk.Line, Column: hk.Column}
+				if err != nil {
+					return nil, &diag.ParseError{Pos: hpos, Msg: err.Error()}
+				}
+				var vars []Def
+				if hv.Kind == yaml.MappingNode {
+					es, err := mappingEntries(path, hv)
+					if err != nil {
+						return nil, err
+					}
+					for _, e := range es {
+						vars = append(vars, Def(e))
+					}
+				} else if !isNullNode(hv) {
+					return nil, &diag.ParseError{Pos: hpos, Msg: fmt.Sprintf("host %q: expected a mapping of variables", hk.Value)}
+				}
+				for _, n := range names {
+					h := inv.host(n, hpos)
+					inv.addHost(g, h)
+					h.Vars = append(h.Vars, vars...)
+				}
+			}
+		default:
+			inv.Diagnostics = append(inv.Diagnostics, diag.Diagnostic{Severity: diag.Warning, Code: "AN003", Pos: kpos,
+				Message: fmt.Sprintf("ansible skips unexpected key %q in group %q: only vars, children and hosts are valid", k.Value, g.Name)})
+		}
+	}
+	return g, nil
+}
+
+var _ fs.FileInfo

@@ -1,0 +1,555 @@
+package ansible
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/k3sconf/k3sconf/diag"
+	"github.com/k3sconf/k3sconf/resolve"
+	"github.com/k3sconf/k3sconf/sources"
+)
+
+// Kinds of input an Ansible assignment comes from (the "kind" of a source in JSON).
+const (
+	KindRoleDefaults sources.Kind = "role-defaults"
+	KindInventory    sources.Kind = "inventory"
+	KindGroupVars    sources.Kind = "group_vars"
+	KindHostVars     sources.Kind = "host_vars"
+	KindPlayVars     sources.Kind = "play-vars"
+	KindRoleVars     sources.Kind = "role-vars"
+	KindExtra        sources.Kind = "extra"
+)
+
+// Assignment is one place that sets a variable for the host, with what became of it.
+type Assignment struct {
+	Kind sources.Kind
+	// Level names the precedence level as ansible's documentation does, with its scope:
+	// "role defaults (download)", "inventory group vars [kube_node]",
+	// "inventory group_vars/all", "playbook host_vars/node1", "extra vars (-e)".
+	Level string
+	// Scope is the group, host or role the assignment is attached to.
+	Scope string
+	Pos   diag.Position
+	Value any
+	Raw   string
+	// Outcome is resolve.Applied for the value in force, resolve.Overridden otherwise.
+	Outcome resolve.Outcome
+	Reason  string
+	rank    int
+}
+
+// Var is one variable with its value in force and every assignment in precedence order
+// (lowest first; the last is the source).
+type Var struct {
+	Name    string
+	Value   any
+	Source  *Assignment
+	History []*Assignment
+}
+
+// Role is a role of the play with its defaults and vars as loaded from its folder.
+type Role struct {
+	Name string
+	Path string
+	// Deps are the role's meta dependencies, in order.
+	Deps     []*Role
+	Defaults []Def
+	Vars     []Def
+	// DefaultsFiles and VarsFiles are the files read.
+	DefaultsFiles, VarsFiles []string
+}
+
+// LoadRole reads a role's defaults/ and vars/ as playbook/role/__init__.py
+// _load_role_yaml does: main.yml, main.yaml, main.json or main (a file, or a folder whose
+// files are read recursively in sorted order and combined).
+func LoadRole(name, path string) (*Role, error) {
+	r := &Role{Name: name, Path: path}
+	var err error
+	if r.Defaults, r.DefaultsFiles, err = loadRoleDir(filepath.Join(path, "defaults")); err != nil {
+		return r, err
+	}
+	r.Vars, r.VarsFiles, err = loadRoleDir(filepath.Join(path, "vars"))
+	return r, err
+}
+
+func loadRoleDir(dir string) ([]Def, []string, error) {
+	fi, err := os.Stat(dir)
+	if err != nil || !fi.IsDir() {
+		return nil, nil, nil
+	}
+	files := FindVarsFiles(dir, "main", []string{".yml", ".yaml", ".json", ""})
+	var defs []Def
+	for _, f := range files {
+		ds, err := LoadVarsFile(f)
+		if err != nil {
+			return defs, files, err
+		}
+		defs = append(defs, ds...)
+	}
+	return defs, files, nil
+}
+
+// FindVarsFiles is DataLoader.find_vars_files: the first of NAME+ext that exists; a
+// folder contributes its files (recursively, sorted, hidden and backup files skipped,
+// only files without extension or with one of exts).
+func FindVarsFiles(dir, name string, exts []string) []string {
+	for _, ext := range exts {
+		p := filepath.Join(dir, name+ext)
+		fi, err := os.Stat(p)
+		if err != nil {
+			continue
+		}
+		if fi.IsDir() {
+			return dirVarsFiles(p, exts)
+		}
+		return []string{p}
+	}
+	return nil
+}
+
+func dirVarsFiles(dir string, exts []string) []string {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	names := make([]string, 0, len(ents))
+	for _, e := range ents {
+		names = append(names, e.Name())
+	}
+	sort.Strings(names)
+	var out []string
+	for _, n := range names {
+		if strings.HasPrefix(n, ".") || strings.HasSuffix(n, "~") {
+			continue
+		}
+		p := filepath.Join(dir, n)
+		ext := filepath.Ext(n)
+		fi, err := os.Stat(p)
+		if err != nil {
+			continue
+		}
+		if fi.IsDir() && ext == "" {
+			out = append(out, dirVarsFiles(p, exts)...)
+		} else if fi.Mode().IsRegular() && (ext == "" || contains(exts, ext)) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func contains(xs []string, s string) bool {
+	for _, x := range xs {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// LoadVarsFile reads one vars file. Ansible's from_yaml tries JSON first, so a JSON file
+// keeps JSON's types (1e3 is a float there, a string in YAML 1.1).
+func LoadVarsFile(path string) ([]Def, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	es, err := LoadVarsYAML(path, data)
+	if err != nil {
+		return nil, err
+	}
+	if isJSON(data) {
+		var raw any
+		dec := json.NewDecoder(bytes.NewReader(data))
+		dec.UseNumber()
+		if dec.Decode(&raw) == nil {
+			if m, ok := raw.(map[string]any); ok {
+				for i := range es {
+					if v, ok := m[es[i].Name]; ok {
+						es[i].Value = fromJSON(v, &es[i])
+					}
+				}
+			}
+		}
+	}
+	out := make([]Def, len(es))
+	for i, e := range es {
+		out[i] = Def(e)
+	}
+	return out, nil
+}
+
+func isJSON(data []byte) bool {
+	t := bytes.TrimSpace(data)
+	return len(t) > 0 && t[0] == '{' && json.Valid(t)
+}
+
+// fromJSON keeps the YAML-built structure (for dict order) but types numbers as JSON
+// does. Only numbers differ between the two loaders for valid JSON.
+func fromJSON(j any, e *Entry) any {
+	var conv func(j any, y any) any
+	conv = func(j any, y any) any {
+		switch x := j.(type) {
+		case json.Number:
+			if n, err := x.Int64(); err == nil && !strings.ContainsAny(x.String(), ".eE") {
+				return n
+			}
+			if !strings.ContainsAny(x.String(), ".eE") {
+				return yamlInt(x.String())
+			}
+			f, _ := x.Float64()
+			return f
+		case []any:
+			ys, _ := y.([]any)
+			out := make([]any, len(x))
+			for i := range x {
+				var yi any
+				if i < len(ys) {
+					yi = ys[i]
+				}
+				out[i] = conv(x[i], yi)
+			}
+			return out
+		case map[string]any:
+			ym, ok := y.(*Map)
+			if !ok {
+				return y
+			}
+			out := &Map{}
+			for _, it := range ym.Items {
+				out.Set(it.Key, conv(x[pyStr(it.Key)], it.Value))
+			}
+			return out
+		}
+		return y
+	}
+	return conv(j, e.Value)
+}
+
+// Play is the play the variables are resolved for.
+type Play struct {
+	Name  string
+	Pos   diag.Position
+	Roles []*Role
+	// Vars are the play's vars: (and those of the import_playbook that brought it in).
+	Vars []Def
+}
+
+// Options say what to resolve.
+type Options struct {
+	Inventory *Inventory
+	Host      string
+	// PlaybookDir is the folder of the top playbook (group_vars/host_vars beside it are
+	// read, PLAYBOOK_VARS_ROOT=top). Empty: none.
+	PlaybookDir string
+	Play        *Play
+	// Extra are the extra vars (-e), in order.
+	Extra []ExtraVars
+}
+
+// Result is the resolution of every variable for one host.
+type Result struct {
+	Host *Host
+	// Groups are the host's groups in merge order (all first).
+	Groups []*Group
+	Vars   map[string]*Var
+	// VarsFiles are the group_vars/host_vars files read, in merge order.
+	VarsFiles []VarsFile
+}
+
+// VarsFile is one group_vars/host_vars file ansible reads for the host.
+type VarsFile struct {
+	Path  string
+	Kind  sources.Kind
+	Level string
+	Scope string
+	Defs  []Def
+}
+
+// Resolve merges every variable source for the host in ansible-core 2.14's order
+// (vars/manager.py get_vars, for a task at play level: no task role, no include params).
+func Resolve(o Options) (*Result, error) {
+	inv := o.Inventory
+	h := inv.Hosts[o.Host]
+	if h == nil {
+		return nil, fmt.Errorf("host %q is not in the inventory", o.Host)
+	}
+	res := &Result{Host: h, Vars: map[string]*Var{}}
+	rank := 0
+	add := func(kind sources.Kind, level, scope string, d Def) {
+		rank++
+		v := res.Vars[d.Name]
+		if v == nil {
+			v = &Var{Name: d.Name}
+			res.Vars[d.Name] = v
+		}
+		v.History = append(v.History, &Assignment{Kind: kind, Level: level, Scope: scope, Pos: d.Pos, Value: d.Value, Raw: d.Raw, rank: rank})
+	}
+	var errs []error
+	if o.Play != nil {
+		for _, r := range roleChain(o.Play.Roles) {
+			for _, d := range r.Defaults {
+				add(KindRoleDefaults, "role defaults ("+r.Name+")", r.Name, d)
+			}
+		}
+	}
+	all := inv.Groups["all"]
+	var groups []*Group
+	for _, g := range inv.HostGroups(h) {
+		if g.Name != "all" {
+			groups = append(groups, g)
+		}
+	}
+	groups = SortGroups(groups)
+	res.Groups = append([]*Group{all}, groups...)
+	// VARIABLE_PRECEDENCE: all_inventory, groups_inventory, all_plugins_inventory,
+	// all_plugins_play, groups_plugins_inventory, groups_plugins_play.
+	for _, d := range all.Vars {
+		add(KindInventory, "inventory group vars [all]", "all", d)
+	}
+	for _, g := range groups {
+		for _, d := range g.Vars {
+			add(KindInventory, "inventory group vars ["+g.Name+"]", g.Name, d)
+		}
+	}
+	invDirs := inventoryDirs(inv.Sources)
+	vf := func(dirs []string, sub, where string, names []string) {
+		for _, dir := range dirs {
+			for _, n := range names {
+				files, e := varsFilesFor(dir, sub, n)
+				if e != nil {
+					errs = append(errs, e)
+				}
+				for _, f := range files {
+					defs, err := LoadVarsFile(f)
+					if err != nil {
+						errs = append(errs, err)
+						continue
+					}
+					kind := KindGroupVars
+					if sub == "host_vars" {
+						kind = KindHostVars
+					}
+					level := where + " " + sub + "/" + n
+					res.VarsFiles = append(res.VarsFiles, VarsFile{Path: f, Kind: kind, Level: level, Scope: n, Defs: defs})
+					for _, d := range defs {
+						add(kind, level, n, d)
+					}
+				}
+			}
+		}
+	}
+	var pbDirs []string
+	if o.PlaybookDir != "" {
+		pbDirs = []string{o.PlaybookDir}
+	}
+	gnames := make([]string, len(groups))
+	for i, g := range groups {
+		gnames[i] = g.Name
+	}
+	vf(invDirs, "group_vars", "inventory", []string{"all"})
+	vf(pbDirs, "group_vars", "playbook", []string{"all"})
+	vf(invDirs, "group_vars", "inventory", gnames)
+	vf(pbDirs, "group_vars", "playbook", gnames)
+	for _, d := range h.Vars {
+		add(KindInventory, "inventory host vars ["+h.Name+"]", h.Name, d)
+	}
+	if !strings.HasPrefix(h.Name, string(os.PathSeparator)) {
+		vf(invDirs, "host_vars", "inventory", []string{h.Name})
+		vf(pbDirs, "host_vars", "playbook", []string{h.Name})
+	}
+	if o.Play != nil {
+		for _, d := range o.Play.Vars {
+			add(KindPlayVars, "play vars", o.Play.Name, d)
+		}
+		for _, r := range roleChain(o.Play.Roles) {
+			for _, d := range r.Vars {
+				add(KindRoleVars, "role vars ("+r.Name+")", r.Name, d)
+			}
+		}
+	}
+	for _, x := range o.Extra {
+		for _, d := range x.Defs {
+			add(KindExtra, "extra vars (-e)", "-e", d)
+		}
+	}
+	for _, v := range res.Vars {
+		n := len(v.History)
+		v.Source = v.History[n-1]
+		v.Value = v.Source.Value
+		v.Source.Outcome = resolve.Applied
+		for i, a := range v.History[:n-1] {
+			a.Outcome = resolve.Overridden
+			next := v.History[i+1]
+			a.Reason = "replaced by " + next.Level + " at " + next.Pos.String()
+			if next.Kind == a.Kind && next.Level == a.Level && next.Pos.File == a.Pos.File {
+				a.Reason = "set again later in the same file, at line " + fmt.Sprint(next.Pos.Line)
+			}
+		}
+	}
+	return res, errors.Join(errs...)
+}
+
+// roleChain is the order play.get_roles() and Role.get_default_vars/get_vars merge roles:
+// for each role of the play, its dependencies (recursively, each before its dependent)
+// and then the role. A role met again is merged again at its later place; since merging
+// replaces, only its last place matters, so earlier repeats are dropped.
+func roleChain(roles []*Role) []*Role {
+	var seq []*Role
+	var walk func(r *Role, depth int)
+	walk = func(r *Role, depth int) {
+		if depth > 50 {
+			return
+		}
+		for _, d := range r.Deps {
+			walk(d, depth+1)
+		}
+		seq = append(seq, r)
+	}
+	for _, r := range roles {
+		walk(r, 0)
+	}
+	last := map[*Role]int{}
+	for i, r := range seq {
+		last[r] = i
+	}
+	var out []*Role
+	for i, r := range seq {
+		if last[r] == i {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// inventoryDirs is get_vars_from_inventory_sources: a folder source is its own base, a
+// file source its folder.
+func inventoryDirs(srcs []string) []string {
+	var out []string
+	for _, s := range srcs {
+		if fi, err := os.Stat(s); err == nil && fi.IsDir() {
+			out = append(out, s)
+		} else {
+			out = append(out, filepath.Dir(s))
+		}
+	}
+	return out
+}
+
+func varsFilesFor(base, sub, name string) ([]string, error) {
+	opath := filepath.Join(base, sub)
+	if r, err := filepath.EvalSymlinks(opath); err == nil {
+		opath = r
+	}
+	fi, err := os.Stat(opath)
+	if err != nil {
+		return nil, nil
+	}
+	if !fi.IsDir() {
+		return nil, nil
+	}
+	return FindVarsFiles(opath, name, []string{"", ".yml", ".yaml", ".json"}), nil
+}
+
+// ExtraVars is one -e argument and what it sets.
+type ExtraVars struct {
+	Arg  string
+	Defs []Def
+}
+
+// ParseExtraVars is utils/vars.py load_extra_vars for one -e argument: "@file" loads a
+// YAML/JSON file, text starting with '{' or '[' is YAML/JSON, anything else is parse_kv
+// key=value words (always strings).
+func ParseExtraVars(arg string, n int) (ExtraVars, error) {
+	x := ExtraVars{Arg: arg}
+	if arg == "" {
+		return x, nil
+	}
+	switch {
+	case strings.HasPrefix(arg, "@"):
+		defs, err := LoadVarsFile(arg[1:])
+		if err != nil {
+			return x, err
+		}
+		x.Defs = defs
+	case arg[0] == '/' || arg[0] == '.':
+		return x, fmt.Errorf("please prepend extra_vars filename '%s' with '@'", arg)
+	case arg[0] == '[' || arg[0] == '{':
+		label := fmt.Sprintf("-e #%d", n)
+		es, err := LoadVarsYAML(label, []byte(arg))
+		if err != nil {
+			return x, fmt.Errorf("invalid extra vars data supplied. '%s' could not be made into a dictionary", arg)
+		}
+		for _, e := range es {
+			d := Def(e)
+			d.Pos = diag.Position{File: label, Line: e.Pos.Line, Column: e.Pos.Column}
+			x.Defs = append(x.Defs, d)
+		}
+		if isJSON([]byte(arg)) {
+			var raw map[string]any
+			dec := json.NewDecoder(strings.NewReader(arg))
+			dec.UseNumber()
+			if dec.Decode(&raw) == nil {
+				for i := range x.Defs {
+					e := Entry(x.Defs[i])
+					x.Defs[i].Value = fromJSON(raw[x.Defs[i].Name], &e)
+				}
+			}
+		}
+	default:
+		words, offs := splitArgs(arg)
+		for i, w := range words {
+			k, v, ok := strings.Cut(w, "=")
+			if !ok || strings.HasSuffix(k, "\\") {
+				continue
+			}
+			x.Defs = append(x.Defs, Def{Name: strings.TrimSpace(k), Value: unquote(strings.TrimSpace(v)), Raw: v,
+				Pos: diag.Position{File: fmt.Sprintf("-e #%d", n), Line: 1, Column: offs[i] + 1}})
+		}
+	}
+	return x, nil
+}
+
+// splitArgs splits on whitespace outside quotes (parsing/splitter.py split_args for
+// k=v text without Jinja blocks).
+func splitArgs(s string) ([]string, []int) {
+	var words []string
+	var offs []int
+	var q byte
+	start := -1
+	for i := 0; i <= len(s); i++ {
+		if i == len(s) || q == 0 && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n') {
+			if start >= 0 {
+				words = append(words, s[start:i])
+				offs = append(offs, start)
+				start = -1
+			}
+			continue
+		}
+		if start < 0 {
+			start = i
+		}
+		c := s[i]
+		if (c == '"' || c == '\'') && (i == 0 || s[i-1] != '\\') {
+			if q == 0 {
+				q = c
+			} else if q == c {
+				q = 0
+			}
+		}
+	}
+	return words, offs
+}
+
+// unquote is parsing/quoting.py unquote: one pair of matching outer quotes removed.
+func unquote(s string) string {
+	if len(s) >= 2 && (s[0] == '"' || s[0] == '\'') && s[len(s)-1] == s[0] && (len(s) < 3 || s[len(s)-2] != '\\') {
+		return s[1 : len(s)-1]
+	}
+	return s
+}

@@ -1,0 +1,281 @@
+package kubespray
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/k3sconf/k3sconf/ansible"
+	"github.com/k3sconf/k3sconf/diag"
+)
+
+// Play is one play of cluster.yml after import_playbook is followed.
+type Play struct {
+	Name  string
+	Pos   diag.Position
+	Hosts string
+	Tags  []string
+	Roles []PlayRole
+	Vars  []ansible.Def
+}
+
+// PlayRole is a role entry of a play with its tags.
+type PlayRole struct {
+	Role *ansible.Role
+	Tags []string
+	Pos  diag.Position
+}
+
+// Checkout is a kubespray tree.
+type Checkout struct {
+	Dir      string
+	Playbook string
+	Plays    []*Play
+	roles    map[string]*ansible.Role
+	// depTags are the tags written on a meta dependency entry, by parent and dependency.
+	depTags map[[2]*ansible.Role][]string
+	// Diagnostics are problems reading the tree.
+	Diagnostics []diag.Diagnostic
+}
+
+// Load reads dir/cluster.yml and the playbooks it imports.
+func Load(dir string) (*Checkout, error) {
+	c := &Checkout{Dir: dir, Playbook: filepath.Join(dir, "cluster.yml"), roles: map[string]*ansible.Role{}, depTags: map[[2]*ansible.Role][]string{}}
+	if _, err := os.Stat(c.Playbook); err != nil {
+		return nil, fmt.Errorf("%s: not a kubespray checkout (no cluster.yml): %w", dir, err)
+	}
+	if err := c.loadPlaybook(c.Playbook, nil, nil, 0); err != nil {
+		return c, err
+	}
+	return c, nil
+}
+
+func node(path string) (*yaml.Node, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, &diag.ParseError{Pos: diag.Position{File: path}, Msg: "YAML: " + err.Error(), Err: err}
+	}
+	if len(doc.Content) == 0 {
+		return nil, nil
+	}
+	return doc.Content[0], nil
+}
+
+func get(n *yaml.Node, key string) *yaml.Node {
+	if n == nil || n.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return n.Content[i+1]
+		}
+	}
+	return nil
+}
+
+// tagsOf reads tags: as a string, a comma list or a sequence.
+func tagsOf(n *yaml.Node) []string {
+	t := get(n, "tags")
+	if t == nil {
+		return nil
+	}
+	var out []string
+	switch t.Kind {
+	case yaml.ScalarNode:
+		for _, s := range strings.Split(t.Value, ",") {
+			if s = strings.TrimSpace(s); s != "" {
+				out = append(out, s)
+			}
+		}
+	case yaml.SequenceNode:
+		for _, c := range t.Content {
+			out = append(out, c.Value)
+		}
+	}
+	return out
+}
+
+func (c *Checkout) loadPlaybook(path string, inheritVars []ansible.Def, inheritTags []string, depth int) error {
+	if depth > 20 {
+		return fmt.Errorf("%s: import_playbook nested too deeply", path)
+	}
+	root, err := node(path)
+	if err != nil || root == nil {
+		return err
+	}
+	if root.Kind != yaml.SequenceNode {
+		return &diag.ParseError{Pos: diag.Position{File: path, Line: root.Line, Column: root.Column}, Msg: "a playbook is a list of plays"}
+	}
+	for _, p := range root.Content {
+		vars, err := ansible.PlayVars(path, p)
+		if err != nil {
+			return err
+		}
+		vars = append(append([]ansible.Def(nil), inheritVars...), vars...)
+		tags := append(append([]string(nil), inheritTags...), tagsOf(p)...)
+		imp := get(p, "import_playbook")
+		if imp == nil {
+			imp = get(p, "ansible.builtin.import_playbook")
+		}
+		if imp != nil {
+			if err := c.loadPlaybook(filepath.Join(filepath.Dir(path), imp.Value), vars, tags, depth+1); err != nil {
+				return err
+			}
+			continue
+		}
+		pl := &Play{Pos: diag.Position{File: path, Line: p.Line, Column: p.Column}, Tags: tags, Vars: vars}
+		if n := get(p, "name"); n != nil {
+			pl.Name = n.Value
+		}
+		if h := get(p, "hosts"); h != nil {
+			pl.Hosts = h.Value
+		}
+		if rs := get(p, "roles"); rs != nil && rs.Kind == yaml.SequenceNode {
+			for _, re := range rs.Content {
+				name := re.Value
+				var rtags []string
+				if re.Kind == yaml.MappingNode {
+					if n := get(re, "role"); n != nil {
+						name = n.Value
+					} else if n := get(re, "name"); n != nil {
+						name = n.Value
+					}
+					rtags = tagsOf(re)
+				}
+				r, err := c.role(name, filepath.Dir(path), "")
+				if err != nil {
+					return err
+				}
+				pl.Roles = append(pl.Roles, PlayRole{Role: r, Tags: rtags, Pos: diag.Position{File: path, Line: re.Line, Column: re.Column}})
+			}
+		}
+		c.Plays = append(c.Plays, pl)
+	}
+	return nil
+}
+
+// rolePath is playbook/role/definition.py _load_role_path: PLAYBOOK_DIR/roles/NAME, then
+// the roles path (kubespray's ansible.cfg: roles_path = roles, i.e. CHECKOUT/roles), then
+// the folder of the role that depends on it (meta dependencies), then PLAYBOOK_DIR/NAME.
+func (c *Checkout) rolePath(name, playDir, parentBase string) string {
+	cands := []string{filepath.Join(playDir, "roles", name), filepath.Join(c.Dir, "roles", name)}
+	if parentBase != "" {
+		cands = append(cands, filepath.Join(parentBase, name))
+	}
+	cands = append(cands, filepath.Join(playDir, name))
+	for _, p := range cands {
+		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
+			return p
+		}
+	}
+	return ""
+}
+
+// role loads a role with its meta dependencies (cached by path).
+func (c *Checkout) role(name, playDir, parentBase string) (*ansible.Role, error) {
+	path := c.rolePath(filepath.FromSlash(name), playDir, parentBase)
+	if path == "" {
+		key := "missing:" + name
+		if r, ok := c.roles[key]; ok {
+			return r, nil
+		}
+		r := &ansible.Role{Name: name}
+		c.roles[key] = r
+		c.Diagnostics = append(c.Diagnostics, diag.Diagnostic{Severity: diag.Warning, Code: "KS010", Pos: diag.Position{File: filepath.Join(c.Dir, "roles", name)},
+			Message: "role " + name + " not found (looked in the playbook's roles/, the checkout's roles/ and beside the role depending on it); its defaults and vars are missing",
+			Hint:    "is --kubespray the root of a kubespray checkout?"})
+		return r, nil
+	}
+	if r, ok := c.roles[path]; ok {
+		return r, nil
+	}
+	r, err := ansible.LoadRole(name, path)
+	c.roles[path] = r
+	if err != nil {
+		return r, err
+	}
+	meta, err := node(filepath.Join(path, "meta", "main.yml"))
+	if err == nil && meta != nil {
+		if deps := get(meta, "dependencies"); deps != nil && deps.Kind == yaml.SequenceNode {
+			for _, d := range deps.Content {
+				dn := d.Value
+				if d.Kind == yaml.MappingNode {
+					if n := get(d, "role"); n != nil {
+						dn = n.Value
+					} else if n := get(d, "name"); n != nil {
+						dn = n.Value
+					}
+				}
+				dr, err := c.role(dn, playDir, filepath.Dir(path))
+				if err != nil {
+					return r, err
+				}
+				r.Deps = append(r.Deps, dr)
+				if d.Kind == yaml.MappingNode {
+					c.depTags[[2]*ansible.Role{r, dr}] = tagsOf(d)
+				}
+			}
+		}
+	}
+	return r, nil
+}
+
+// Roles returns every role loaded, by name.
+func (c *Checkout) Roles() map[string]*ansible.Role { return c.roles }
+
+// legacyGroups are kubespray's old group names and what dynamic_groups maps them to.
+var legacyGroups = map[string]string{
+	"kube-master": "kube_control_plane",
+	"kube-node":   "kube_node",
+	"calico-rr":   "calico_rr",
+	"no-floating": "no_floating",
+	"k8s-cluster": "k8s_cluster",
+}
+
+// groupMappings is roles/dynamic_groups/tasks/main.yml's group_mappings, in its order.
+var groupMappings = []struct {
+	group string
+	from  []string
+}{
+	{"kube_control_plane", []string{"kube-master"}},
+	{"kube_node", []string{"kube-node"}},
+	{"calico_rr", []string{"calico-rr"}},
+	{"no_floating", []string{"no-floating"}},
+	{"k8s_cluster", []string{"kube_node", "kube_control_plane", "calico_rr"}},
+}
+
+// DynamicGroups adds every host, in inventory order, to the groups kubespray's
+// dynamic_groups role creates with group_by, and returns what each host got. The loop's
+// `when` sees group_names as they were when the task started, so a host only in
+// kube-master gets kube_control_plane but not k8s_cluster from it.
+func DynamicGroups(inv *ansible.Inventory) map[string][]string {
+	type add struct{ group, host string }
+	var adds []add
+	out := map[string][]string{}
+	for _, host := range inv.HostOrder {
+		names := map[string]bool{}
+		for _, g := range inv.HostGroups(inv.Hosts[host]) {
+			names[g.Name] = true
+		}
+		for _, m := range groupMappings {
+			for _, f := range m.from {
+				if names[f] {
+					adds = append(adds, add{m.group, host})
+					out[host] = append(out[host], m.group)
+					break
+				}
+			}
+		}
+	}
+	for _, a := range adds {
+		inv.AddGroup(a.group, a.host)
+	}
+	return out
+}

@@ -1,0 +1,13 @@
+// Package kubespray is k3sconf's kubespray profile: it reads a kubespray checkout's
+// cluster.yml (and the playbooks it imports), the roles each play loads, and answers
+// "which value does variable X take on host H, from which file, and what did it beat?"
+// with package ansible, plus findings specific to kubespray's layout and `where`: the
+// tasks and templates that use a variable and the tags they run under.
+//
+// Read for this (kubernetes-sigs/kubespray at 46dbdd3, 2026-08-21): cluster.yml,
+// playbooks/cluster.yml, playbooks/boilerplate.yml, playbooks/install_etcd.yml,
+// roles/dynamic_groups/tasks/main.yml (k8s_cluster and the old group names are built at
+// run time with group_by: kube-master -> kube_control_plane, kube-node -> kube_node,
+// calico-rr -> calico_rr, no-floating -> no_floating, and k8s_cluster = kube_node +
+// kube_control_plane + calico_rr), roles/kubespray_defaults/{defaults,vars}/main/*.yml.
+package kubespray

@@ -1,0 +1,712 @@
+package kubespray
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/k3sconf/k3sconf/ansible"
+	"github.com/k3sconf/k3sconf/diag"
+	"github.com/k3sconf/k3sconf/internal/fuzzy"
+)
+
+// Options say what to explain.
+type Options struct {
+	Dir       string   // kubespray checkout
+	Inventory []string // -i sources
+	Host      string
+	Vars      []string
+	Extra     []string // -e arguments
+	// ShowSecrets keeps the values of secret-named variables (default: REDACTED).
+	ShowSecrets bool
+}
+
+// Explained is one variable on the host.
+type Explained struct {
+	Name string
+	// Play is the play of cluster.yml the variable was resolved for.
+	Play *Play
+	// Var is nil when nothing sets the variable.
+	Var *ansible.Var
+	// Refs are the variables a templated value uses, each resolved one level down.
+	Refs []*ansible.Var
+	// RefNames lists the referenced names (also the undefined ones).
+	RefNames []string
+}
+
+// Report is the answer of `k3sconf kubespray explain`.
+type Report struct {
+	Host        string
+	Groups      []string
+	Added       []string // groups added by dynamic_groups
+	Vars        []*Explained
+	Diagnostics []diag.Diagnostic
+	// InputError is set when some input could not be read (exit 3: the report is
+	// incomplete).
+	InputError bool
+	// Invalid is set when an input does not parse: ansible-playbook stops on it too, so the
+	// inventory has a problem (exit 1, unless InputError).
+	Invalid bool
+}
+
+// Explain resolves the variables for the host, each for the first play of cluster.yml that
+// runs on the host and loads a role defining it (else the first play that runs on the host).
+func Explain(o Options) (*Report, error) {
+	c, err := Load(o.Dir)
+	if err != nil {
+		return nil, err
+	}
+	inv, err := ansible.LoadInventory(o.Inventory)
+	if err != nil {
+		return nil, err
+	}
+	rep := &Report{Host: o.Host}
+	rep.Diagnostics = append(rep.Diagnostics, c.Diagnostics...)
+	rep.Diagnostics = append(rep.Diagnostics, inv.Diagnostics...)
+	if inv.Hosts[o.Host] == nil {
+		why := ""
+		for _, d := range inv.Diagnostics {
+			if d.Code == "AN001" {
+				why += "; " + d.Pos.File + " was " + d.Message
+			}
+		}
+		return nil, fmt.Errorf("host %q is not in the inventory %s (hosts: %s)%s", o.Host, strings.Join(o.Inventory, ", "), strings.Join(inv.HostOrder, ", "), why)
+	}
+	rep.Added = DynamicGroups(inv)[o.Host]
+	var extra []ansible.ExtraVars
+	for i, e := range o.Extra {
+		x, err := ansible.ParseExtraVars(e, i+1)
+		if err != nil {
+			return nil, fmt.Errorf("-e %s: %w", e, err)
+		}
+		extra = append(extra, x)
+	}
+	plays := c.PlaysFor(inv, o.Host)
+	rep.Diagnostics = append(rep.Diagnostics, c.uncertainPlays(inv, o.Host)...)
+	resolveIn := func(p *Play) (*ansible.Result, error) {
+		var ap *ansible.Play
+		if p != nil {
+			ap = &ansible.Play{Name: p.Name, Pos: p.Pos, Vars: p.Vars}
+			for _, r := range p.Roles {
+				ap.Roles = append(ap.Roles, r.Role)
+			}
+		}
+		pbDir := o.Dir
+		if p != nil {
+			pbDir = filepath.Dir(p.Pos.File)
+		}
+		return ansible.Resolve(ansible.Options{Inventory: inv, Host: o.Host, PlaybookDir: pbDir, Play: ap, Extra: extra})
+	}
+	base, err := resolveIn(firstOf(plays))
+	if err != nil {
+		errs := []error{err}
+		if j, ok := err.(interface{ Unwrap() []error }); ok {
+			errs = j.Unwrap()
+		}
+		for _, e := range errs {
+			d := diag.Diagnostic{Severity: diag.Error, Code: "KS000", Message: e.Error(),
+				Hint: "fix the file: ansible-playbook stops on it too"}
+			var pe *diag.ParseError
+			if errors.As(e, &pe) {
+				d.Pos, d.Message = pe.Pos, pe.Msg
+				rep.Invalid = true
+			} else {
+				rep.InputError = true
+			}
+			rep.Diagnostics = append(rep.Diagnostics, d)
+		}
+		if base == nil {
+			return rep, nil
+		}
+	}
+	for _, g := range base.Groups {
+		rep.Groups = append(rep.Groups, g.Name)
+	}
+	for _, name := range o.Vars {
+		play := firstOf(plays)
+		for _, p := range plays {
+			if playDefines(p, name) {
+				play = p
+				break
+			}
+		}
+		res := base
+		if play != firstOf(plays) {
+			// A read error is already reported from the first resolution; the rest of
+			// the inputs still count.
+			if r, _ := resolveIn(play); r != nil {
+				res = r
+			}
+		}
+		ex := &Explained{Name: name, Play: play, Var: res.Vars[name]}
+		if ex.Var != nil && ansible.IsTemplated(ex.Var.Value) {
+			ex.RefNames = ansible.Refs(ex.Var.Value)
+			for _, rn := range ex.RefNames {
+				if v := res.Vars[rn]; v != nil {
+					ex.Refs = append(ex.Refs, v)
+				}
+			}
+		}
+		rep.Vars = append(rep.Vars, ex)
+		rep.Diagnostics = append(rep.Diagnostics, c.findings(inv, o, name, ex, res)...)
+		rep.Diagnostics = append(rep.Diagnostics, ownRoleValues(play, ex)...)
+	}
+	rep.Diagnostics = append(rep.Diagnostics, c.layoutFindings(inv, o)...)
+	if !o.ShowSecrets {
+		rep.redact()
+	}
+	sort.SliceStable(rep.Diagnostics, func(i, j int) bool {
+		return rep.Diagnostics[i].Severity.Rank() > rep.Diagnostics[j].Severity.Rank()
+	})
+	return rep, nil
+}
+
+func firstOf(ps []*Play) *Play {
+	if len(ps) == 0 {
+		return nil
+	}
+	return ps[0]
+}
+
+func playDefines(p *Play, name string) bool {
+	for _, pr := range p.Roles {
+		for _, r := range chain(pr.Role) {
+			for _, d := range append(append([]ansible.Def(nil), r.Defaults...), r.Vars...) {
+				if d.Name == name {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+func chain(r *ansible.Role) []*ansible.Role {
+	out := []*ansible.Role{}
+	seen := map[*ansible.Role]bool{}
+	var walk func(*ansible.Role)
+	walk = func(r *ansible.Role) {
+		if seen[r] {
+			return
+		}
+		seen[r] = true
+		for _, d := range r.Deps {
+			walk(d)
+		}
+		out = append(out, r)
+	}
+	walk(r)
+	return out
+}
+
+// PlaysFor lists the plays whose hosts: pattern selects the host.
+func (c *Checkout) PlaysFor(inv *ansible.Inventory, host string) []*Play {
+	var out []*Play
+	for _, p := range c.Plays {
+		if MatchHosts(inv, p.Hosts, host) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+var reIndex = regexp.MustCompile(`^(.*)\[(-?\d+)\]$`)
+
+// MatchHosts applies an ansible host pattern (inventory/manager.py: ':' or ',' separated,
+// '&' intersection, '!' exclusion, group[N] subscripts) to one host. A templated pattern
+// matches nothing (it cannot be known without running).
+func MatchHosts(inv *ansible.Inventory, pattern, host string) bool {
+	m, _ := matchHosts(inv, pattern, host)
+	return m
+}
+
+// matchHosts also reports whether the answer depends on the order of hosts added to a group
+// at run time (a subscript such as kube_control_plane[0] over a group dynamic_groups filled).
+func matchHosts(inv *ansible.Inventory, pattern, host string) (match, unsure bool) {
+	if strings.Contains(pattern, "{{") {
+		return false, false
+	}
+	h := inv.Hosts[host]
+	if h == nil {
+		return false, false
+	}
+	in := func(term string) bool {
+		if term == "all" || term == "*" || term == host {
+			return true
+		}
+		if m := reIndex.FindStringSubmatch(term); m != nil {
+			g := inv.Groups[m[1]]
+			if g == nil {
+				return false
+			}
+			if len(g.RuntimeHosts) > 0 && len(groupHosts(inv, g)) > 1 {
+				unsure = true
+			}
+			hs := groupHosts(inv, g)
+			var i int
+			fmt.Sscan(m[2], &i)
+			if i < 0 {
+				i += len(hs)
+			}
+			return i >= 0 && i < len(hs) && hs[i] == host
+		}
+		for _, g := range inv.HostGroups(h) {
+			if g.Name == term {
+				return true
+			}
+		}
+		return false
+	}
+	terms := regexp.MustCompile(`[:,]`).Split(pattern, -1)
+	for _, t := range terms {
+		t = strings.TrimSpace(t)
+		switch {
+		case t == "":
+		case strings.HasPrefix(t, "!"):
+			if in(t[1:]) {
+				return false, unsure
+			}
+		case strings.HasPrefix(t, "&"):
+			if !in(t[1:]) {
+				return false, unsure
+			}
+		default:
+			if in(t) {
+				match = true
+			}
+		}
+	}
+	return match, unsure
+}
+
+// uncertainPlays reports plays whose hosts: subscript picks among hosts added at run time.
+func (c *Checkout) uncertainPlays(inv *ansible.Inventory, host string) []diag.Diagnostic {
+	var ds []diag.Diagnostic
+	for _, p := range c.Plays {
+		if _, unsure := matchHosts(inv, p.Hosts, host); unsure {
+			ds = append(ds, diag.Diagnostic{Severity: diag.Info, Code: "KS009", Pos: p.Pos,
+				Message: fmt.Sprintf("play %q runs on %s: which host that is depends on the order ansible processed dynamic_groups' group_by results (the group's members were added at run time), so it can differ between runs", p.Name, p.Hosts),
+				Hint:    "list the control-plane hosts under their current group names in the inventory, so the order is the inventory's"})
+		}
+	}
+	return ds
+}
+
+// groupHosts is Group.get_hosts(): the group's hosts then its children's, depth first,
+// without repeats.
+func groupHosts(inv *ansible.Inventory, g *ansible.Group) []string {
+	var out []string
+	seen := map[string]bool{}
+	var walk func(*ansible.Group)
+	walk = func(g *ansible.Group) {
+		for _, c := range g.Children {
+			walk(c)
+		}
+		for _, h := range g.Hosts {
+			if !seen[h.Name] {
+				seen[h.Name] = true
+				out = append(out, h.Name)
+			}
+		}
+	}
+	walk(g)
+	return out
+}
+
+var boolish = regexp.MustCompile(`^(?i:true|false|yes|no|on|off)$`)
+
+// findings for one explained variable.
+func (c *Checkout) findings(inv *ansible.Inventory, o Options, name string, ex *Explained, res *ansible.Result) []diag.Diagnostic {
+	var ds []diag.Diagnostic
+	v := ex.Var
+	if v == nil {
+		known := c.knownVars()
+		if !known[name] {
+			d := diag.Diagnostic{Severity: diag.Error, Code: "KS006", Key: name,
+				Message: fmt.Sprintf("%s is not defined anywhere: not in the inventory, -e, or any role's defaults or vars in %s", name, o.Dir)}
+			if s := suggest(name, known); s != "" {
+				d.Hint = "did you mean " + s + "?"
+			} else {
+				d.Hint = "check the spelling against roles/kubespray_defaults/defaults/main/*.yml"
+			}
+			ds = append(ds, d)
+		}
+	}
+	if v != nil {
+		src := v.Source
+		// KS004: a boolean-looking string from an INI file or -e key=value.
+		if s, ok := src.Value.(string); ok && boolish.MatchString(s) && (src.Kind == ansible.KindInventory || src.Kind == ansible.KindExtra) && !strings.HasSuffix(src.Pos.File, ".yml") && !strings.HasSuffix(src.Pos.File, ".yaml") {
+			ds = append(ds, diag.Diagnostic{Severity: diag.Warning, Code: "KS004", Key: name, Pos: src.Pos,
+				Message: fmt.Sprintf("%s is the string %q, not a boolean: ansible reads INI values with Python's literal_eval (only True/False are booleans) and -e key=value as strings", name, s),
+				Hint:    fmt.Sprintf("write %s=%s in the INI file, or set it in group_vars/*.yml as %s: %s (a YAML boolean)", name, pyBool(s), name, strings.ToLower(s))})
+		}
+		for _, a := range v.History {
+			if a == src {
+				continue
+			}
+			userLevel := a.Kind == ansible.KindInventory || a.Kind == ansible.KindGroupVars || a.Kind == ansible.KindHostVars
+			// KS005: an inventory value beaten by role vars can never win.
+			if userLevel && (src.Kind == ansible.KindRoleVars) {
+				ds = append(ds, diag.Diagnostic{Severity: diag.Warning, Code: "KS005", Key: name, Pos: a.Pos,
+					Message: fmt.Sprintf("%s set here (%s) can never win: %s sets it in role vars at %s, which beat the inventory", name, a.Level, src.Scope, src.Pos),
+					Hint:    fmt.Sprintf("pass it as an extra var: -e %s=… (or -e @file.yml to keep its type)", name)})
+			}
+			// KS003: playbook-adjacent group_vars/host_vars beating the inventory's.
+			if userLevel && strings.HasPrefix(src.Level, "playbook ") && !strings.HasPrefix(a.Level, "playbook ") {
+				ds = append(ds, diag.Diagnostic{Severity: diag.Warning, Code: "KS003", Key: name, Pos: src.Pos,
+					Message: fmt.Sprintf("%s comes from %s next to the playbook, which shadows the inventory's value at %s", name, src.Pos.File, a.Pos),
+					Hint:    "move the file into the inventory's group_vars/ (or host_vars/) and delete it from the kubespray folder"})
+			}
+		}
+	}
+	// KS002: set in a group the host is not in.
+	member := map[string]bool{}
+	for _, g := range res.Groups {
+		member[g.Name] = true
+	}
+	for _, gn := range inv.GroupOrder {
+		if member[gn] {
+			continue
+		}
+		g := inv.Groups[gn]
+		for _, d := range g.Vars {
+			if d.Name == name {
+				ds = append(ds, notMember(name, o.Host, gn, d.Pos))
+			}
+		}
+	}
+	for _, dir := range c.groupVarsDirs(o) {
+		ents, _ := os.ReadDir(dir)
+		for _, e := range ents {
+			gn := strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(e.Name(), ".yml"), ".yaml"), ".json")
+			if member[gn] || !inv.HasGroup(gn) && !dynamicGroup(gn) {
+				continue
+			}
+			for _, f := range ansible.FindVarsFiles(dir, gn, []string{"", ".yml", ".yaml", ".json"}) {
+				defs, _ := ansible.LoadVarsFile(f)
+				for _, d := range defs {
+					if d.Name == name {
+						ds = append(ds, notMember(name, o.Host, gn, d.Pos))
+					}
+				}
+			}
+		}
+	}
+	// KS007: a commented-out line for the variable in the inventory's group_vars while
+	// nothing in the inventory sets it.
+	setInInventory := false
+	if v != nil {
+		for _, a := range v.History {
+			if a.Kind == ansible.KindInventory || a.Kind == ansible.KindGroupVars || a.Kind == ansible.KindHostVars {
+				setInInventory = true
+			}
+		}
+	}
+	if !setInInventory {
+		reC := regexp.MustCompile(`^\s*#\s*` + regexp.QuoteMeta(name) + `\s*:(.*)$`)
+		for _, f := range inventoryVarsFiles(o) {
+			fh, err := os.Open(f)
+			if err != nil {
+				continue
+			}
+			sc := bufio.NewScanner(fh)
+			ln := 0
+			for sc.Scan() {
+				ln++
+				if m := reC.FindStringSubmatch(sc.Text()); m != nil {
+					if IsSecretName(name) && !o.ShowSecrets {
+						m[1] = " " + Redacted
+					}
+					col := strings.Index(sc.Text(), "#") + 1
+					ds = append(ds, diag.Diagnostic{Severity: diag.Info, Code: "KS007", Key: name, Pos: diag.Position{File: f, Line: ln, Column: col},
+						Message: fmt.Sprintf("%s is commented out here (%s:%s), so the value in force comes from %s", name, name, m[1], sourceName(v)),
+						Hint:    "remove the '#' to set it"})
+				}
+			}
+			fh.Close()
+		}
+	}
+	return ds
+}
+
+func sourceName(v *ansible.Var) string {
+	if v == nil {
+		return "nowhere (undefined)"
+	}
+	return v.Source.Level + " " + v.Source.Pos.String()
+}
+
+func pyBool(s string) string {
+	switch strings.ToLower(s) {
+	case "true", "yes", "on":
+		return "True"
+	}
+	return "False"
+}
+
+func notMember(name, host, group string, pos diag.Position) diag.Diagnostic {
+	return diag.Diagnostic{Severity: diag.Info, Code: "KS002", Key: name, Pos: pos,
+		Message: fmt.Sprintf("%s is set for group %s, but host %s is not in %s", name, group, host, group),
+		Hint:    fmt.Sprintf("add %s to %s in the inventory, or set the variable in group_vars/all/ (or a group %s is in)", host, group, host)}
+}
+
+// layoutFindings are about the inventory's and checkout's layout, not one variable.
+func (c *Checkout) layoutFindings(inv *ansible.Inventory, o Options) []diag.Diagnostic {
+	var ds []diag.Diagnostic
+	for _, dir := range c.groupVarsDirs(o) {
+		ents, _ := os.ReadDir(dir)
+		for _, e := range ents {
+			if strings.HasPrefix(e.Name(), ".") {
+				continue
+			}
+			gn := strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(e.Name(), ".yml"), ".yaml"), ".json")
+			if inv.HasGroup(gn) || dynamicGroup(gn) {
+				continue
+			}
+			d := diag.Diagnostic{Severity: diag.Warning, Code: "KS001", Pos: diag.Position{File: filepath.Join(dir, e.Name())},
+				Message: fmt.Sprintf("group_vars for group %s, which does not exist in the inventory (nor is created by kubespray's dynamic_groups for this host): ansible never reads it", gn)}
+			if nw, ok := legacyGroups[gn]; ok {
+				d.Message = fmt.Sprintf("group_vars for %s, kubespray's old name of %s: no group is named %s any more, so ansible never reads it", gn, nw, gn)
+				d.Hint = fmt.Sprintf("rename it to group_vars/%s", strings.Replace(e.Name(), gn, nw, 1))
+			} else if s := suggest(gn, groupSet(inv)); s != "" {
+				d.Hint = "did you mean group_vars/" + s + "?"
+			} else {
+				d.Hint = "add the group to the inventory or delete the file"
+			}
+			ds = append(ds, d)
+		}
+	}
+	// group_vars/host_vars beside a playbook: read (as "playbook" vars) only beside the
+	// file that holds the plays; cluster.yml only imports playbooks/cluster.yml, so a
+	// group_vars/ next to it is never read.
+	playDirs := map[string]bool{}
+	for _, p := range c.Plays {
+		playDirs[filepath.Dir(p.Pos.File)] = true
+	}
+	dirs := []string{o.Dir}
+	for d := range playDirs {
+		if d != o.Dir {
+			dirs = append(dirs, d)
+		}
+	}
+	sort.Strings(dirs[1:])
+	for _, d := range dirs {
+		for _, sub := range []string{"group_vars", "host_vars"} {
+			p := filepath.Join(d, sub)
+			fi, err := os.Stat(p)
+			if err != nil || !fi.IsDir() {
+				continue
+			}
+			if playDirs[d] {
+				ds = append(ds, diag.Diagnostic{Severity: diag.Info, Code: "KS003", Pos: diag.Position{File: p},
+					Message: sub + "/ beside the playbook that holds cluster.yml's plays: ansible reads it as playbook " + sub + ", which beats the inventory's " + sub + " of the same group or host",
+					Hint:    "keep configuration in the inventory folder (inventory/mycluster/" + sub + "/)"})
+			} else {
+				ds = append(ds, diag.Diagnostic{Severity: diag.Warning, Code: "KS008", Pos: diag.Position{File: p},
+					Message: sub + "/ here is never read: the plays run by cluster.yml are imported from another folder, and ansible-core reads playbook " + sub + " only beside the file holding the play",
+					Hint:    "move it into the inventory folder (inventory/mycluster/" + sub + "/), where ansible reads it for every play"})
+			}
+		}
+	}
+	return ds
+}
+
+// dynamicGroup reports whether kubespray's dynamic_groups creates the group at run time
+// (for the hosts that qualify).
+func dynamicGroup(name string) bool {
+	for _, gm := range groupMappings {
+		if gm.group == name {
+			return true
+		}
+	}
+	return false
+}
+
+func groupSet(inv *ansible.Inventory) map[string]bool {
+	m := map[string]bool{}
+	for _, g := range inv.GroupOrder {
+		m[g] = true
+	}
+	for _, gm := range groupMappings {
+		m[gm.group] = true
+	}
+	return m
+}
+
+// groupVarsDirs are the group_vars folders ansible reads: beside each inventory source and
+// beside each file holding plays.
+func (c *Checkout) groupVarsDirs(o Options) []string {
+	var out []string
+	for _, s := range o.Inventory {
+		base := s
+		if fi, err := os.Stat(s); err != nil || !fi.IsDir() {
+			base = filepath.Dir(s)
+		}
+		out = append(out, filepath.Join(base, "group_vars"))
+	}
+	seen := map[string]bool{}
+	for _, p := range c.Plays {
+		d := filepath.Join(filepath.Dir(p.Pos.File), "group_vars")
+		if !seen[d] {
+			seen[d] = true
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+func inventoryVarsFiles(o Options) []string {
+	var out []string
+	for _, s := range o.Inventory {
+		base := s
+		if fi, err := os.Stat(s); err != nil || !fi.IsDir() {
+			base = filepath.Dir(s)
+		}
+		for _, sub := range []string{"group_vars", "host_vars"} {
+			_ = filepath.WalkDir(filepath.Join(base, sub), func(p string, d os.DirEntry, err error) error {
+				if err == nil && !d.IsDir() {
+					out = append(out, p)
+				}
+				return nil
+			})
+		}
+	}
+	return out
+}
+
+// knownVars are all names defined in any role's defaults or vars of the checkout.
+func (c *Checkout) knownVars() map[string]bool {
+	m := map[string]bool{}
+	ents, _ := filepath.Glob(filepath.Join(c.Dir, "roles", "*"))
+	_ = ents
+	_ = filepath.WalkDir(filepath.Join(c.Dir, "roles"), func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return nil
+		}
+		dir := filepath.Base(filepath.Dir(p))
+		parent := filepath.Base(filepath.Dir(filepath.Dir(p)))
+		if dir == "defaults" || dir == "vars" || parent == "defaults" || parent == "vars" {
+			if defs, err := ansible.LoadVarsFile(p); err == nil {
+				for _, d := range defs {
+					m[d.Name] = true
+				}
+			}
+		}
+		return nil
+	})
+	return m
+}
+
+func suggest(name string, known map[string]bool) string {
+	best, bd := "", 1<<30
+	for k := range known {
+		if d := fuzzy.Distance(name, k); d < bd || d == bd && k < best {
+			best, bd = k, d
+		}
+	}
+	if best != "" && bd <= 2+len(name)/6 {
+		return best
+	}
+	return ""
+}
+
+// HostPlays is the resolution of every play of cluster.yml that runs on the host.
+type HostPlays struct {
+	Plays   []*Play
+	Results []*ansible.Result
+	// Uncertain are plays whose hosts: pattern depends on run-time group order (a
+	// subscript of a group dynamic_groups filled).
+	Uncertain []*Play
+}
+
+// ResolvePlays resolves the host's variables for each play of cluster.yml that runs on it
+// (after kubespray's dynamic_groups), in play order.
+func ResolvePlays(o Options) (*HostPlays, error) {
+	c, err := Load(o.Dir)
+	if err != nil {
+		return nil, err
+	}
+	inv, err := ansible.LoadInventory(o.Inventory)
+	if err != nil {
+		return nil, err
+	}
+	if inv.Hosts[o.Host] == nil {
+		return nil, fmt.Errorf("host %q is not in the inventory", o.Host)
+	}
+	DynamicGroups(inv)
+	var extra []ansible.ExtraVars
+	for i, e := range o.Extra {
+		x, err := ansible.ParseExtraVars(e, i+1)
+		if err != nil {
+			return nil, err
+		}
+		extra = append(extra, x)
+	}
+	hp := &HostPlays{}
+	for _, p := range c.Plays {
+		match, unsure := matchHosts(inv, p.Hosts, o.Host)
+		if unsure {
+			hp.Uncertain = append(hp.Uncertain, p)
+		}
+		if !match {
+			continue
+		}
+		ap := &ansible.Play{Name: p.Name, Pos: p.Pos, Vars: p.Vars}
+		for _, r := range p.Roles {
+			ap.Roles = append(ap.Roles, r.Role)
+		}
+		res, err := ansible.Resolve(ansible.Options{Inventory: inv, Host: o.Host, PlaybookDir: filepath.Dir(p.Pos.File), Play: ap, Extra: extra})
+		if err != nil {
+			return nil, err
+		}
+		hp.Plays = append(hp.Plays, p)
+		hp.Results = append(hp.Results, res)
+	}
+	return hp, nil
+}
+
+// ownRoleValues: the value above is what a task at play level sees. A task inside role R
+// merges R's own defaults (and vars) once more after every play role's (vars/manager.py
+// get_vars: task._role.get_default_vars / get_vars), so when the winner is another role's
+// default (or role var) and R sets a different one, R's tasks see R's value.
+func ownRoleValues(p *Play, ex *Explained) []diag.Diagnostic {
+	if p == nil || ex.Var == nil {
+		return nil
+	}
+	src := ex.Var.Source
+	if src.Kind != ansible.KindRoleDefaults && src.Kind != ansible.KindRoleVars {
+		return nil
+	}
+	var ds []diag.Diagnostic
+	seen := map[*ansible.Role]bool{}
+	for _, pr := range p.Roles {
+		for _, r := range chain(pr.Role) {
+			if seen[r] || r.Name == src.Scope {
+				continue
+			}
+			seen[r] = true
+			defs := r.Defaults
+			if src.Kind == ansible.KindRoleVars {
+				defs = r.Vars
+			}
+			var own *ansible.Def
+			for i := range defs {
+				if defs[i].Name == ex.Name {
+					own = &defs[i]
+				}
+			}
+			if own == nil || ansible.PyJSON(own.Value) == ansible.PyJSON(src.Value) {
+				continue
+			}
+			ds = append(ds, diag.Diagnostic{Severity: diag.Info, Code: "KS011", Key: ex.Name, Pos: own.Pos,
+				Message: fmt.Sprintf("tasks of role %s see %s = %s from their own role (a role's own defaults and vars are merged last for its tasks), not %s", r.Name, ex.Name, ansible.Repr(own.Value), ansible.Repr(src.Value)),
+				Hint:    "set the variable in the inventory (or with -e) to give every role the same value"})
+		}
+	}
+	return ds
+}
