@@ -43,7 +43,10 @@ type mergedKey struct {
 // mergeConfig reproduces readConfigFile in k3s pkg/configfilearg/parser.go: for each file in
 // order and each key in document order, "key+" appends to what came before (toSlice on both
 // sides) and a plain key replaces it; keys keep the order in which they were first seen.
-func mergeConfig(files []*sources.ConfigFile, seq *int) []*mergedKey {
+//
+// program is the product's program name when it is not k3s: reasons kept as compact data
+// are worded for it when rendered, as productize words the others.
+func mergeConfig(files []*sources.ConfigFile, seq *int, program string) []*mergedKey {
 	var order []*mergedKey
 	byName := map[string]*mergedKey{}
 	for _, f := range files {
@@ -72,9 +75,14 @@ func mergeConfig(files []*sources.ConfigFile, seq *int) []*mergedKey {
 						fmt.Sprintf("%s appends nothing: a null value adds no item (k3s toSlice)", e.RawKey))
 				}
 			} else {
+				var by *replacer
 				for _, prev := range mk.live {
 					if prev.assignment == nil {
-						prev.assignment = entryAssignment(prev, Replaced, replacedReason(ce, mk.list || newIsList))
+						if by == nil {
+							by = newReplacer(ce, mk.list || newIsList, program)
+						}
+						prev.assignment = entryAssignment(prev, Replaced, "")
+						prev.assignment.by = by
 					}
 				}
 				mk.live = mk.live[:0]
@@ -94,14 +102,32 @@ func mergeConfig(files []*sources.ConfigFile, seq *int) []*mergedKey {
 	return order
 }
 
-// replacedReason is built by concatenation: it runs once per replaced entry, tens of
-// thousands of times on large nodes.
-func replacedReason(by *configEntry, list bool) string {
-	head := "replaced by " + by.entry.RawKey + ": at " + valuePos(by.entry).String()
-	if !list {
-		return head + ": a later config file wins"
+// replacer is what a replaced entry keeps of the entry that replaced it: enough to render
+// the reason when it is shown (Assignment.Why), instead of a sentence per replaced entry.
+// One replacer is shared by every entry one assignment replaces.
+type replacer struct {
+	rawKey, key string
+	pos         diag.Position
+	list        bool
+	// program is set for products other than k3s (see productize).
+	program string
+}
+
+func newReplacer(by *configEntry, list bool, program string) *replacer {
+	return &replacer{rawKey: by.entry.RawKey, key: by.entry.Key, pos: valuePos(by.entry), list: list, program: program}
+}
+
+// reason renders the sentence; the words are those of the merge in k3s's readConfigFile.
+func (rp *replacer) reason() string {
+	head := "replaced by " + rp.rawKey + ": at " + rp.pos.String()
+	s := head + ": a later config file wins"
+	if rp.list {
+		s = head + ": a key without '+' replaces the earlier value, lists included (write " + rp.key + "+: there to append)"
 	}
-	return head + ": a key without '+' replaces the earlier value, lists included (write " + by.entry.Key + "+: there to append)"
+	if rp.program != "" {
+		s = k3sWord.ReplaceAllString(s, rp.program+"$1")
+	}
+	return s
 }
 
 // entryAssignment makes the assignment record of an entry that produced no argument.
