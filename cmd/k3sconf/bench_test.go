@@ -18,7 +18,6 @@ import (
 // which k3s itself must do. It reports both and their ratio (x-floor). The GC setting is
 // main()'s (tuneGC).
 func BenchmarkShowJSONVsFloor(b *testing.B) {
-	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
 	defer debug.SetGCPercent(debug.SetGCPercent(100))
 	tuneGC()
 	for _, sz := range []struct{ dropins, keys int }{{3, 8}, {500, 25}, {1000, 25}, {2000, 25}} {
