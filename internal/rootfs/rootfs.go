@@ -120,13 +120,22 @@ func nodeErr(op, name string, err error) error {
 	return err
 }
 
-// Open opens a file for reading.
+// Open opens a file for reading. The directories on the way are resolved (and remembered);
+// the last component is opened with O_NOFOLLOW, which fails with ELOOP exactly when it is a
+// symlink, and only then is the link followed inside the root. That saves an lstat per file
+// on nodes with thousands of drop-ins (docs/performance.md).
 func (f *Fs) Open(name string) (afero.File, error) {
-	host, err := f.resolve(name, true)
+	host, err := f.resolve(name, false)
 	if err != nil {
 		return nil, err
 	}
-	fh, err := os.Open(host)
+	fh, err := os.OpenFile(host, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
+	if errors.Is(err, syscall.ELOOP) {
+		if host, err = f.resolve(name, true); err != nil {
+			return nil, err
+		}
+		fh, err = os.Open(host)
+	}
 	if err != nil {
 		return nil, nodeErr("open", name, err)
 	}
@@ -199,6 +208,13 @@ func (fl *file) Read(p []byte) (int, error) {
 func (fl *file) Readdirnames(n int) ([]string, error) {
 	names, err := fl.File.Readdirnames(n)
 	return names, nodeErr("readdirent", fl.name, err)
+}
+
+// ReadDir lists a directory with each entry's type from the listing itself (no stat per
+// entry), as os.ReadDir does.
+func (fl *file) ReadDir(n int) ([]fs.DirEntry, error) {
+	ents, err := fl.File.ReadDir(n)
+	return ents, nodeErr("readdirent", fl.name, err)
 }
 
 func (fl *file) Stat() (os.FileInfo, error) {
