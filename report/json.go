@@ -1,6 +1,7 @@
 package report
 
 import (
+	"io"
 	"strings"
 
 	"github.com/k3sconf/k3sconf/diag"
@@ -45,6 +46,11 @@ type Key struct {
 	Advice  []string  `json:"advice,omitempty"`
 	// Critical keys must match on every server of the cluster.
 	Critical bool `json:"critical,omitempty"`
+
+	// from, when set, is the key whose history WriteJSON renders entry by entry instead
+	// of reading History (StreamJSON); red redacts it.
+	from *resolve.Key
+	red  *Redactor
 }
 
 // Source says where a value came from. File and Line are absent only for kind "default".
@@ -83,7 +89,18 @@ type Diagnostic struct {
 }
 
 // JSON builds the document for a result. Keys holds every flag of the command.
-func JSON(res *resolve.Result, red *Redactor) *Document {
+func JSON(res *resolve.Result, red *Redactor) *Document { return jsonDoc(res, red, false) }
+
+// StreamJSON writes the document of JSON(res, red) compactly, the same bytes as WriteJSON,
+// without building every key's history first: each history entry is rendered as it is
+// written. On a node with thousands of drop-ins the histories were most of the document's
+// memory (docs/performance.md).
+func StreamJSON(w io.Writer, res *resolve.Result, red *Redactor) error {
+	return WriteJSON(w, jsonDoc(res, red, true))
+}
+
+// jsonDoc builds the document; with stream the keys' histories are left to WriteJSON.
+func jsonDoc(res *resolve.Result, red *Redactor, stream bool) *Document {
 	d := &Document{
 		SchemaVersion: SchemaVersion,
 		Product:       res.Product,
@@ -104,7 +121,7 @@ func JSON(res *resolve.Result, red *Redactor) *Document {
 		d.ErrorSource = &Source{Kind: "input", File: res.ErrorPos.File, Line: res.ErrorPos.Line, Column: res.ErrorPos.Column}
 	}
 	for _, k := range res.Keys {
-		d.Keys[k.Name()] = keyDoc(k, red)
+		d.Keys[k.Name()] = keyDoc(k, red, stream)
 	}
 	for _, dg := range res.Diagnostics {
 		d.Diagnostics = append(d.Diagnostics, diagDoc(dg, red))
@@ -112,8 +129,8 @@ func JSON(res *resolve.Result, red *Redactor) *Document {
 	return d
 }
 
-func keyDoc(k *resolve.Key, red *Redactor) *Key {
-	kd := &Key{Value: KeyValue(k, red), Source: Source{Kind: string(sources.KindDefault)}, History: make([]History, 0, len(k.History)), Note: red.Scrub(k.Note)}
+func keyDoc(k *resolve.Key, red *Redactor, stream bool) *Key {
+	kd := &Key{Value: KeyValue(k, red), Source: Source{Kind: string(sources.KindDefault)}, Note: red.Scrub(k.Note)}
 	for _, a := range k.Advice {
 		kd.Advice = append(kd.Advice, red.Scrub(a))
 	}
@@ -121,6 +138,11 @@ func keyDoc(k *resolve.Key, red *Redactor) *Key {
 	if s := k.Source; s != nil {
 		kd.Source = Source{Kind: string(s.Kind), File: s.Pos.File, Line: s.Pos.Line, Column: s.Pos.Column, Name: s.Name}
 	}
+	if stream {
+		kd.from, kd.red = k, red
+		return kd
+	}
+	kd.History = make([]History, 0, len(k.History))
 	for _, a := range k.History {
 		if a == k.Source {
 			continue

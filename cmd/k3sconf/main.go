@@ -179,12 +179,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 	switch cmd {
 	case "show":
 		if g.json {
-			doc := report.JSON(res, red)
 			if isTerminal(stdout) {
-				return writeJSON(stdout, stderr, doc, code)
+				return writeJSON(stdout, stderr, report.JSON(res, red), code)
 			}
-			// Compact, by the hand-written encoder (same bytes as encoding/json).
-			if err := report.WriteJSON(stdout, doc); err != nil {
+			// Compact, by the hand-written encoder (same bytes as encoding/json), each
+			// key's history rendered as it is written.
+			if err := report.StreamJSON(stdout, res, red); err != nil {
 				fmt.Fprintf(stderr, "k3sconf: %v\n", err)
 				return exitInput
 			}
