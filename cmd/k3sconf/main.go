@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
 	"sort"
 	"strings"
 
@@ -29,7 +28,6 @@ const (
 )
 
 func main() {
-	tuneGC()
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
@@ -349,19 +347,4 @@ func writeJSON(stdout, stderr io.Writer, v any, code int) int {
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
-}
-
-// tuneGC: k3sconf is a short-lived process that builds one result, renders it and exits.
-// Collecting half as often as Go's default (GOGC=200) saves a tenth of the CPU time on a
-// 2,000-drop-in node while the peak RSS stays proportional to the node (about 80 MB there;
-// docs/performance.md). There is no memory limit: a limit below the live heap of a very
-// large node would make the collector run continuously. GOGC or GOMEMLIMIT in the
-// environment still win.
-func tuneGC() {
-	_, gogc := os.LookupEnv("GOGC")
-	_, limit := os.LookupEnv("GOMEMLIMIT")
-	if gogc || limit {
-		return // the user's setting wins
-	}
-	debug.SetGCPercent(200)
 }
