@@ -18,14 +18,26 @@ type configEntry struct {
 }
 
 // piece is one future argument value of a merged key, remembering the entry and list item
-// it came from.
+// it came from. Its position and raw text are looked up there (posRaw) rather than copied:
+// a list appended to by thousands of drop-ins holds a piece per item.
 type piece struct {
 	text  string
 	from  *configEntry
 	item  int // index into entry.Items, or -1 for a scalar value
-	pos   diag.Position
-	raw   string
 	isNil bool
+}
+
+// posRaw is where the piece was written and how: the list item's, or the entry value's
+// (an item beyond the parsed items has the value's position and no raw text).
+func (p *piece) posRaw() (diag.Position, string) {
+	e := p.from.entry
+	switch {
+	case p.item < 0:
+		return e.ValuePos, e.Raw
+	case p.item < len(e.Items):
+		return e.Items[p.item].Pos, e.Items[p.item].Raw
+	}
+	return e.ValuePos, ""
 }
 
 // mergedKey is a key after all config files were read: the value k3s turns into arguments.
@@ -156,18 +168,12 @@ func valuePieces(ce *configEntry) ([]piece, bool) {
 	if list, ok := e.Value.([]any); ok {
 		ps := make([]piece, 0, len(list))
 		for i, v := range list {
-			p := piece{text: sources.ToString(v), from: ce, item: i, isNil: v == nil}
-			if i < len(e.Items) {
-				p.pos, p.raw = e.Items[i].Pos, e.Items[i].Raw
-			} else {
-				p.pos = e.ValuePos
-			}
-			ps = append(ps, p)
+			ps = append(ps, piece{text: sources.ToString(v), from: ce, item: i, isNil: v == nil})
 		}
 		return ps, true
 	}
 	_, isString := e.Value.(string)
-	return []piece{{text: sources.ToString(e.Value), from: ce, item: -1, pos: e.ValuePos, raw: e.Raw,
+	return []piece{{text: sources.ToString(e.Value), from: ce, item: -1,
 		isNil: e.Value == nil || (!isString && sources.ToString(e.Value) == "")}}, false
 }
 
