@@ -15,7 +15,8 @@ import (
 // BenchmarkShowJSONVsFloor runs `k3sconf --root DIR --json show` on nodes on disk and, in
 // the same run, the floor: reading every config file once and decoding it once with yaml.v2,
 // which k3s itself must do. It reports both and their ratio (x-floor), in one process with
-// Go's default GC setting, as main() runs.
+// Go's default GC setting (main's tuneGC is left out: it would outlive the benchmark). The
+// process-level comparison is internal/procbench's.
 func BenchmarkShowJSONVsFloor(b *testing.B) {
 	for _, sz := range []struct{ dropins, keys int }{{3, 8}, {500, 25}, {1000, 25}, {2000, 25}} {
 		dir := b.TempDir()
