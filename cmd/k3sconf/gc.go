@@ -17,7 +17,7 @@ import (
 // default. Small nodes rarely collect at all; large ones collect as Go's default does, and
 // their memory stays proportional to the node (docs/performance.md).
 const (
-	gcBudget     = 80 << 20
+	gcBudget     = 64 << 20
 	gcMinPercent = 100
 	gcMaxPercent = 400
 )

@@ -12,10 +12,11 @@ func TestGCPercent(t *testing.T) {
 		reason string
 	}{
 		{"nothing live", 0, gcMaxPercent, "no collection yet: collect rarely"},
-		{"small", 4 << 20, gcMaxPercent, "4 MiB live: 5x is 20 MiB, well within 80 MiB"},
-		{"quarter", 16 << 20, 400, "16 MiB * 5 = 80 MiB, exactly the budget"},
-		{"half-way", 32 << 20, 150, "32 MiB * 2.5 = 80 MiB"},
-		{"at the budget's half", 40 << 20, 100, "40 MiB * 2 = 80 MiB: Go's default"},
+		{"small", 4 << 20, gcMaxPercent, "4 MiB live: 5x is 20 MiB, well within the budget"},
+		{"a fifth", gcBudget / 5, 400, "live*5 is the budget"},
+		{"a quarter", gcBudget / 4, 300, "live*4 is the budget"},
+		{"two fifths", gcBudget * 2 / 5, 150, "live*2.5 is the budget"},
+		{"half", gcBudget / 2, 100, "live*2 is the budget: Go's default"},
 		{"large", 200 << 20, gcMinPercent, "never below Go's default: memory grows with the node instead of the collector running without pause"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
