@@ -317,7 +317,7 @@ func (in *inspector) disabledReason(item string) string {
 func (in *inspector) lostReasons(item string) []string {
 	var out []string
 	for _, a := range in.lost[item] {
-		out = append(out, fmt.Sprintf("%s %s lists %s in disable, but it does not count (%s): %s", a.Kind, a.Pos, item, a.Outcome, a.Reason))
+		out = append(out, fmt.Sprintf("%s %s lists %s in disable, but it does not count (%s): %s", a.Kind, a.Pos, item, a.Outcome, a.Why()))
 	}
 	return out
 }

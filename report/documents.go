@@ -121,7 +121,7 @@ func ExplainJSON(res *resolve.Result, red *Redactor) *ExplainDocument {
 }
 
 // KeyJSON is one key as show and explain write it.
-func KeyJSON(k *resolve.Key, red *Redactor) *Key { return keyDoc(k, red) }
+func KeyJSON(k *resolve.Key, red *Redactor) *Key { return keyDoc(k, red, false) }
 
 func errorDoc(res *resolve.Result, red *Redactor) (string, *Source) {
 	if res.Error == "" {

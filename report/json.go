@@ -1,6 +1,7 @@
 package report
 
 import (
+	"io"
 	"strings"
 
 	"github.com/k3sconf/k3sconf/diag"
@@ -42,6 +43,11 @@ type Key struct {
 	Advice  []string  `json:"advice,omitempty"`
 	// Critical keys must match on every server of the cluster.
 	Critical bool `json:"critical,omitempty"`
+
+	// from, when set, is the key whose history WriteJSON renders entry by entry instead
+	// of reading History (StreamJSON); red redacts it.
+	from *resolve.Key
+	red  *Redactor
 }
 
 // Source says where a value came from. File and Line are absent only for kind "default".
@@ -80,7 +86,24 @@ type Diagnostic struct {
 }
 
 // JSON builds the document for a result. Keys holds every flag of the command.
-func JSON(res *resolve.Result, red *Redactor) *Document {
+func JSON(res *resolve.Result, red *Redactor) *Document { return jsonDoc(res, red, false) }
+
+// StreamJSON writes the document of JSON(res, red) compactly, the same bytes as WriteJSON,
+// without building every key's history first: each history entry is rendered as it is
+// written. On a node with thousands of drop-ins the histories were most of the document's
+// memory (docs/performance.md).
+func StreamJSON(w io.Writer, res *resolve.Result, red *Redactor) error {
+	return WriteJSON(w, StreamingJSON(res, red))
+}
+
+// StreamingJSON is the document StreamJSON writes, for a caller that adds to it (the fleet
+// block of show --secret-salt) before WriteJSON. Its keys' histories are rendered by
+// WriteJSON as it writes them, so it is for WriteJSON only; encoding/json would see them
+// empty.
+func StreamingJSON(res *resolve.Result, red *Redactor) *Document { return jsonDoc(res, red, true) }
+
+// jsonDoc builds the document; with stream the keys' histories are left to WriteJSON.
+func jsonDoc(res *resolve.Result, red *Redactor, stream bool) *Document {
 	d := &Document{
 		Envelope:    EnvelopeOf(res, "show"),
 		Subcommand:  res.Subcommand,
@@ -99,7 +122,7 @@ func JSON(res *resolve.Result, red *Redactor) *Document {
 		d.ErrorSource = &Source{Kind: "input", File: res.ErrorPos.File, Line: res.ErrorPos.Line, Column: res.ErrorPos.Column}
 	}
 	for _, k := range res.Keys {
-		d.Keys[k.Name()] = keyDoc(k, red)
+		d.Keys[k.Name()] = keyDoc(k, red, stream)
 	}
 	for _, dg := range res.Diagnostics {
 		d.Diagnostics = append(d.Diagnostics, diagDoc(dg, red))
@@ -107,8 +130,8 @@ func JSON(res *resolve.Result, red *Redactor) *Document {
 	return d
 }
 
-func keyDoc(k *resolve.Key, red *Redactor) *Key {
-	kd := &Key{Value: KeyValue(k, red), Source: Source{Kind: string(sources.KindDefault)}, History: make([]History, 0, len(k.History)), Note: red.Scrub(k.Note)}
+func keyDoc(k *resolve.Key, red *Redactor, stream bool) *Key {
+	kd := &Key{Value: KeyValue(k, red), Source: Source{Kind: string(sources.KindDefault)}, Note: red.Scrub(k.Note)}
 	for _, a := range k.Advice {
 		kd.Advice = append(kd.Advice, red.Scrub(a))
 	}
@@ -116,6 +139,11 @@ func keyDoc(k *resolve.Key, red *Redactor) *Key {
 	if s := k.Source; s != nil {
 		kd.Source = Source{Kind: string(s.Kind), File: s.Pos.File, Line: s.Pos.Line, Column: s.Pos.Column, Name: s.Name}
 	}
+	if stream {
+		kd.from, kd.red = k, red
+		return kd
+	}
+	kd.History = make([]History, 0, len(k.History))
 	for _, a := range k.History {
 		if a == k.Source {
 			continue
@@ -148,7 +176,7 @@ func KeyValue(k *resolve.Key, red *Redactor) any {
 
 func historyDoc(name string, a *resolve.Assignment, red *Redactor) History {
 	h := History{Kind: string(a.Kind), File: a.Pos.File, Line: a.Pos.Line, Column: a.Pos.Column,
-		Name: a.Name, Raw: red.Scrub(a.Raw), Value: red.Scrub(a.Value), Outcome: string(a.Outcome), Reason: red.Scrub(a.Reason)}
+		Name: a.Name, Raw: red.Scrub(a.Raw), Value: red.Scrub(a.Value), Outcome: string(a.Outcome), Reason: red.Scrub(a.Why())}
 	if a.Secret() {
 		h.Value = red.Value(name, a.Value)
 		if h.Raw != "" {

@@ -194,25 +194,25 @@ func (j *jsonWriter) key(k *Key) {
 	j.raw(`,"source":`)
 	j.source(k.Source)
 	j.raw(`,"history":[`)
-	for i, h := range k.History {
+	if k.from != nil {
+		n := 0
+		for _, a := range k.from.History {
+			if a == k.from.Source {
+				continue
+			}
+			if n > 0 {
+				j.raw(",")
+			}
+			n++
+			h := historyDoc(k.from.Name(), a, k.red)
+			j.history(&h)
+		}
+	}
+	for i := range k.History {
 		if i > 0 {
 			j.raw(",")
 		}
-		j.raw(`{"kind":`)
-		j.str(h.Kind)
-		j.optField(`,"file":`, h.File)
-		j.optInt(`,"line":`, h.Line)
-		j.optInt(`,"column":`, h.Column)
-		j.optField(`,"name":`, h.Name)
-		j.optField(`,"raw":`, h.Raw)
-		j.field(`,"value":`, h.Value)
-		if len(h.Items) > 0 {
-			j.raw(`,"items":`)
-			j.strs(h.Items)
-		}
-		j.field(`,"outcome":`, h.Outcome)
-		j.optField(`,"reason":`, h.Reason)
-		j.raw("}")
+		j.history(&k.History[i])
 	}
 	j.raw("]")
 	j.optField(`,"note":`, k.Note)
@@ -223,6 +223,25 @@ func (j *jsonWriter) key(k *Key) {
 	if k.Critical {
 		j.raw(`,"critical":true`)
 	}
+	j.raw("}")
+}
+
+// history writes one history entry.
+func (j *jsonWriter) history(h *History) {
+	j.raw(`{"kind":`)
+	j.str(h.Kind)
+	j.optField(`,"file":`, h.File)
+	j.optInt(`,"line":`, h.Line)
+	j.optInt(`,"column":`, h.Column)
+	j.optField(`,"name":`, h.Name)
+	j.optField(`,"raw":`, h.Raw)
+	j.field(`,"value":`, h.Value)
+	if len(h.Items) > 0 {
+		j.raw(`,"items":`)
+		j.strs(h.Items)
+	}
+	j.field(`,"outcome":`, h.Outcome)
+	j.optField(`,"reason":`, h.Reason)
 	j.raw("}")
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/k3sconf/k3sconf"
+	"github.com/k3sconf/k3sconf/internal/benchnode"
 	"github.com/k3sconf/k3sconf/report"
 	"github.com/k3sconf/k3sconf/resolve"
 )
@@ -26,6 +27,10 @@ func TestWriteJSONMatchesEncodingJSON(t *testing.T) {
 		"node-label: [\"a\\\"b\", \"tab\\there\", \"nl\\nx\", \"<html>&\", \"\\u2028\", \"\\u00e9t\\u00e9\", \"bell\\a\"]\ntoken: \"x\\\\y\"\nbogus-key: 1\n"), 0o644)
 	_ = afero.WriteFile(weird, "/etc/systemd/system/k3s.service", []byte("[Service]\nExecStart=/usr/local/bin/k3s server '--node-name=\\xff\\xfe'\n"), 0o644)
 	nodes = append(nodes, weird)
+	// Drop-ins that replace and append to each other: histories with every outcome of the
+	// merge, for StreamJSON.
+	bench, _ := benchnode.Node(30, 25)
+	nodes = append(nodes, bench)
 	for i, fs := range nodes {
 		res, err := resolve.Resolve(resolve.Options{FS: fs})
 		if err != nil {
@@ -49,6 +54,17 @@ func TestWriteJSONMatchesEncodingJSON(t *testing.T) {
 			}
 			if diff := cmp.Diff(want.String(), got.String()); diff != "" {
 				t.Errorf("node %d (show-secrets %v): mismatch (-encoding/json +WriteJSON):\n%s", i, show, diff)
+			}
+			// Streamed, as main writes show --json to a pipe: the same bytes, the fleet block
+			// included.
+			sdoc := report.StreamingJSON(res, report.NewRedactor(res, show))
+			sdoc.Fleet = doc.Fleet
+			var streamed bytes.Buffer
+			if err := report.WriteJSON(&streamed, sdoc); err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(want.String(), streamed.String()); diff != "" {
+				t.Errorf("node %d (show-secrets %v): mismatch (-encoding/json +StreamJSON):\n%s", i, show, diff)
 			}
 		}
 	}

@@ -60,7 +60,7 @@ func (r *resolver) addAdvice() {
 			adv = append(adv, fmt.Sprintf("%s (%s) is ignored because the config file sets the flag (%s), and config values are passed as arguments. Set the value in the config file, or remove it there to let the variable count; %s.", a.Name, a.Pos, src.Pos, restart))
 		}
 		for _, a := range lost[Ignored] {
-			if strings.HasPrefix(a.Reason, "after the positional argument") {
+			if strings.HasPrefix(a.Why(), "after the positional argument") {
 				adv = append(adv, fmt.Sprintf("Remove the stray positional argument named in the reason above from ExecStart (or write a bool flag and its value as one word, --flag=false); %s.", restartUnit))
 				break
 			}

@@ -172,17 +172,47 @@ func configFiles(fsys afero.Fs, file string) (files []string, ignored []Source, 
 
 // readDirNames lists a folder's entries sorted byte-wise, as os.ReadDir does.
 func readDirNames(fsys afero.Fs, dir string) ([]string, error) {
+	names, _, err := readDirTyped(fsys, dir)
+	return names, err
+}
+
+// dirEntryReader is a directory that reports its entries' types from the listing itself
+// (*os.File, and so the --root filesystem): a real directory among them is known without a
+// stat, as os.ReadDir knows it for k3s's dotDFiles.
+type dirEntryReader interface {
+	ReadDir(n int) ([]fs.DirEntry, error)
+}
+
+// readDirTyped lists a folder's entries sorted byte-wise and says which are real
+// directories (not links to one: DirEntry describes the entry itself). isDir is nil when
+// the filesystem cannot tell from the listing; then ask dropinIsDir.
+func readDirTyped(fsys afero.Fs, dir string) (names []string, isDir map[string]bool, err error) {
 	f, err := fsys.Open(dir)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer f.Close()
-	names, err := f.Readdirnames(-1)
+	if dr, ok := f.(dirEntryReader); ok {
+		ents, err := dr.ReadDir(-1)
+		if err != nil {
+			return nil, nil, err
+		}
+		isDir = map[string]bool{}
+		for _, e := range ents {
+			names = append(names, e.Name())
+			if e.IsDir() {
+				isDir[e.Name()] = true
+			}
+		}
+		sort.Strings(names)
+		return names, isDir, nil
+	}
+	names, err = f.Readdirnames(-1)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	sort.Strings(names)
-	return names, nil
+	return names, nil, nil
 }
 
 // dropinIsDir reports whether a drop-in candidate is a real directory, which k3s's dotDFiles

@@ -18,14 +18,26 @@ type configEntry struct {
 }
 
 // piece is one future argument value of a merged key, remembering the entry and list item
-// it came from.
+// it came from. Its position and raw text are looked up there (posRaw) rather than copied:
+// a list appended to by thousands of drop-ins holds a piece per item.
 type piece struct {
 	text  string
 	from  *configEntry
 	item  int // index into entry.Items, or -1 for a scalar value
-	pos   diag.Position
-	raw   string
 	isNil bool
+}
+
+// posRaw is where the piece was written and how: the list item's, or the entry value's
+// (an item beyond the parsed items has the value's position and no raw text).
+func (p *piece) posRaw() (diag.Position, string) {
+	e := p.from.entry
+	switch {
+	case p.item < 0:
+		return e.ValuePos, e.Raw
+	case p.item < len(e.Items):
+		return e.Items[p.item].Pos, e.Items[p.item].Raw
+	}
+	return e.ValuePos, ""
 }
 
 // mergedKey is a key after all config files were read: the value k3s turns into arguments.
@@ -43,7 +55,10 @@ type mergedKey struct {
 // mergeConfig reproduces readConfigFile in k3s pkg/configfilearg/parser.go: for each file in
 // order and each key in document order, "key+" appends to what came before (toSlice on both
 // sides) and a plain key replaces it; keys keep the order in which they were first seen.
-func mergeConfig(files []*sources.ConfigFile, seq *int) []*mergedKey {
+//
+// program is the product's program name when it is not k3s: reasons kept as compact data
+// are worded for it when rendered, as productize words the others.
+func mergeConfig(files []*sources.ConfigFile, seq *int, program string) []*mergedKey {
 	var order []*mergedKey
 	byName := map[string]*mergedKey{}
 	for _, f := range files {
@@ -72,9 +87,14 @@ func mergeConfig(files []*sources.ConfigFile, seq *int) []*mergedKey {
 						fmt.Sprintf("%s appends nothing: a null value adds no item (k3s toSlice)", e.RawKey))
 				}
 			} else {
+				var by *replacer
 				for _, prev := range mk.live {
 					if prev.assignment == nil {
-						prev.assignment = entryAssignment(prev, Replaced, replacedReason(ce, mk.list || newIsList))
+						if by == nil {
+							by = newReplacer(ce, mk.list || newIsList, program)
+						}
+						prev.assignment = entryAssignment(prev, Replaced, "")
+						prev.assignment.by = by
 					}
 				}
 				mk.live = mk.live[:0]
@@ -94,14 +114,32 @@ func mergeConfig(files []*sources.ConfigFile, seq *int) []*mergedKey {
 	return order
 }
 
-// replacedReason is built by concatenation: it runs once per replaced entry, tens of
-// thousands of times on large nodes.
-func replacedReason(by *configEntry, list bool) string {
-	head := "replaced by " + by.entry.RawKey + ": at " + valuePos(by.entry).String()
-	if !list {
-		return head + ": a later config file wins"
+// replacer is what a replaced entry keeps of the entry that replaced it: enough to render
+// the reason when it is shown (Assignment.Why), instead of a sentence per replaced entry.
+// One replacer is shared by every entry one assignment replaces.
+type replacer struct {
+	rawKey, key string
+	pos         diag.Position
+	list        bool
+	// program is set for products other than k3s (see productize).
+	program string
+}
+
+func newReplacer(by *configEntry, list bool, program string) *replacer {
+	return &replacer{rawKey: by.entry.RawKey, key: by.entry.Key, pos: valuePos(by.entry), list: list, program: program}
+}
+
+// reason renders the sentence; the words are those of the merge in k3s's readConfigFile.
+func (rp *replacer) reason() string {
+	head := "replaced by " + rp.rawKey + ": at " + rp.pos.String()
+	s := head + ": a later config file wins"
+	if rp.list {
+		s = head + ": a key without '+' replaces the earlier value, lists included (write " + rp.key + "+: there to append)"
 	}
-	return head + ": a key without '+' replaces the earlier value, lists included (write " + by.entry.Key + "+: there to append)"
+	if rp.program != "" {
+		s = k3sWord.ReplaceAllString(s, rp.program+"$1")
+	}
+	return s
 }
 
 // entryAssignment makes the assignment record of an entry that produced no argument.
@@ -130,18 +168,12 @@ func valuePieces(ce *configEntry) ([]piece, bool) {
 	if list, ok := e.Value.([]any); ok {
 		ps := make([]piece, 0, len(list))
 		for i, v := range list {
-			p := piece{text: sources.ToString(v), from: ce, item: i, isNil: v == nil}
-			if i < len(e.Items) {
-				p.pos, p.raw = e.Items[i].Pos, e.Items[i].Raw
-			} else {
-				p.pos = e.ValuePos
-			}
-			ps = append(ps, p)
+			ps = append(ps, piece{text: sources.ToString(v), from: ce, item: i, isNil: v == nil})
 		}
 		return ps, true
 	}
 	_, isString := e.Value.(string)
-	return []piece{{text: sources.ToString(e.Value), from: ce, item: -1, pos: e.ValuePos, raw: e.Raw,
+	return []piece{{text: sources.ToString(e.Value), from: ce, item: -1,
 		isNil: e.Value == nil || (!isString && sources.ToString(e.Value) == "")}}, false
 }
 

@@ -180,7 +180,11 @@ func (r *resolver) parse(files []*sources.ConfigFile) {
 	argv := r.argv
 	var cfgToks []token
 	if len(files) > 0 {
-		keys := mergeConfig(files, &r.seq)
+		program := ""
+		if r.p.Program != "k3s" {
+			program = r.p.Program
+		}
+		keys := mergeConfig(files, &r.seq, program)
 		r.entriesByKey = map[string][]*configEntry{}
 		for _, mk := range keys {
 			r.entries = append(r.entries, mk.entries...)

@@ -49,9 +49,16 @@ type Assignment struct {
 	Value string
 	// Items are the list items a config entry contributed (config lists only).
 	Items []string
-	// Outcome and Reason say what became of it.
+	// Outcome and Why() say what became of it. Reason holds the reason when it was
+	// written out while resolving; read it through Why, which also renders the reasons
+	// kept as compact data (see by).
 	Outcome Outcome
 	Reason  string
+	// by, when Reason is empty, is the config entry that replaced this one in the merge:
+	// the sentence is rendered from it on demand. A node with thousands of drop-ins has
+	// tens of thousands of replaced entries, and their sentences were a sixth of the
+	// result's memory (docs/performance.md).
+	by *replacer
 	// order sorts history into precedence order.
 	order int64
 	// secret marks a value that must be redacted in output.
@@ -60,6 +67,15 @@ type Assignment struct {
 
 // Secret reports whether the assignment's value must be redacted in output.
 func (a *Assignment) Secret() bool { return a.secret }
+
+// Why says why the assignment has its Outcome: Reason, or the sentence rendered from the
+// compact record of what replaced it.
+func (a *Assignment) Why() string {
+	if a.Reason != "" || a.by == nil {
+		return a.Reason
+	}
+	return a.by.reason()
+}
 
 // Key is one flag of the command with its value in force and its story.
 type Key struct {

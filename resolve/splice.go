@@ -118,13 +118,15 @@ func configTokens(keys []*mergedKey) []token {
 		if len(mk.name) == 1 {
 			prefix = "-"
 		}
-		for _, p := range mk.pieces {
+		for i := range mk.pieces {
+			p := &mk.pieces[i]
+			pos, raw := p.posRaw()
 			out = append(out, token{
 				order: rankConfig + p.from.order*1000 + int64(max(p.item, 0)%1000),
 				text:  prefix + mk.name + "=" + p.text,
 				kind:  sources.KindConfig,
-				pos:   p.pos,
-				raw:   p.raw,
+				pos:   pos,
+				raw:   raw,
 				name:  p.from.entry.RawKey,
 				from:  p.from,
 			})

@@ -103,7 +103,7 @@ func (r *resolver) wrapperPreRead() {
 	} else if err == nil && fi.IsDir() {
 		files = append(files, cfg) // os.Stat succeeds on a directory; reading it fails
 	}
-	names, err := readDirNames(r.fs, cfg+".d")
+	names, isDir, err := readDirTyped(r.fs, cfg+".d")
 	if err != nil && !isNotExist(err) {
 		r.wrapperFail(diag.Position{File: cfg + ".d"}, nodeErr("open", cfg+".d", err))
 		return
@@ -114,7 +114,7 @@ func (r *resolver) wrapperPreRead() {
 			continue
 		}
 		p := path.Join(cfg+".d", n)
-		if dropinIsDir(r.fs, p) {
+		if isDir != nil && isDir[n] || isDir == nil && dropinIsDir(r.fs, p) {
 			continue
 		}
 		files = append(files, p)

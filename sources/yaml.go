@@ -963,7 +963,8 @@ func (d *decoder) typeOf(n *yaml.Node, v any) string {
 
 // duplicates reports top-level keys that replace an earlier value in the same file.
 func (d *decoder) duplicates(entries []ConfigEntry) {
-	first := map[string]int{}
+	// Sized once: the map grew four times per 25-key file, thousands of files per node.
+	first := make(map[string]int, len(entries))
 	for i, e := range entries {
 		j, seen := first[e.Key]
 		if !seen {

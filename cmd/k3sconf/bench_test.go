@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
 	"testing"
 	"time"
 
@@ -16,12 +15,10 @@ import (
 
 // BenchmarkShowJSONVsFloor runs `k3sconf --root DIR --json show` on nodes on disk and, in
 // the same run, the floor: reading every config file once and decoding it once with yaml.v2,
-// which k3s itself must do. It reports both and their ratio (x-floor). The GC setting is
-// main()'s (tuneGC).
+// which k3s itself must do. It reports both and their ratio (x-floor), in one process with
+// Go's default GC setting (main's tuneGC is left out: it would outlive the benchmark). The
+// process-level comparison is internal/procbench's.
 func BenchmarkShowJSONVsFloor(b *testing.B) {
-	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
-	defer debug.SetGCPercent(debug.SetGCPercent(100))
-	tuneGC()
 	for _, sz := range []struct{ dropins, keys int }{{3, 8}, {500, 25}, {1000, 25}, {2000, 25}} {
 		dir := b.TempDir()
 		files, err := benchnode.WriteDir(dir, sz.dropins, sz.keys)
@@ -56,12 +53,9 @@ func BenchmarkShowJSONVsFloor(b *testing.B) {
 	}
 }
 
-// BenchmarkFleet1000Docs runs `k3sconf fleet DIR` over 1,000 show documents, the command as
-// main runs it (its GC setting included).
+// BenchmarkFleet1000Docs runs `k3sconf fleet DIR` over 1,000 show documents through the
+// command layer, with Go's default GC (main's tuneGC would outlive the benchmark).
 func BenchmarkFleet1000Docs(b *testing.B) {
-	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
-	defer debug.SetGCPercent(debug.SetGCPercent(100))
-	tuneGC()
 	dir := b.TempDir()
 	if err := benchfleet.WriteDocs(dir, 1000); err != nil {
 		b.Fatal(err)

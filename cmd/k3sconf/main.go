@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
 	"sort"
 	"strings"
 
@@ -241,12 +240,15 @@ func run(args []string, stdout, stderr io.Writer) int {
 	switch cmd {
 	case "show":
 		if g.json {
-			doc := report.JSON(res, red)
-			doc.Fleet = showFleet(g, res)
 			if isTerminal(stdout) {
+				doc := report.JSON(res, red)
+				doc.Fleet = showFleet(g, res)
 				return writeJSON(stdout, stderr, doc, code)
 			}
-			// Compact, by the hand-written encoder (same bytes as encoding/json).
+			// Compact, by the hand-written encoder (same bytes as encoding/json), each
+			// key's history rendered as it is written.
+			doc := report.StreamingJSON(res, red)
+			doc.Fleet = showFleet(g, res)
 			if err := report.WriteJSON(stdout, doc); err != nil {
 				fmt.Fprintf(stderr, "k3sconf: %v\n", err)
 				return exitInput
@@ -382,16 +384,4 @@ func writeJSON(stdout, stderr io.Writer, v any, code int) int {
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
-}
-
-// tuneGC: k3sconf is a short-lived process that builds one result and exits, so garbage
-// collection is deferred until the heap reaches 1 GiB (a soft limit: the collector runs
-// when it is reached, so huge inputs stay bounded). On a 2,000-drop-in node this saves a
-// quarter of the run time (README, Performance).
-func tuneGC() {
-	if _, ok := os.LookupEnv("GOGC"); ok {
-		return // the user's setting wins
-	}
-	debug.SetGCPercent(-1)
-	debug.SetMemoryLimit(1 << 30)
 }
