@@ -13,6 +13,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/k3sconf/k3sconf/diag"
+	"github.com/k3sconf/k3sconf/internal/rootfs"
 )
 
 // Def is one assignment of a variable in an input.
@@ -343,7 +344,7 @@ func (inv *Inventory) parseSource(path string, top bool) error {
 	if !fi.Mode().IsRegular() {
 		return &diag.ParseError{Pos: diag.Position{File: path}, Msg: "not a regular file"}
 	}
-	data, err := os.ReadFile(path)
+	data, err := rootfs.ReadHostFile(path)
 	if err != nil {
 		return err
 	}

@@ -1,15 +1,15 @@
 package ansible
 
 import (
-	"os"
-
 	"gopkg.in/yaml.v3"
+
+	"github.com/k3sconf/k3sconf/internal/rootfs"
 )
 
 // LoadPlaybookVars returns the vars: of the first play of a playbook file (used by tests
 // and simple playbooks; kubespray's cluster.yml is read by package kubespray).
 func LoadPlaybookVars(path string) ([]Def, error) {
-	data, err := os.ReadFile(path)
+	data, err := rootfs.ReadHostFile(path)
 	if err != nil {
 		return nil, err
 	}

@@ -7,10 +7,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/k3sconf/k3sconf/diag"
+	"github.com/k3sconf/k3sconf/internal/rootfs"
 	"github.com/k3sconf/k3sconf/resolve"
 	"github.com/k3sconf/k3sconf/sources"
 )
@@ -136,26 +138,17 @@ func dirVarsFiles(dir string, exts []string) []string {
 		}
 		if fi.IsDir() && ext == "" {
 			out = append(out, dirVarsFiles(p, exts)...)
-		} else if fi.Mode().IsRegular() && (ext == "" || contains(exts, ext)) {
+		} else if fi.Mode().IsRegular() && (ext == "" || slices.Contains(exts, ext)) {
 			out = append(out, p)
 		}
 	}
 	return out
 }
 
-func contains(xs []string, s string) bool {
-	for _, x := range xs {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 // LoadVarsFile reads one vars file. Ansible's from_yaml tries JSON first, so a JSON file
 // keeps JSON's types (1e3 is a float there, a string in YAML 1.1).
 func LoadVarsFile(path string) ([]Def, error) {
-	data, err := os.ReadFile(path)
+	data, err := rootfs.ReadHostFile(path)
 	if err != nil {
 		return nil, err
 	}

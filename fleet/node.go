@@ -13,6 +13,7 @@ import (
 
 	"github.com/k3sconf/k3sconf"
 	"github.com/k3sconf/k3sconf/identity"
+	"github.com/k3sconf/k3sconf/internal/rootfs"
 	"github.com/k3sconf/k3sconf/live"
 	"github.com/k3sconf/k3sconf/profile"
 	"github.com/k3sconf/k3sconf/report"
@@ -122,7 +123,7 @@ func (l *Loader) Path(path string) ([]*Node, []InputError) {
 	if !fi.Mode().IsRegular() {
 		return nil, []InputError{{Input: path, Error: "not a regular file or folder (" + fi.Mode().Type().String() + ")"}}
 	}
-	data, err := os.ReadFile(path)
+	data, err := rootfs.ReadHostFile(path)
 	if err != nil {
 		return nil, []InputError{{Input: path, Error: err.Error()}}
 	}
@@ -226,7 +227,7 @@ func (l *Loader) Folder(dir string) (*Node, error) {
 		n.NodeName = id.Name
 		if id.BaseFrom != identity.FromNodeName {
 			n.Hostname = id.Base
-		} else if b, err := os.ReadFile(filepath.Join(dir, "etc", "hostname")); err == nil {
+		} else if b, err := rootfs.ReadHostFile(filepath.Join(dir, "etc", "hostname")); err == nil {
 			// The host name matters even when node-name hides it (duplicate-hostname).
 			n.Hostname = strings.TrimSpace(string(b))
 		}

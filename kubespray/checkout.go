@@ -10,6 +10,7 @@ import (
 
 	"github.com/k3sconf/k3sconf/ansible"
 	"github.com/k3sconf/k3sconf/diag"
+	"github.com/k3sconf/k3sconf/internal/rootfs"
 )
 
 // Play is one play of cluster.yml after import_playbook is followed.
@@ -54,7 +55,7 @@ func Load(dir string) (*Checkout, error) {
 }
 
 func node(path string) (*yaml.Node, error) {
-	data, err := os.ReadFile(path)
+	data, err := rootfs.ReadHostFile(path)
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package kubespray
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -13,6 +14,7 @@ import (
 	"github.com/k3sconf/k3sconf/ansible"
 	"github.com/k3sconf/k3sconf/diag"
 	"github.com/k3sconf/k3sconf/internal/fuzzy"
+	"github.com/k3sconf/k3sconf/internal/rootfs"
 )
 
 // Options say what to explain.
@@ -410,11 +412,11 @@ func (c *Checkout) findings(inv *ansible.Inventory, o Options, name string, ex *
 	if !setInInventory {
 		reC := regexp.MustCompile(`^\s*#\s*` + regexp.QuoteMeta(name) + `\s*:(.*)$`)
 		for _, f := range inventoryVarsFiles(o) {
-			fh, err := os.Open(f)
+			data, err := rootfs.ReadHostFile(f)
 			if err != nil {
 				continue
 			}
-			sc := bufio.NewScanner(fh)
+			sc := bufio.NewScanner(bytes.NewReader(data))
 			ln := 0
 			for sc.Scan() {
 				ln++
@@ -428,7 +430,6 @@ func (c *Checkout) findings(inv *ansible.Inventory, o Options, name string, ex *
 						Hint:    "remove the '#' to set it"})
 				}
 			}
-			fh.Close()
 		}
 	}
 	return ds

@@ -2,6 +2,7 @@ package kubespray
 
 import (
 	"bufio"
+	"bytes"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/k3sconf/k3sconf/ansible"
 	"github.com/k3sconf/k3sconf/diag"
+	"github.com/k3sconf/k3sconf/internal/rootfs"
 )
 
 // Use is one task or template line that uses the variable.
@@ -158,13 +160,12 @@ func appendUniq(xs []string, more ...string) []string {
 }
 
 func matchLines(path, name string, re *regexp.Regexp) [][2]int {
-	f, err := os.Open(path)
+	data, err := rootfs.ReadHostFile(path)
 	if err != nil {
 		return nil
 	}
-	defer f.Close()
 	var out [][2]int
-	sc := bufio.NewScanner(f)
+	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
 	ln := 0
 	for sc.Scan() {
@@ -186,7 +187,7 @@ type taskSpan struct {
 }
 
 func taskSpans(path string) []taskSpan {
-	data, err := os.ReadFile(path)
+	data, err := rootfs.ReadHostFile(path)
 	if err != nil {
 		return nil
 	}
@@ -241,7 +242,7 @@ func roleIncludes(tasksDir string) []roleInclude {
 		if err != nil || d.IsDir() {
 			return nil
 		}
-		data, err := os.ReadFile(p)
+		data, err := rootfs.ReadHostFile(p)
 		if err != nil {
 			return nil
 		}

@@ -121,3 +121,15 @@ func ReadFile(fsys afero.Fs, name string, limit int64) ([]byte, error) {
 	}
 	return data, nil
 }
+
+// MaxHostFile bounds what ReadHostFile reads: the same 16 MiB as a node file.
+const MaxHostFile = 16 << 20
+
+// ReadHostFile reads a file of the machine k3sconf runs on that k3sconf found by itself (an
+// inventory or vars file, a playbook, a role's task file, a show document in a folder) the
+// way ReadFile reads a node file: never a FIFO, socket or device (a *NotRegularError
+// instead, so a stray FIFO in an inventory folder cannot hang the command), and at most
+// MaxHostFile bytes.
+func ReadHostFile(path string) ([]byte, error) {
+	return ReadFile(afero.NewOsFs(), path, MaxHostFile)
+}
