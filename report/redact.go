@@ -73,11 +73,12 @@ func NewRedactor(res *resolve.Result, show bool) *Redactor {
 	// as one ${VAR} holding "--token x --server y") is in no assignment: find it by name in
 	// the input words (command-line words, stray assignments, environment values), never in
 	// prose, and redact that value wherever it appears.
-	var names []string
+	var names, plain []string
 	for _, k := range res.Keys {
 		if k.Flag.Secret {
 			for _, n := range k.Flag.Names() {
 				names = append(names, regexp.QuoteMeta(n))
+				plain = append(plain, "-"+n)
 			}
 		}
 	}
@@ -85,6 +86,9 @@ func NewRedactor(res *resolve.Result, show bool) *Redactor {
 		sort.Slice(names, func(i, j int) bool { return len(names[i]) > len(names[j]) })
 		re := regexp.MustCompile(`(?:^|[\s"'])--?(` + strings.Join(names, "|") + `)(?:=|\s+)([^\s"']+)`)
 		scan := func(word string) {
+			if !mentionsFlag(word, plain) {
+				return
+			}
 			for _, m := range re.FindAllStringSubmatch(word, -1) {
 				add(m[1], m[2])
 			}
@@ -223,4 +227,24 @@ func secretParts(name, v string) []string {
 		}
 	}
 	return nonEmpty
+}
+
+// mentionsFlag reports whether word holds one of the "-name" strings followed by "=" or a
+// blank (RE2's \s), which every match of NewRedactor's expression contains. Most words
+// (every argument of a large node) hold none, and the expression need not run: it cost
+// 10% of show on 2,000 drop-ins.
+func mentionsFlag(word string, dashed []string) bool {
+	for _, d := range dashed {
+		for rest := word; ; {
+			i := strings.Index(rest, d)
+			if i < 0 {
+				break
+			}
+			rest = rest[i+len(d):]
+			if rest != "" && strings.IndexByte("= \t\n\f\r", rest[0]) >= 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
