@@ -28,13 +28,18 @@ import (
 // multi-line or escaped quoted scalars, empty (null) values and keys longer than libyaml's
 // simple-key limit.
 func parseFast(path string, text []byte) (cf *ConfigFile, diags []diag.Diagnostic, ok bool) {
-	for _, c := range text {
+	// keys bounds the number of entries: lines that start with a key's first byte.
+	keys := 0
+	for i, c := range text {
 		if (c < 0x20 && c != '\n') || c >= 0x7f {
 			return nil, nil, false
 		}
+		if (i == 0 || text[i-1] == '\n') && isAlnum(c) {
+			keys++
+		}
 	}
 	s := string(text)
-	p := fastParser{s: s, path: path}
+	p := fastParser{s: s, path: path, keys: keys}
 	entries, ok := p.run()
 	if !ok {
 		return nil, nil, false
@@ -53,6 +58,7 @@ func parseFast(path string, text []byte) (cf *ConfigFile, diags []diag.Diagnosti
 type fastParser struct {
 	s    string
 	path string
+	keys int // at least the number of entries
 	off  int // start of the next line
 	line int // 1-based number of the line at off
 }
@@ -113,7 +119,7 @@ func (p *fastParser) run() ([]ConfigEntry, bool) {
 		p.next()
 		if !started {
 			started = true
-			entries = make([]ConfigEntry, 0, 32)
+			entries = make([]ConfigEntry, 0, p.keys)
 		}
 		e, ok := p.entry(l, n)
 		if !ok {

@@ -15,6 +15,7 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 	yamlv2 "gopkg.in/yaml.v2"
 
+	"github.com/k3sconf/k3sconf/diag"
 	"github.com/k3sconf/k3sconf/internal/benchnode"
 )
 
@@ -315,4 +316,38 @@ func FuzzFastPath(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		compareFast(t, "fuzz", data)
 	})
+}
+
+// TestDuplicatesSearchMatchesMap checks decoder.duplicates, which searches small files and
+// hashes large ones, against the first-occurrence rule written out with a map, on generated
+// key lists (fixed seed) on both sides of the size limit.
+func TestDuplicatesSearchMatchesMap(t *testing.T) {
+	r := rand.New(rand.NewSource(1))
+	for n := 0; n < 140; n++ {
+		var entries []ConfigEntry
+		for i := 0; i < n; i++ {
+			k := fmt.Sprintf("k%d", r.Intn(n/2+1))
+			entries = append(entries, ConfigEntry{RawKey: k, Key: k, Append: r.Intn(4) == 0, KeyPos: diag.Position{File: "/c.yaml", Line: i + 1, Column: 1}})
+		}
+		var want []string
+		first := map[string]int{}
+		for i, e := range entries {
+			if j, ok := first[e.Key]; !ok {
+				first[e.Key] = i
+			} else if !e.Append {
+				want = append(want, fmt.Sprintf("%d:%d", e.KeyPos.Line, entries[j].KeyPos.Line))
+			}
+		}
+		d := &decoder{path: "/c.yaml"}
+		d.duplicates(entries)
+		var got []string
+		for _, dg := range d.diags {
+			var l, j int
+			fmt.Sscanf(dg.Message[strings.Index(dg.Message, " on line ")+len(" on line "):], "%d is also set on line %d", &l, &j)
+			got = append(got, fmt.Sprintf("%d:%d", l, j))
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("%d keys: duplicates differ (-want +got):\n%s", n, diff)
+		}
+	}
 }

@@ -974,12 +974,27 @@ func (d *decoder) typeOf(n *yaml.Node, v any) string {
 
 // duplicates reports top-level keys that replace an earlier value in the same file.
 func (d *decoder) duplicates(entries []ConfigEntry) {
-	// Sized once: the map grew four times per 25-key file, thousands of files per node.
-	first := make(map[string]int, len(entries))
+	// A file of a few dozen keys is searched, not hashed: a map per file cost more than
+	// the comparisons, thousands of files per node. Larger files get a map, sized once.
+	var first map[string]int
+	if len(entries) > 64 {
+		first = make(map[string]int, len(entries))
+	}
 	for i, e := range entries {
-		j, seen := first[e.Key]
+		j, seen := 0, false
+		if first != nil {
+			if j, seen = first[e.Key]; !seen {
+				first[e.Key] = i
+			}
+		} else {
+			for j = 0; j < i; j++ {
+				if entries[j].Key == e.Key {
+					seen = true
+					break
+				}
+			}
+		}
 		if !seen {
-			first[e.Key] = i
 			continue
 		}
 		if e.Append {
