@@ -61,6 +61,8 @@ type fastParser struct {
 	keys int // at least the number of entries
 	off  int // start of the next line
 	line int // 1-based number of the line at off
+	// peekOff and peekLine are off and line after the line peekContent returned last.
+	peekOff, peekLine int
 }
 
 // next returns the next line (without its "\n") and its number, or ok false at the end.
@@ -96,9 +98,15 @@ func (p *fastParser) peekContent() (l string, n, indent int, ok bool) {
 		if indent == len(l) || l[indent] == '#' {
 			continue
 		}
+		p.peekOff, p.peekLine = p.off, p.line
 		p.off, p.line = save, saveLine
 		return l, n, indent, true
 	}
+}
+
+// consume moves past the line peekContent returned last, without reading it again.
+func (p *fastParser) consume() {
+	p.off, p.line = p.peekOff, p.peekLine
 }
 
 func (p *fastParser) pos(line, col int) diag.Position {
@@ -116,7 +124,7 @@ func (p *fastParser) run() ([]ConfigEntry, bool) {
 		if indent != 0 {
 			return nil, false
 		}
-		p.next()
+		p.consume()
 		if !started {
 			started = true
 			entries = make([]ConfigEntry, 0, p.keys)
@@ -203,7 +211,7 @@ func (p *fastParser) entry(l string, n int) (ConfigEntry, bool) {
 			}
 			return e, false
 		}
-		p.next()
+		p.consume()
 		c := indent + 1
 		for c < len(il) && il[c] == ' ' {
 			c++

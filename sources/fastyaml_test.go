@@ -351,3 +351,15 @@ func TestDuplicatesSearchMatchesMap(t *testing.T) {
 		}
 	}
 }
+
+// TestMaxResolveWord: resolvePlain skips the word lookup for longer scalars, so no word may
+// be longer.
+func TestMaxResolveWord(t *testing.T) {
+	longest := 0
+	for w := range resolveWords {
+		longest = max(longest, len(w))
+	}
+	if longest != maxResolveWord {
+		t.Errorf("the longest word in resolveWords has %d bytes, maxResolveWord is %d", longest, maxResolveWord)
+	}
+}

@@ -436,6 +436,10 @@ var resolveWords = func() map[string]resolved {
 	return m
 }()
 
+// maxResolveWord is the length of the longest word in resolveWords
+// (TestMaxResolveWord checks it).
+const maxResolveWord = 5
+
 var yamlStyleFloat = regexp.MustCompile(`^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$`)
 
 // resolveScalar is yaml.v2 v2.4.0's resolve (resolve.go): the type and Go value of a scalar
@@ -473,8 +477,12 @@ func resolvePlain(tag, in string) (string, any) {
 	if hint == 0 || tag == tagStr || tag == tagBinary {
 		return tagStr, in
 	}
-	if item, ok := resolveWords[in]; ok {
-		return item.tag, item.value
+	// No word in resolveWords is longer than five bytes ("false", "+.inf"); most values
+	// and keys are, and need no lookup.
+	if len(in) <= maxResolveWord {
+		if item, ok := resolveWords[in]; ok {
+			return item.tag, item.value
+		}
 	}
 	switch hint {
 	case '.':
