@@ -76,16 +76,16 @@ func TestRedactURL(t *testing.T) {
 	}
 }
 
-// TestMentionsFlagIsNecessary checks NewRedactor's shortcut on generated words (fixed
-// seed): whenever the expression finds a secret flag in a word, mentionsFlag says so, so
+// TestFlagMentionsIsNecessary checks NewRedactor's shortcut on generated words (fixed
+// seed): whenever the expression finds a secret flag in a word, flagMentions.in says so, so
 // skipping the words it rejects loses nothing.
-func TestMentionsFlagIsNecessary(t *testing.T) {
+func TestFlagMentionsIsNecessary(t *testing.T) {
 	names := []string{"token", "t", "agent-token", "datastore-endpoint"}
-	var quoted, dashed []string
+	var quoted []string
 	for _, n := range names {
 		quoted = append(quoted, regexp.QuoteMeta(n))
-		dashed = append(dashed, "-"+n)
 	}
+	mentions := newFlagMentions(names)
 	re := regexp.MustCompile(`(?:^|[\s"'])--?(` + strings.Join(quoted, "|") + `)(?:=|\s+)([^\s"']+)`)
 	pieces := []string{"-", "--", "t", "token", "agent-", "=", " ", "\t", "\n", "\f", "\r", "\v", "'", "\"", "x", "datastore-endpoint", "k"}
 	r := rand.New(rand.NewSource(1))
@@ -98,8 +98,8 @@ func TestMentionsFlagIsNecessary(t *testing.T) {
 		w := b.String()
 		if re.MatchString(w) {
 			matched++
-			if !mentionsFlag(w, dashed) {
-				t.Fatalf("the expression matches %q but mentionsFlag says no", w)
+			if !mentions.in(w) {
+				t.Fatalf("the expression matches %q but flagMentions.in says no", w)
 			}
 		}
 	}
