@@ -160,7 +160,12 @@ func (p *fastParser) entry(l string, n int) (ConfigEntry, bool) {
 		return e, false
 	}
 	raw := l[:k]
-	key := ToString(plainValue(raw))
+	// A key that cannot be anything but a string (resolveKind 0, as most flag names) is
+	// its own text; ToString of it is the same, without boxing it first.
+	key := raw
+	if resolveKind(raw[0]) != 0 {
+		key = ToString(plainValue(raw))
+	}
 	e.RawKey = raw
 	e.Key = strings.TrimSuffix(key, "+")
 	e.Append = strings.HasSuffix(key, "+")
@@ -316,6 +321,11 @@ func scalarAt(l string, c int) (fastScalar, bool) {
 		end--
 	}
 	text := l[c:end]
+	if resolveKind(text[0]) == 0 {
+		// resolvePlain's first test: nothing but a string can start with this byte.
+		v.value, v.typ, v.raw = text, "str", text
+		return v, true
+	}
 	rtag, out, err := resolveScalar("", text)
 	if err != nil {
 		return v, false
