@@ -199,6 +199,23 @@ func TestFastPathMatchesYAMLv3(t *testing.T) {
 	}
 	t.Logf("generated: fast path accepted %d of %d files", accepted, total)
 
+	// Named files the fast path must accept, each compared like the generated ones.
+	for _, tc := range []struct{ name, reason, in string }{
+		{"long value", "libyaml limits simple keys, not values", "a: " + strings.Repeat("v", 3000) + "\n"},
+		{"long item", "nor sequence items", "a:\n  - " + strings.Repeat("v", 3000) + "\n"},
+		{"1000-byte key", "the longest key the fast path takes", strings.Repeat("k", 1000) + ": v\n"},
+		{"indentless sequence", "items at the key's own indentation, as kubespray writes them", "a:\n- x\n- y\nb: 1\n"},
+		{"comments everywhere", "comment lines at any indentation between items and keys", "# h\na: # c\n    # c\n  - x # c\n# c\n  - 'y' # c\n\nb: \"z\"  # c\n"},
+		{"no final newline", "the last line ends the file", "a: 1\nb:\n  - c"},
+		{"typed keys", "YAML 1.1 typing applies to keys too", "yes: 1\n1_000: 2\n2001-12-14: 3\nnull: 4\n0x1F: 5\n"},
+		{"duplicate keys", "the later value replaces the earlier; a finding says so", "a: 1\nb+:\n- x\na: 2\nb+:\n- y\n"},
+	} {
+		total++
+		if !compareFast(t, tc.name, []byte(tc.in)) {
+			t.Errorf("%s: %s; the fast path declined %q", tc.name, tc.reason, tc.in)
+		}
+	}
+
 	files, accCorpus := 0, 0
 	check := func(name string, data []byte) {
 		files++
