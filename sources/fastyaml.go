@@ -24,7 +24,7 @@ import (
 // line indented deeper than its mapping's or sequence's indentation; ": " or a ':' at the
 // end inside it is a mapping value indicator. Those constructs are declined, as are tabs, CR,
 // bytes outside printable ASCII (column counting and NEL/LS/PS line breaks), document
-// markers and directives, anchors, aliases, tags, flow collections, block scalars,
+// markers and directives (except one "---" line before the first key), anchors, aliases, tags, flow collections, block scalars,
 // multi-line or escaped quoted scalars, empty (null) values and keys longer than libyaml's
 // simple-key limit.
 func parseFast(path string, text []byte) (cf *ConfigFile, diags []diag.Diagnostic, ok bool) {
@@ -115,6 +115,11 @@ func (p *fastParser) pos(line, col int) diag.Position {
 
 func (p *fastParser) run() ([]ConfigEntry, bool) {
 	var entries []ConfigEntry
+	// A "---" line before the first key starts the (only) document, as many hand-written
+	// files do; any other marker, and text after this one, is declined.
+	if l, _, _, ok := p.peekContent(); ok && strings.TrimRight(l, " ") == "---" {
+		p.consume()
+	}
 	started := false
 	for {
 		l, n, indent, ok := p.peekContent()

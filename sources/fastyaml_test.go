@@ -96,6 +96,9 @@ func genConfig(r *rand.Rand) []byte {
 			"2001-12-14 21:59:43.10", "2001-12-14t21:59:43.10-05:00", "-9223372036854775809", "--x", "a]", "a,b")
 	}
 	var b strings.Builder
+	if clean && r.Intn(4) == 0 {
+		b.WriteString(pick([]string{"---\n", "# head\n---\n", "---  \n", "\n---\n# c\n"}))
+	}
 	nl := "\n"
 	if rare(40) {
 		nl = "\r\n"
@@ -180,15 +183,22 @@ func genConfig(r *rand.Rand) []byte {
 // data (alone and inside txtar archives) and the fuzz corpora, the fast path either declines
 // or gives exactly what the yaml.v3 path and yaml.v2 give.
 func TestFastPathMatchesYAMLv3(t *testing.T) {
-	accepted, total := 0, 0
+	accepted, withMarker, total := 0, 0, 0
 	for seed := int64(1); seed <= 20; seed++ {
 		r := rand.New(rand.NewSource(seed))
 		for i := 0; i < 1000; i++ {
 			total++
-			if compareFast(t, fmt.Sprintf("seed %d case %d", seed, i), genConfig(r)) {
+			data := genConfig(r)
+			if compareFast(t, fmt.Sprintf("seed %d case %d", seed, i), data) {
 				accepted++
+				if bytes.Contains(data, []byte("---")) {
+					withMarker++
+				}
 			}
 		}
+	}
+	if withMarker < 500 {
+		t.Errorf("only %d accepted files start with a --- marker", withMarker)
 	}
 	for i := 0; i < 50; i++ {
 		total++
@@ -197,7 +207,7 @@ func TestFastPathMatchesYAMLv3(t *testing.T) {
 		}
 		accepted++
 	}
-	t.Logf("generated: fast path accepted %d of %d files", accepted, total)
+	t.Logf("generated: fast path accepted %d of %d files (%d with a leading ---)", accepted, total, withMarker)
 
 	// Named files the fast path must accept, each compared like the generated ones.
 	for _, tc := range []struct{ name, reason, in string }{
@@ -207,6 +217,7 @@ func TestFastPathMatchesYAMLv3(t *testing.T) {
 		{"indentless sequence", "items at the key's own indentation, as kubespray writes them", "a:\n- x\n- y\nb: 1\n"},
 		{"comments everywhere", "comment lines at any indentation between items and keys", "# h\na: # c\n    # c\n  - x # c\n# c\n  - 'y' # c\n\nb: \"z\"  # c\n"},
 		{"no final newline", "the last line ends the file", "a: 1\nb:\n  - c"},
+		{"leading marker", "a file that starts its only document with ---", "# k3s\n---\na: 1\n"},
 		{"typed keys", "YAML 1.1 typing applies to keys too", "yes: 1\n1_000: 2\n2001-12-14: 3\nnull: 4\n0x1F: 5\n"},
 		{"duplicate keys", "the later value replaces the earlier; a finding says so", "a: 1\nb+:\n- x\na: 2\nb+:\n- y\n"},
 	} {
@@ -299,7 +310,9 @@ func TestFastPathDeclines(t *testing.T) {
 		{"tab", "tabs are not scanned", "a:\tb\n"},
 		{"crlf", "CR line breaks are not scanned", "a: b\r\n"},
 		{"non-ASCII", "columns count characters", "a: é\n"},
-		{"document marker", "documents are not split", "---\na: b\n"},
+		{"second document", "documents are not split", "---\na: b\n---\nc: d\n"},
+		{"marker with content", "a value on the marker line", "--- a\n"},
+		{"end marker", "the document end marker", "a: b\n...\n"},
 		{"anchor", "anchors and aliases are not followed", "a: &x b\nc: *x\n"},
 		{"tag", "tags change typing", "a: !!str 1\n"},
 		{"flow", "flow collections are not scanned", "a: [b, c]\n"},
@@ -327,7 +340,7 @@ func TestFastPathDeclines(t *testing.T) {
 // FuzzFastPath compares the fast path with the yaml.v3 path and yaml.v2 on any input.
 func FuzzFastPath(f *testing.F) {
 	for _, s := range []string{"", "a: 1\n", "a:\n- b\n- 'c'\n", "a+:\n  - \"x\" # c\nb: yes\n",
-		"k: [a, 1, yes, null, 0644, 1.0]\n", "a: b\n  c\n", benchnode.Config(3, 25)} {
+		"k: [a, 1, yes, null, 0644, 1.0]\n", "a: b\n  c\n", "---\na: 1\n", benchnode.Config(3, 25)} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
