@@ -24,7 +24,8 @@ import (
 // line indented deeper than its mapping's or sequence's indentation; ": " or a ':' at the
 // end inside it is a mapping value indicator. Those constructs are declined, as are tabs, CR,
 // bytes outside printable ASCII (column counting and NEL/LS/PS line breaks), document
-// markers and directives (except one "---" line before the first key), anchors, aliases, tags, flow collections, block scalars,
+// markers and directives (except one "---" line before the first key), anchors, aliases,
+// tags, flow collections other than one-line sequences of scalars, block scalars,
 // multi-line or escaped quoted scalars, empty (null) values and keys longer than libyaml's
 // simple-key limit.
 func parseFast(path string, text []byte) (cf *ConfigFile, diags []diag.Diagnostic, ok bool) {
@@ -183,12 +184,18 @@ func (p *fastParser) entry(l string, n int) (ConfigEntry, bool) {
 	if c < len(l) && l[c] != '#' {
 		// A scalar on the key's line. Nothing may follow it on deeper-indented lines (a
 		// continued plain scalar, or an error).
-		v, ok := scalarAt(l, c)
-		if !ok {
-			return e, false
+		if l[c] == '[' {
+			if !p.flowSequence(&e, l, n, c) {
+				return e, false
+			}
+		} else {
+			v, ok := scalarAt(l, c)
+			if !ok {
+				return e, false
+			}
+			e.Value, e.Type, e.Raw, e.Quoted = v.value, v.typ, v.raw, v.quoted
+			e.ValuePos = p.pos(n, c+1)
 		}
-		e.Value, e.Type, e.Raw, e.Quoted = v.value, v.typ, v.raw, v.quoted
-		e.ValuePos = p.pos(n, c+1)
 		if _, _, indent, ok := p.peekContent(); ok && indent != 0 {
 			return e, false
 		}
@@ -241,6 +248,104 @@ func (p *fastParser) entry(l string, n int) (ConfigEntry, bool) {
 	}
 	e.Value = values
 	return e, true
+}
+
+// flowSequence reads a flow sequence of scalars that opens at byte c and closes on the same
+// line ("[a, 'b', 1]"), as yaml.v3 and yaml.v2 read it: each item a plain scalar without
+// flow indicators, ':' or '#', or a quoted scalar without escapes; items separated by ","
+// and blanks; no empty item and no trailing comma. Anything else is declined.
+func (p *fastParser) flowSequence(e *ConfigEntry, l string, n, c int) bool {
+	values := []any{}
+	items := []ConfigItem{}
+	i := c + 1
+	skip := func() {
+		for i < len(l) && l[i] == ' ' {
+			i++
+		}
+	}
+	skip()
+	if i < len(l) && l[i] == ']' {
+		i++
+	} else {
+		for {
+			if i >= len(l) {
+				return false
+			}
+			start := i
+			var v fastScalar
+			switch l[i] {
+			case '\'', '"':
+				q := l[i]
+				end := -1
+				for j := i + 1; j < len(l); j++ {
+					if l[j] == '\\' && q == '"' {
+						return false
+					}
+					if l[j] == q {
+						if q == '\'' && j+1 < len(l) && l[j+1] == '\'' {
+							j++
+							continue
+						}
+						end = j
+						break
+					}
+				}
+				if end < 0 {
+					return false
+				}
+				body := l[i+1 : end]
+				if q == '\'' {
+					body = strings.ReplaceAll(body, "''", "'")
+				}
+				v = fastScalar{value: body, typ: "str", raw: l[i : end+1], quoted: true}
+				i = end + 1
+			default:
+				j := i
+				for j < len(l) && l[j] != ',' && l[j] != ']' {
+					switch l[j] {
+					case '[', '{', '}', ':', '#', '\'', '"':
+						return false
+					}
+					j++
+				}
+				text := strings.TrimRight(l[i:j], " ")
+				if text == "" || !plainStart(l, i) || l[i] == '-' && len(text) == 1 {
+					return false
+				}
+				sv, ok := scalarAt(text, 0)
+				if !ok {
+					return false
+				}
+				v = sv
+				i = i + len(text)
+			}
+			values = append(values, v.value)
+			items = append(items, ConfigItem{Value: v.value, Raw: v.raw, Type: v.typ, Quoted: v.quoted, Pos: p.pos(n, start+1)})
+			skip()
+			if i >= len(l) {
+				return false
+			}
+			if l[i] == ']' {
+				i++
+				break
+			}
+			if l[i] != ',' {
+				return false
+			}
+			i++
+			skip()
+			if i >= len(l) || l[i] == ']' || l[i] == ',' {
+				return false // a trailing comma or an empty item
+			}
+		}
+	}
+	if !restIsBlank(l, i) {
+		return false
+	}
+	e.Value, e.Type, e.Raw, e.Quoted = values, "seq", l[c:i], false
+	e.ValuePos = p.pos(n, c+1)
+	e.Items = items
+	return true
 }
 
 // isItem reports whether a line is a block sequence entry at indent: "- " or "-" at the end.

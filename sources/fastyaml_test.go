@@ -84,6 +84,11 @@ func genConfig(r *rand.Rand) []byte {
 		"'unterminated", "\"x\" y", "'x' # c", "\"x\"#c", "héllo", "+1", "-1", "+.5", "0o17", "1:2",
 		"12:30:00", "0x_1F", "1e3", "3.", "-", "--x", "...", "a: ", "'a:b'", "\"a # b\"", "10.0.0.1/8",
 		"https://example.com:6443", "role=edge:NoSchedule", "K10abc::server:secret", "a ,b", "a'b", "a\"b"}
+	flows := []string{"[a, b]", "[]", "[ a ,b ]", "['x', \"y\"]", "[1, yes, ~]", "[a,b]", "[ ]", "[.5, 0x1F, 0644]",
+		"[2001-12-14]", "['it''s', 'a,b']", "[a b, c]", "[-1, +1]", "[a]  # c", "[\"a b\" ,  'c' ]", "[x=y, role=edge]"}
+	scalars = append(scalars, flows...)
+	scalars = append(scalars, "[a, ]", "[a: b]", "[-]", "[a#b]", "[a, #c", "[[a]]", "[{a: 1}]", "[a]b", "[,]", "[a,,b]",
+		"[a", "['a'b]", "[\"a\\n\"]", "[a]#c", "[ - a]", "[?a]", "[a, b", "[é]")
 	// Half the files use only what real files use, so that most of them are accepted and
 	// compared; the other half mixes in everything else.
 	clean := r.Intn(2) == 0
@@ -94,6 +99,7 @@ func genConfig(r *rand.Rand) []byte {
 		scalars = append(scalars[:25:25], "a #c", "'a:b'", "\"a # b\"", "10.0.0.1/8", "https://example.com:6443",
 			"role=edge:NoSchedule", "K10abc::server:secret", "a ,b", "a'b", "a\"b", "-1", "+1", "0o17", "1:2",
 			"2001-12-14 21:59:43.10", "2001-12-14t21:59:43.10-05:00", "-9223372036854775809", "--x", "a]", "a,b")
+		scalars = append(scalars, flows...)
 	}
 	var b strings.Builder
 	if clean && r.Intn(4) == 0 {
@@ -183,7 +189,7 @@ func genConfig(r *rand.Rand) []byte {
 // data (alone and inside txtar archives) and the fuzz corpora, the fast path either declines
 // or gives exactly what the yaml.v3 path and yaml.v2 give.
 func TestFastPathMatchesYAMLv3(t *testing.T) {
-	accepted, withMarker, total := 0, 0, 0
+	accepted, withMarker, withFlow, total := 0, 0, 0, 0
 	for seed := int64(1); seed <= 20; seed++ {
 		r := rand.New(rand.NewSource(seed))
 		for i := 0; i < 1000; i++ {
@@ -194,11 +200,14 @@ func TestFastPathMatchesYAMLv3(t *testing.T) {
 				if bytes.Contains(data, []byte("---")) {
 					withMarker++
 				}
+				if bytes.Contains(data, []byte(": [")) {
+					withFlow++
+				}
 			}
 		}
 	}
-	if withMarker < 500 {
-		t.Errorf("only %d accepted files start with a --- marker", withMarker)
+	if withMarker < 500 || withFlow < 500 {
+		t.Errorf("only %d accepted files start with a --- marker, %d have a flow sequence", withMarker, withFlow)
 	}
 	for i := 0; i < 50; i++ {
 		total++
@@ -207,7 +216,7 @@ func TestFastPathMatchesYAMLv3(t *testing.T) {
 		}
 		accepted++
 	}
-	t.Logf("generated: fast path accepted %d of %d files (%d with a leading ---)", accepted, total, withMarker)
+	t.Logf("generated: fast path accepted %d of %d files (%d with a leading ---, %d with a flow sequence)", accepted, total, withMarker, withFlow)
 
 	// Named files the fast path must accept, each compared like the generated ones.
 	for _, tc := range []struct{ name, reason, in string }{
@@ -218,6 +227,7 @@ func TestFastPathMatchesYAMLv3(t *testing.T) {
 		{"comments everywhere", "comment lines at any indentation between items and keys", "# h\na: # c\n    # c\n  - x # c\n# c\n  - 'y' # c\n\nb: \"z\"  # c\n"},
 		{"no final newline", "the last line ends the file", "a: 1\nb:\n  - c"},
 		{"leading marker", "a file that starts its only document with ---", "# k3s\n---\na: 1\n"},
+		{"flow sequences", "one-line flow sequences of scalars, empty ones included", "disable: [traefik, servicelb]\ntls-san: ['a', \"b\"]\nx: []\ny: [ 1 , yes ]  # c\n"},
 		{"typed keys", "YAML 1.1 typing applies to keys too", "yes: 1\n1_000: 2\n2001-12-14: 3\nnull: 4\n0x1F: 5\n"},
 		{"duplicate keys", "the later value replaces the earlier; a finding says so", "a: 1\nb+:\n- x\na: 2\nb+:\n- y\n"},
 	} {
@@ -315,7 +325,10 @@ func TestFastPathDeclines(t *testing.T) {
 		{"end marker", "the document end marker", "a: b\n...\n"},
 		{"anchor", "anchors and aliases are not followed", "a: &x b\nc: *x\n"},
 		{"tag", "tags change typing", "a: !!str 1\n"},
-		{"flow", "flow collections are not scanned", "a: [b, c]\n"},
+		{"flow map", "flow mappings are not scanned", "a: {b: c}\n"},
+		{"multi-line flow", "a flow sequence continued on the next line", "a: [b,\n  c]\n"},
+		{"trailing comma", "a flow sequence ending in a comma", "a: [b, ]\n"},
+		{"nested flow", "a flow sequence inside a flow sequence", "a: [[b]]\n"},
 		{"block scalar", "block scalars are not scanned", "a: |\n  b\n"},
 		{"escape", "double-quoted escapes are not decoded", "a: \"b\\n\"\n"},
 		{"multi-line quoted", "a quoted scalar continued on the next line", "a: 'b\n  c'\n"},
@@ -340,7 +353,7 @@ func TestFastPathDeclines(t *testing.T) {
 // FuzzFastPath compares the fast path with the yaml.v3 path and yaml.v2 on any input.
 func FuzzFastPath(f *testing.F) {
 	for _, s := range []string{"", "a: 1\n", "a:\n- b\n- 'c'\n", "a+:\n  - \"x\" # c\nb: yes\n",
-		"k: [a, 1, yes, null, 0644, 1.0]\n", "a: b\n  c\n", "---\na: 1\n", benchnode.Config(3, 25)} {
+		"k: [a, 1, yes, null, 0644, 1.0]\n", "a: b\n  c\n", "---\na: 1\n", "a: [b, 'c', 1]\n", benchnode.Config(3, 25)} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
