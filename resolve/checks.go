@@ -160,6 +160,15 @@ var boolWords = map[string]bool{"y": true, "Y": true, "yes": true, "Yes": true, 
 
 // checkConfigEntries looks at each config key and value as written against the flag it sets.
 func (r *resolver) checkConfigEntries(cmd *profile.Command) {
+	type scalar struct {
+		v                 any
+		raw, typ          string
+		quoted            bool
+		pos               diag.Position
+		isList, fromItems bool
+	}
+	// One buffer for every entry: a slice per entry was 5 MB of garbage on 2,000 drop-ins.
+	var vals []scalar
 	for _, ce := range r.entries {
 		e := ce.entry
 		if e.Key != strings.TrimSuffix(e.RawKey, "+") && e.Key != "" {
@@ -176,14 +185,7 @@ func (r *resolver) checkConfigEntries(cmd *profile.Command) {
 				Message: fmt.Sprintf("%s+: appends, but %s takes one value: k3s passes every item as --%s and the last one wins", e.Key, f.Name, f.Name),
 				Hint:    fmt.Sprintf("write %s: with the one value you want", e.Key)})
 		}
-		type scalar struct {
-			v                 any
-			raw, typ          string
-			quoted            bool
-			pos               diag.Position
-			isList, fromItems bool
-		}
-		var vals []scalar
+		vals = vals[:0]
 		if len(e.Items) > 0 {
 			for _, it := range e.Items {
 				vals = append(vals, scalar{it.Value, it.Raw, it.Type, it.Quoted, it.Pos, true, true})

@@ -28,13 +28,23 @@ const maxFileSize = 16 << 20
 // It never blocks: a FIFO, socket or device is refused with a *rootfs.NotRegularError before
 // it is opened (and again after, should it have been swapped in between).
 func readFile(fsys afero.Fs, name string) ([]byte, error) {
-	if err := rootfs.CheckRegular(fsys, name); err != nil {
-		if _, ok := rootfs.AsNotRegular(err); ok {
-			return nil, err
-		}
-		return nil, nodeErr("stat", name, err)
+	// rootfs.Fs.Open itself refuses a FIFO, socket or device before opening it, so the
+	// stat first is needed only for other filesystems, or to say why an open failed in the
+	// same words as always (a stat and an lstat per file saved on a --root node).
+	var f afero.File
+	var err error
+	if _, ok := fsys.(*rootfs.Fs); ok {
+		f, err = fsys.Open(name)
 	}
-	f, err := fsys.Open(name)
+	if f == nil {
+		if err := rootfs.CheckRegular(fsys, name); err != nil {
+			if _, ok := rootfs.AsNotRegular(err); ok {
+				return nil, err
+			}
+			return nil, nodeErr("stat", name, err)
+		}
+		f, err = fsys.Open(name)
+	}
 	if err != nil {
 		if _, ok := rootfs.AsNotRegular(err); ok {
 			return nil, err

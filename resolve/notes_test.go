@@ -1,6 +1,10 @@
 package resolve
 
-import "testing"
+import (
+	"math/rand"
+	"strings"
+	"testing"
+)
 
 func TestComponentArgsNote(t *testing.T) {
 	tests := []struct {
@@ -27,5 +31,35 @@ func TestComponentArgsNote(t *testing.T) {
 				t.Errorf("%s:\n got %q\nwant %q", tc.reason, got, tc.want)
 			}
 		})
+	}
+}
+
+// TestComponentArgsNeedNote checks componentArgsNote's shortcut on generated lists (fixed
+// seed): whenever the full table has a note to give, componentArgsNeedNote says so.
+func TestComponentArgsNeedNote(t *testing.T) {
+	parts := []string{"--", "a", "b", "max-pods", "+", "-", "=", "1", "x=y", "--a"}
+	r := rand.New(rand.NewSource(1))
+	withNote := 0
+	for i := 0; i < 50000; i++ {
+		items := make([]string, r.Intn(5))
+		for j := range items {
+			var b strings.Builder
+			for n := r.Intn(4); n >= 0; n-- {
+				b.WriteString(parts[r.Intn(len(parts))])
+			}
+			items[j] = b.String()
+		}
+		for _, collapsed := range []bool{false, true} {
+			full := componentArgsTable(items, collapsed)
+			if full != "" {
+				withNote++
+				if !componentArgsNeedNote(items) {
+					t.Fatalf("%q: the table says %q, but componentArgsNeedNote says there is nothing to say", items, full)
+				}
+			}
+		}
+	}
+	if withNote < 1000 {
+		t.Fatalf("only %d generated lists have a note: the test does not exercise the shortcut", withNote)
 	}
 }

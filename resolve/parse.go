@@ -185,7 +185,12 @@ func (r *resolver) parse(files []*sources.ConfigFile) {
 			program = r.p.Program
 		}
 		keys := mergeConfig(files, &r.seq, program)
-		r.entriesByKey = map[string][]*configEntry{}
+		r.entriesByKey = make(map[string][]*configEntry, len(keys))
+		n := 0
+		for _, mk := range keys {
+			n += len(mk.entries)
+		}
+		r.entries = make([]*configEntry, 0, n)
 		for _, mk := range keys {
 			r.entries = append(r.entries, mk.entries...)
 			r.entriesByKey[mk.name] = mk.entries

@@ -3,6 +3,7 @@ package resolve
 import (
 	"fmt"
 	"regexp"
+	"strings"
 
 	"github.com/k3sconf/k3sconf/diag"
 	"github.com/k3sconf/k3sconf/sources"
@@ -44,6 +45,9 @@ func (r *resolver) checkTemplates() {
 				vals = []string{a.Value}
 			}
 			for _, v := range vals {
+				if !mayHoldTemplate(v) {
+					continue
+				}
 				for _, m := range templateMarkers {
 					if m.configOnly && a.Kind != sources.KindConfig {
 						continue
@@ -64,4 +68,12 @@ func (r *resolver) checkTemplates() {
 			}
 		}
 	}
+}
+
+// mayHoldTemplate reports whether v holds a byte or word that every match of one of the
+// templateMarkers contains ("{{", "{%" and "${" a brace, "<…>" an angle bracket, the
+// placeholders REPLACE or CHANGE): most values hold none, and the expressions then need not
+// run (they cost 5% of show on 2,000 drop-ins).
+func mayHoldTemplate(v string) bool {
+	return strings.ContainsAny(v, "{<") || strings.Contains(v, "REPLACE") || strings.Contains(v, "CHANGE")
 }

@@ -162,13 +162,16 @@ func (f *Fs) Open(name string) (afero.File, error) {
 	if err != nil {
 		return nil, nodeErr("open", name, err)
 	}
-	if fi, err := fh.Stat(); err == nil {
+	fi, err = fh.Stat()
+	if err == nil {
 		if k := SpecialKind(fi.Mode()); k != "" && !IsDevNull(fi) {
 			fh.Close()
 			return nil, &NotRegularError{Path: name, Kind: k}
 		}
+	} else {
+		fi = nil
 	}
-	return &file{File: fh, name: name}, nil
+	return &file{File: fh, name: name, fi: fi}, nil
 }
 
 // Stat follows links (inside the root).
@@ -233,6 +236,10 @@ func (f *Fs) Chtimes(name string, a time.Time, m time.Time) error { return readO
 type file struct {
 	*os.File
 	name string
+	// fi is what fstat said when the file was opened: Stat returns it instead of asking
+	// again (every reader stats the file it just opened; 2,000 drop-ins made 2,000 extra
+	// fstat calls).
+	fi os.FileInfo
 }
 
 func (fl *file) Name() string { return fl.name }
@@ -259,7 +266,11 @@ func (fl *file) ReadDir(n int) ([]fs.DirEntry, error) {
 	return ents, nodeErr("readdirent", fl.name, err)
 }
 
+// Stat describes the open file: what fstat said when it was opened, if it said.
 func (fl *file) Stat() (os.FileInfo, error) {
+	if fl.fi != nil {
+		return fl.fi, nil
+	}
 	fi, err := fl.File.Stat()
 	return fi, nodeErr("stat", fl.name, err)
 }
