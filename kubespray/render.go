@@ -10,9 +10,6 @@ import (
 	"github.com/k3sconf/k3sconf/report"
 )
 
-// SchemaVersion of the kubespray JSON documents (the shared envelope's version).
-const SchemaVersion = 2
-
 // Text renders the explain report as `k3sconf explain` does: the value with its type and
 // source, then every assignment in precedence order with what became of it.
 func Text(w io.Writer, r *Report) {
@@ -95,10 +92,7 @@ func printDiag(w io.Writer, d diag.Diagnostic) {
 
 // ExplainDoc is the --json document of `k3sconf kubespray explain`.
 type ExplainDoc struct {
-	SchemaVersion int                 `json:"schemaVersion"`
-	Product       string              `json:"product"`
-	Command       string              `json:"command"`
-	Document      string              `json:"document"`
+	report.Envelope
 	Host          string              `json:"host"`
 	Groups        []string            `json:"groups"`
 	DynamicGroups []string            `json:"dynamicGroups"`
@@ -139,7 +133,7 @@ func source(a *ansible.Assignment) report.Source {
 
 // JSON builds the explain document.
 func JSON(r *Report) *ExplainDoc {
-	d := &ExplainDoc{SchemaVersion: SchemaVersion, Product: "kubespray", Command: "kubespray explain", Document: "kubespray explain",
+	d := &ExplainDoc{Envelope: report.NewEnvelope("kubespray", "kubespray explain", "kubespray explain"),
 		Host: r.Host, Groups: r.Groups, DynamicGroups: r.Added, Keys: map[string]*KeyDoc{}, Diagnostics: []report.Diagnostic{}}
 	if d.Groups == nil {
 		d.Groups = []string{}
@@ -199,13 +193,10 @@ func (r *Report) HasErrors() bool {
 
 // WhereDoc is the --json document of `k3sconf kubespray where`.
 type WhereDoc struct {
-	SchemaVersion int      `json:"schemaVersion"`
-	Product       string   `json:"product"`
-	Command       string   `json:"command"`
-	Document      string   `json:"document"`
-	Variable      string   `json:"variable"`
-	Uses          []UseDoc `json:"uses"`
-	Tags          []string `json:"tags"`
+	report.Envelope
+	Variable string   `json:"variable"`
+	Uses     []UseDoc `json:"uses"`
+	Tags     []string `json:"tags"`
 }
 
 // UseDoc is one use in JSON.
@@ -222,7 +213,7 @@ type UseDoc struct {
 
 // WhereJSON builds the where document.
 func WhereJSON(name string, uses []Use) *WhereDoc {
-	d := &WhereDoc{SchemaVersion: SchemaVersion, Product: "kubespray", Command: "kubespray where", Document: "kubespray where", Variable: name, Uses: []UseDoc{}, Tags: []string{}}
+	d := &WhereDoc{Envelope: report.NewEnvelope("kubespray", "kubespray where", "kubespray where"), Variable: name, Uses: []UseDoc{}, Tags: []string{}}
 	for _, u := range uses {
 		ud := UseDoc{File: u.Pos.File, Line: u.Pos.Line, Column: u.Pos.Column, Role: u.Role, Kind: u.Kind, Task: u.Task, Tags: u.Tags, Plays: u.Plays}
 		if ud.Tags == nil {
