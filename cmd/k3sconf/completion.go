@@ -1,6 +1,7 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -89,6 +90,7 @@ complete -c k3sconf -f -a '(__k3sconf_complete)'
 // completion is what the words before the cursor say.
 type completion struct {
 	g    globals
+	fs   *flag.FlagSet // the shared flag set, writing into g
 	cmd  *command
 	args []string // positional arguments after the command
 }
@@ -111,7 +113,8 @@ func complete(words []string) []string {
 	if cur == "=" {
 		prev, cur = append(prev, "="), ""
 	}
-	c := &completion{g: globals{root: "/"}}
+	c := &completion{}
+	c.fs = newFlagSet(&c.g)
 	var pending *flagDoc  // a flag whose value is the next word
 	var cmdWords []string // the words of a command name so far ("kubespray")
 	for _, w := range prev {
@@ -195,21 +198,11 @@ func complete(words []string) []string {
 	return nil
 }
 
+// set records a global flag typed so far (--root, --product, …), through the same flag set
+// run parses, so completion resolves the node run would; a command's own flags are not in it
+// and are ignored here.
 func (c *completion) set(name, val string) {
-	switch name {
-	case "root":
-		c.g.root = val
-	case "product":
-		c.g.product = val
-	case "command":
-		c.g.command = val
-	case "unit":
-		c.g.unit = val
-	case "config":
-		c.g.config = val
-	case "k3s-version":
-		c.g.version = val
-	}
+	_ = c.fs.Set(name, val)
 }
 
 func (c *completion) values(f *flagDoc, cur string) []string {
