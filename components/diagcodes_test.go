@@ -160,13 +160,7 @@ func TestRKE2Components(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			fs := afero.NewMemMapFs()
-			_ = afero.WriteFile(fs, "/etc/rancher/rke2/config.yaml", []byte(tc.config), 0o644)
-			res, err := resolve.Resolve(resolve.Options{FS: fs, Profile: profile.RKE2(), Command: "server"})
-			if err != nil {
-				t.Fatal(err)
-			}
-			rep := components.Inspect(fs, res)
+			rep := inspectRKE2Server(t, tc.config)
 			got := map[string]components.State{}
 			for _, c := range rep.Components {
 				got[c.Name] = c.State
@@ -226,15 +220,9 @@ func TestRKE2DisableFindings(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			fs := afero.NewMemMapFs()
-			_ = afero.WriteFile(fs, "/etc/rancher/rke2/config.yaml", []byte(tc.config), 0o644)
-			res, err := resolve.Resolve(resolve.Options{FS: fs, Profile: profile.RKE2(), Command: "server"})
-			if err != nil {
-				t.Fatal(err)
-			}
 			var got []string
 			hints := ""
-			for _, d := range components.Inspect(fs, res).Diagnostics {
+			for _, d := range inspectRKE2Server(t, tc.config).Diagnostics {
 				if d.Code == "component-disable-unknown" {
 					got = append(got, strings.Split(d.Message, "\"")[1])
 					hints += d.Hint + "\n"
@@ -254,4 +242,16 @@ func TestRKE2DisableFindings(t *testing.T) {
 			}
 		})
 	}
+}
+
+// inspectRKE2Server inspects the components of an RKE2 server whose config.yaml is config.
+func inspectRKE2Server(t *testing.T, config string) *components.Report {
+	t.Helper()
+	fs := afero.NewMemMapFs()
+	_ = afero.WriteFile(fs, "/etc/rancher/rke2/config.yaml", []byte(config), 0o644)
+	res, err := resolve.Resolve(resolve.Options{FS: fs, Profile: profile.RKE2(), Command: "server"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return components.Inspect(fs, res)
 }
