@@ -171,7 +171,10 @@ func (r *resolver) checkConfigEntries(cmd *profile.Command) {
 	var vals []scalar
 	for _, ce := range r.entries {
 		e := ce.entry
-		if e.Key != strings.TrimSuffix(e.RawKey, "+") && e.Key != "" {
+		// A quoted key is a string whatever it holds: JSON (Rancher's 50-rancher.yaml drop-in
+		// is written by encoding/json) quotes every key, and yaml.v2 reads "node-label" as
+		// node-label, so only a plain key can be typed.
+		if e.Key != strings.TrimSuffix(e.RawKey, "+") && e.Key != "" && !strings.HasPrefix(e.RawKey, `"`) && !strings.HasPrefix(e.RawKey, "'") {
 			r.diag(diag.Diagnostic{Severity: diag.Warning, Code: "yaml-typed-key", Pos: e.KeyPos, Key: e.Key,
 				Message: fmt.Sprintf("YAML 1.1 reads the key %q as %q (yes/no/on/off/y/n are booleans, numbers are normalised), so k3s sees the flag %q", strings.TrimSuffix(e.RawKey, "+"), e.Key, e.Key),
 				Hint:    fmt.Sprintf("quote the key (\"%s\":) if you meant it literally", strings.TrimSuffix(e.RawKey, "+"))})
@@ -346,16 +349,38 @@ func (r *resolver) checkCommandLine(cmd *profile.Command) {
 		}
 	}
 	if n := len(r.res.Diagnostics); n > 0 {
+		harmless := map[diag.Position]bool{}
 		for _, d := range r.res.Diagnostics {
 			if d.Code == "cli-positional" && d.Pos.Line > 0 {
-				for _, t := range toks {
+				for ti, t := range toks {
 					if t.pos == d.Pos && (t.text == "server" || t.text == "agent") {
+						if ti == len(toks)-1 {
+							// Nothing follows the second command word: k3s's server and agent
+							// actions never read their positional arguments (pkg/cli/server
+							// Run, pkg/cli/agent Run at 66a14f0e8), so no flag is lost and k3s
+							// starts as if the word were not there.
+							r.diag(diag.Diagnostic{Severity: diag.Info, Code: "cli-repeated-command", Pos: d.Pos,
+								Message: fmt.Sprintf("a second %q ends the command line: k3s ignores it, and since nothing follows it no flag is lost", t.text),
+								Hint:    fmt.Sprintf("remove the second %q from ExecStart when you next edit the unit: %s", t.text, fmt.Sprintf(r.p.ExecStartEdit, r.serviceName()))})
+							harmless[d.Pos] = true
+							continue
+						}
 						r.diag(diag.Diagnostic{Severity: diag.Error, Code: "cli-repeated-command", Pos: d.Pos,
 							Message: fmt.Sprintf("a second %q on the command line: the install script adds the command when INSTALL_K3S_EXEC starts with a flag, so %q appears twice and every flag after the second one is ignored", t.text, t.text),
 							Hint:    fmt.Sprintf("remove the second %q from ExecStart: %s", t.text, fmt.Sprintf(r.p.ExecStartEdit, r.serviceName()))})
 					}
 				}
 			}
+		}
+		if len(harmless) > 0 {
+			// The note replaces the positional-argument warning at the same word.
+			kept := r.res.Diagnostics[:0]
+			for _, d := range r.res.Diagnostics {
+				if !(d.Code == "cli-positional" && harmless[d.Pos]) {
+					kept = append(kept, d)
+				}
+			}
+			r.res.Diagnostics = kept
 		}
 	}
 }
