@@ -33,6 +33,8 @@ func (r *resolver) checks() {
 	r.checkTLSSan()
 	r.checkNodeLabels()
 	r.checkTemplates()
+	r.checkFlannelBackend()
+	r.checkServerURL()
 }
 
 // kubeletLabels and kubeletLabelNamespaces are what the kubelet lets a node set on itself in
@@ -132,6 +134,27 @@ func (r *resolver) checkTLSSan() {
 	}
 }
 
+// unitGuard says how an RKE2 unit keeps its twin from running: "ExecCondition" (refuses to
+// start while the other is active), "Conflicts" (starting it stops the other), or "" when the
+// file names neither (or cannot be read: then "ExecCondition", the shipped unit's guard).
+func (r *resolver) unitGuard(file string) string {
+	data, err := readFile(r.fs, file)
+	if err != nil {
+		return "ExecCondition"
+	}
+	uf, _ := sources.ParseUnit(file, data)
+	guard := ""
+	for _, e := range uf.Entries {
+		switch {
+		case e.Section == "Service" && e.Key == "ExecCondition" && strings.Contains(e.Value, "is-active"):
+			return "ExecCondition"
+		case e.Section == "Unit" && e.Key == "Conflicts" && strings.Contains(e.Value, "rke2-"):
+			guard = "Conflicts"
+		}
+	}
+	return guard
+}
+
 // checkBothUnits: RKE2's units each carry an ExecCondition that refuses to start while the
 // other is active (bundle/lib/systemd/system/rke2-*.service), so a node with both installed
 // runs whichever started first.
@@ -149,8 +172,17 @@ func (r *resolver) checkBothUnits() {
 		}
 	}
 	if len(found) == 2 {
+		msg := fmt.Sprintf("both %s and %s are installed; each has an ExecCondition that refuses to start while the other is active, so only one of them runs", found[0], found[1])
+		switch guard := r.unitGuard(found[0]); guard {
+		case "Conflicts":
+			// RKE2's units carried Conflicts= until the ExecCondition= of rancher/rke2
+			// edef34d59 (v1.36.0; backported to v1.35.2, v1.34.5, v1.33.9, v1.32.12).
+			msg = fmt.Sprintf("both %s and %s are installed; each names the other in Conflicts=, so starting one stops the other and only the one started last runs", found[0], found[1])
+		case "":
+			msg = fmt.Sprintf("both %s and %s are installed and neither refuses the other (no ExecCondition= or Conflicts= in %s): both can run at once on one node", found[0], found[1], found[0])
+		}
 		r.diag(diag.Diagnostic{Severity: diag.Info, Code: "rke2-both-units", Pos: diag.Position{File: found[0]},
-			Message: fmt.Sprintf("both %s and %s are installed; each has an ExecCondition that refuses to start while the other is active, so only one of them runs", found[0], found[1]),
+			Message: msg,
 			Hint:    "disable the one this node should not run: systemctl disable --now rke2-agent (or rke2-server); pick the other here with --command"})
 	}
 }
