@@ -212,10 +212,19 @@ func (r *resolver) checkConfigEntries(cmd *profile.Command) {
 				Hint:    fmt.Sprintf("quote the key (\"%s\":) if you meant it literally", strings.TrimSuffix(e.RawKey, "+"))})
 		}
 		f := cmd.Lookup(e.Key)
+		guessed := ""
 		if f == nil {
-			continue
+			// A mistyped component-arg key (kublet-arg) hides what its values would do once the
+			// key is fixed: check them against the flag the key's fix names, so one run says
+			// both (issue 20).
+			if sg := suggestion(e.Key, cmd); strings.HasSuffix(sg, "-arg") {
+				f, guessed = cmd.Lookup(sg), sg
+			}
+			if f == nil {
+				continue
+			}
 		}
-		if e.Append && f.Type != profile.StringSlice {
+		if e.Append && f.Type != profile.StringSlice && guessed == "" {
 			r.diag(diag.Diagnostic{Severity: diag.Warning, Code: "config-append-single-value", Pos: e.KeyPos, Key: f.Name,
 				Message: fmt.Sprintf("%s+: appends, but %s takes one value: k3s passes every item as --%s and the last one wins", e.Key, f.Name, f.Name),
 				Hint:    fmt.Sprintf("write %s: with the one value you want", e.Key)})
@@ -273,8 +282,12 @@ func (r *resolver) checkConfigEntries(cmd *profile.Command) {
 				flagName, _, _ := strings.Cut(rendered, "=")
 				flagName = strings.TrimLeft(flagName, "-")
 				if kebab := toKebab(flagName); kebab != flagName {
+					where := f.Name
+					if guessed != "" {
+						where = fmt.Sprintf("%s (meant as %s: once the key is fixed)", e.Key, guessed)
+					}
 					r.diag(diag.Diagnostic{Severity: diag.Warning, Code: "config-component-arg-camelcase", Pos: s.pos, Key: f.Name,
-						Message: fmt.Sprintf("%q in %s looks like a configuration-file field, not a command-line flag: Kubernetes components take kebab-case flags, so --%s is rejected or ignored", flagName, f.Name, flagName),
+						Message: fmt.Sprintf("%q in %s looks like a configuration-file field, not a command-line flag: Kubernetes components take kebab-case flags, so --%s is rejected or ignored", flagName, where, flagName),
 						Hint:    fmt.Sprintf("use the flag name %q (if the component has that flag), or set the field in the component's config file", kebab)})
 				}
 			}
@@ -401,6 +414,27 @@ func (r *resolver) checkCommandLine(cmd *profile.Command) {
 							Message: fmt.Sprintf("a second %q on the command line: the install script adds the command when INSTALL_K3S_EXEC starts with a flag, so %q appears twice and every flag after the second one is ignored", t.text, t.text),
 							Hint:    fmt.Sprintf("remove the second %q from ExecStart: %s", t.text, fmt.Sprintf(r.p.ExecStartEdit, r.serviceName()))})
 					}
+				}
+			}
+		}
+		// A stray word right after a repeatable flag's value reads as a second value of that
+		// flag (--disable traefik servicelb): the fix is another --flag, not removing it.
+		for i := range r.res.Diagnostics {
+			d := &r.res.Diagnostics[i]
+			if d.Code != "cli-positional" || harmless[d.Pos] {
+				continue
+			}
+			for ti, t := range toks {
+				if t.pos != d.Pos || ti < 2 {
+					continue
+				}
+				flagTok, valTok := toks[ti-2].text, toks[ti-1].text
+				if !strings.HasPrefix(flagTok, "-") || strings.Contains(flagTok, "=") || strings.HasPrefix(valTok, "-") || strings.HasPrefix(t.text, "-") || t.text == "server" || t.text == "agent" {
+					continue
+				}
+				if f := cmd.Lookup(strings.TrimLeft(flagTok, "-")); f != nil && f.Type == profile.StringSlice {
+					d.Message += fmt.Sprintf("; it reads like a second value of %s, but a flag takes one value per occurrence", flagTok)
+					d.Hint = fmt.Sprintf("give the value its own flag: '%s' '%s' in ExecStart: %s", flagTok, t.text, fmt.Sprintf(r.p.ExecStartEdit, r.serviceName()))
 				}
 			}
 		}
