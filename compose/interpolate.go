@@ -17,6 +17,9 @@ type Lookup func(name string) (string, bool)
 type unsetVar struct {
 	name     string
 	required string // the :? / ? message, when the syntax requires the variable
+	// invalid holds a reference compose-go's template grammar rejects ("${VAR:default}",
+	// "$1", a lone "$"); compose then refuses the whole file.
+	invalid string
 }
 
 // interpolate expands $VAR, ${VAR}, ${VAR:-def}, ${VAR-def}, ${VAR:?err}, ${VAR?err},
@@ -26,7 +29,14 @@ func interpolate(s string, look Lookup) (string, []unsetVar) {
 	var unset []unsetVar
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if c != '$' || i+1 >= len(s) {
+		if c != '$' {
+			b.WriteByte(c)
+			continue
+		}
+		if i+1 >= len(s) {
+			// compose-go's pattern ends in an empty "invalid" group: a "$" that starts no
+			// reference is an error, not a literal.
+			unset = append(unset, unsetVar{invalid: "$"})
 			b.WriteByte(c)
 			continue
 		}
@@ -38,10 +48,17 @@ func interpolate(s string, look Lookup) (string, []unsetVar) {
 		case n == '{':
 			end := matchBrace(s, i+1)
 			if end < 0 {
+				unset = append(unset, unsetVar{invalid: s[i:]})
 				b.WriteString(s[i:])
 				return b.String(), unset
 			}
 			expr := s[i+2 : end]
+			if !validBraced(expr) {
+				unset = append(unset, unsetVar{invalid: s[i : end+1]})
+				b.WriteString(s[i : end+1])
+				i = end
+				continue
+			}
 			v, u := expand(expr, look)
 			unset = append(unset, u...)
 			b.WriteString(v)
@@ -59,10 +76,25 @@ func interpolate(s string, look Lookup) (string, []unsetVar) {
 			b.WriteString(v)
 			i = j - 1
 		default:
+			unset = append(unset, unsetVar{invalid: s[i : i+2]})
 			b.WriteByte(c)
 		}
 	}
 	return b.String(), unset
+}
+
+// validBraced is compose-go's braced substitution (template/template.go substitutionBraced,
+// matched case-insensitively): a name, then nothing or one of :- - :? ? :+ + and any text.
+func validBraced(expr string) bool {
+	if expr == "" || !isNameStart(expr[0]) {
+		return false
+	}
+	j := 1
+	for j < len(expr) && isNameChar(expr[j]) {
+		j++
+	}
+	op := strings.TrimPrefix(expr[j:], ":")
+	return j == len(expr) || (op != "" && strings.IndexByte("-+?", op[0]) >= 0)
 }
 
 // matchBrace finds the '}' closing the '{' at open, allowing nested ${…} in defaults.

@@ -27,6 +27,11 @@ func TestInterpolate(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			got, unset := interpolate(tc.in, look)
+			for _, u := range unset {
+				if u.invalid != "" {
+					t.Errorf("%s: %q reported as invalid (%q)", tc.reason, tc.in, u.invalid)
+				}
+			}
 			if got != tc.want || len(unset) != tc.unset {
 				t.Errorf("%s: interpolate(%q) = %q, %d unset; want %q, %d", tc.reason, tc.in, got, len(unset), tc.want, tc.unset)
 			}
@@ -39,5 +44,35 @@ func TestSplitCommand(t *testing.T) {
 	want := []string{"server", "--node-label", "a=b c", "--tls-san=x y", "plain word"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// TestInterpolateInvalid follows compose-go template/template.go: the pattern
+// \$(?i:(?P<escaped>\$)|(?P<named>[_a-z][_a-z0-9]*)|{(?P<braced>[_a-z][_a-z0-9]*(?::?[-+?]…)?)}|(?P<invalid>))
+// turns every "$" that is not "$$", a name or a well-formed braced reference into
+// InvalidTemplateError, and compose refuses the file.
+func TestInterpolateInvalid(t *testing.T) {
+	look := func(string) (string, bool) { return "", false }
+	cases := []struct{ name, reason, in, invalid string }{
+		{"colon-default", "${VAR:default}: a colon must be followed by -, ? or +", "k3s:${K3S_VERSION:v1.30.5-k3s1}", "${K3S_VERSION:v1.30.5-k3s1}"},
+		{"digit", "$1 is no name: the invalid group matches", "echo $1", "$1"},
+		{"lone-dollar", "a trailing $ starts no reference", "cost 5$", "$"},
+		{"empty-braces", "${} has no name", "${}", "${}"},
+		{"unclosed", "${VAR without } does not match the braced group", "${VAR", "${VAR"},
+		{"digit-name", "a name starts with a letter or _", "${1X}", "${1X}"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, unset := interpolate(tc.in, look)
+			got := ""
+			for _, u := range unset {
+				if u.invalid != "" {
+					got = u.invalid
+				}
+			}
+			if got != tc.invalid {
+				t.Errorf("%s: interpolate(%q) invalid = %q, want %q", tc.reason, tc.in, got, tc.invalid)
+			}
+		})
 	}
 }

@@ -48,6 +48,8 @@ var Codes = []CodeDoc{
 	{"compose-down-v", "info", "The node keeps its identity in named volumes, which `docker compose down -v` deletes.", "`- server-node:/etc/rancher/node`"},
 	{"compose-env-file-missing", "error", "A required `env_file` cannot be read, so compose refuses to start the service.", "`env_file: k3s.env` when the file does not exist"},
 	{"compose-env-file-syntax", "warning", "A line of an `env_file` or `.env` is not `NAME=value`.", "`NOT A LINE`"},
+	{"compose-installer-variable", "warning", "A k3s service's environment sets an install-script variable (`INSTALL_K3S_EXEC`, any `INSTALL_K3S_*`): only get.k3s.io reads them, and a container runs the k3s binary directly, so they do nothing.", "`environment: [INSTALL_K3S_EXEC=--disable traefik]` on a rancher/k3s service"},
+	{"compose-interpolation-invalid", "error", "A `$` reference compose's template grammar (compose-go template/template.go) rejects — `${VAR:default}` without `-`, `$1`, `${}`, a lone `$` — makes docker compose refuse the whole file (\"invalid interpolation format\"), so no service starts.", "`image: rancher/k3s:${K3S_VERSION:v1.33.1-k3s1}`"},
 	{"compose-k3s-refuses", "error", "The resolved command line or environment makes k3s refuse to start in that container.", "`command: server --no-deploy traefik`"},
 	{"compose-name-not-pinned", "error", "No `hostname:`, `--node-name` or `K3S_NODE_NAME`: the node name is the container ID, so every re-created container registers as a new node.", "the stock k3s `docker-compose.yml`"},
 	{"compose-no-k3s", "info", "No service of the compose file runs k3s.", "a file with only `image: nginx`"},
