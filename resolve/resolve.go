@@ -214,6 +214,9 @@ func (r *resolver) loadUnit() {
 		r.res.Sources = append(r.res.Sources, Source{Role: role, Path: f, State: "read", Why: why})
 	}
 	r.res.Unit = mainPath
+	if len(files) > 0 {
+		r.checkConditions(files, path.Base(mainPath))
+	}
 	u := sources.MergeUnitOn(path.Base(mainPath), files, nodeHost(r.fs, mainPath))
 	r.res.Diagnostics = append(r.res.Diagnostics, u.Diagnostics...)
 	if u.Refused != "" {
