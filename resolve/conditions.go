@@ -159,7 +159,7 @@ func (r *resolver) checkConditions(files []*sources.UnitFile, unit string) {
 		sort.Strings(unknown)
 		r.diag(diag.Diagnostic{Severity: diag.Info, Code: "unit-condition-not-evaluated", Pos: diag.Position{File: files[0].Path},
 			Message: fmt.Sprintf("%s has conditions k3sconf could not evaluate from the node's files (a host check, or a path whose folder the files do not hold; assumed to hold): %s; if one fails on the machine, systemd skips the unit (a Condition) or fails it (an Assert), and k3s never runs", unit, strings.Join(unknown, ", ")),
-			Hint:    fmt.Sprintf("on the node, `systemctl status %s` names a condition that failed (checking needs no daemon-reload)", unit)})
+			Hint:    fmt.Sprintf("on the node, `systemctl status %s` names a condition that failed", unit)})
 	}
 }
 

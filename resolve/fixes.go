@@ -17,6 +17,9 @@ func (r *resolver) serviceName() string {
 	return strings.TrimSuffix(r.p.Units[r.res.Command], ".service")
 }
 
+// notAnEdit are codes whose fix is about how k3sconf reads the node, not an edit of the unit.
+var notAnEdit = map[string]bool{"unit-discovered": true, "unit-condition-not-evaluated": true}
+
 // unitFixes makes every fix that edits a unit file end with the daemon-reload that makes
 // systemd read the edit (without it, `systemctl restart` starts the old ExecStart and
 // environment lines). A finding edits the unit when it points into the unit or one of its
@@ -35,7 +38,7 @@ func (r *resolver) unitFixes() {
 	reload := fmt.Sprintf("`systemctl daemon-reload && systemctl restart %s`", svc)
 	for i := range r.res.Diagnostics {
 		d := &r.res.Diagnostics[i]
-		if d.Hint == "" || !units[d.Pos.File] || strings.Contains(d.Hint, "daemon-reload") || r.configFix[d.Code+" "+d.Pos.String()] {
+		if d.Hint == "" || !units[d.Pos.File] || strings.Contains(d.Hint, "daemon-reload") || r.configFix[d.Code+" "+d.Pos.String()] || notAnEdit[d.Code] {
 			continue
 		}
 		if plain := fmt.Sprintf("`systemctl restart %s`", svc); strings.Contains(d.Hint, plain) {

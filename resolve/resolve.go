@@ -166,6 +166,12 @@ func (r *resolver) loadUnit() {
 		mainPath, dropins = m, d
 		break
 	}
+	if mainPath == "" && r.opts.Unit == "" && r.opts.Args == nil {
+		// No unit of the product's names: look for one whose ExecStart runs the product.
+		if p := r.discoverUnit(cmd); p != "" {
+			mainPath, dropins, _ = unitFiles(r.fs, r.p.UnitDirs, path.Base(p), "")
+		}
+	}
 	r.env = map[string]*EnvVar{}
 	if mainPath == "" && r.opts.Args != nil {
 		return
