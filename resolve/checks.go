@@ -35,6 +35,7 @@ func (r *resolver) checks() {
 	r.checkTemplates()
 	r.checkFlannelBackend()
 	r.checkServerURL()
+	r.checkFeatureGates()
 }
 
 // kubeletLabels and kubeletLabelNamespaces are what the kubelet lets a node set on itself in
