@@ -47,6 +47,11 @@ var releaseFacts = []ReleaseFact{
 		Note:   "each unit's ExecCondition= refuses to start while the other is active",
 		Source: "rancher/rke2 edef34d59 \"Prevent a node transform from agent/server to server/agent\" (2026-02-16; backports 602b50e8a, 766e883e4, 5682942ad, 56fc188fe before v1.35.2, v1.34.5, v1.33.9, v1.32.12)"},
 
+	{Product: "rke2", Name: "profile cis-1.23", From: "v1.30.1",
+		Value:  []string{"invalid value provided for --profile flag"},
+		Note:   "before v1.30 RKE2 accepted cis-1.23 with a deprecation warning; from rancher/rke2 ebe1d35db (2024-05) until the etcd-profile change (d736f9699 on release-1.30, 2025-06) the message is \"cis-1.23 profile is deprecated. Please use 'cis' instead.\"",
+		Source: "rancher/rke2 ebe1d35db \"[1.30] Move to fatal error for cis-1.23 profile value\" (#5781, before v1.30.1 on release-1.30); pkg/cli/cmds/profile_linux.go validateProfile"},
+
 	// flannel-backend values that stopped working: pkg/agent/flannel/setup.go
 	// createFlannelConf, which runs when the agent part of k3s sets up flannel (after the
 	// server part has started), so k3s starts and then exits.

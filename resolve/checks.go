@@ -36,6 +36,7 @@ func (r *resolver) checks() {
 	r.checkFlannelBackend()
 	r.checkServerURL()
 	r.checkFeatureGates()
+	r.checkRKE2Profile()
 }
 
 // kubeletLabels and kubeletLabelNamespaces are what the kubelet lets a node set on itself in

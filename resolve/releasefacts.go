@@ -39,3 +39,28 @@ func releaseName(v string) string {
 	}
 	return v
 }
+
+// checkRKE2Profile reports profile: cis-1.23 on an RKE2 release that refuses it: RKE2's
+// server and agent commands validate the profile (validateProfile, rancher/rke2
+// pkg/cli/cmds) before they hand over to k3s, so RKE2 refuses to start.
+func (r *resolver) checkRKE2Profile() {
+	if r.p.Name != "rke2" {
+		return
+	}
+	k := r.res.Key("profile")
+	if k == nil || k.Source == nil {
+		return
+	}
+	if v, _ := k.Value.(string); v != "cis-1.23" {
+		return
+	}
+	f := r.p.FactAt("profile cis-1.23", r.res.Version)
+	if f == nil {
+		return
+	}
+	msg := f.Value[0]
+	r.diag(diag.Diagnostic{Severity: diag.Error, Code: "rke2-profile-removed", Pos: k.Source.Pos, Key: "profile",
+		Message: fmt.Sprintf("rke2 %s refuses to start: %q — profile cis-1.23 was deprecated for cis and refused from v1.30.1 (%s)", releaseName(r.res.Version), msg, f.Source),
+		Hint:    "write profile: cis (the CIS profile for every Kubernetes version RKE2 supports)"})
+	r.failAt(stageValidate, msg, k.Source.Pos)
+}
