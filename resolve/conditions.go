@@ -44,6 +44,9 @@ var fileConditions = map[string]func(fs afero.Fs, p string) bool{
 	},
 }
 
+// binDirs are the folders whose missing files say nothing about the node (see above).
+var binDirs = map[string]bool{"/usr/local/bin": true, "/usr/bin": true, "/bin": true, "/usr/sbin": true, "/sbin": true, "/usr/local/sbin": true, "/opt/bin": true}
+
 type unitCondition struct {
 	e                      sources.UnitEntry
 	kind                   string // "Condition" or "Assert"
@@ -89,7 +92,10 @@ func (r *resolver) checkConditions(files []*sources.UnitFile, unit string) {
 				// A path that is absent counts only where the node's files hold its folder:
 				// a bundle or --root copy without /usr/local/bin says nothing about k3s's
 				// binary. A path that is there is evidence either way.
-				if fi, err := r.fs.Stat(path.Dir(path.Clean(v))); res || (err == nil && fi.IsDir()) {
+				// Binaries are left out of node copies as a rule (a bundle keeps the
+				// scripts next to them, not the 70 MB k3s), so a missing file in a bin
+				// folder is no evidence either.
+				if fi, err := r.fs.Stat(path.Dir(path.Clean(v))); res || (err == nil && fi.IsDir() && !binDirs[path.Dir(path.Clean(v))]) {
 					c.known = true
 					c.holds = res != c.negate
 				}

@@ -29,6 +29,7 @@ func TestConditions(t *testing.T) {
 		{"trigger-none", "no triggering condition holds", "ConditionPathExists=|/etc/rancher/k3s/a\nConditionPathExists=|/etc/rancher/k3s/b\n", []string{"/etc/rancher/k3s/c"}, "is skipped", 0},
 		{"reset", "an empty assignment drops the earlier conditions", "ConditionPathExists=/etc/rancher/k3s/a\nConditionPathExists=\n", []string{"/etc/rancher/k3s/c"}, "", 0},
 		{"assert", "an assertion that fails fails the start", "AssertFileNotEmpty=/etc/rancher/k3s/token\n", []string{"/etc/rancher/k3s/token"}, "Assertion failed", 0},
+		{"binary", "a missing binary in /usr/local/bin is no evidence: node copies leave binaries out", "ConditionPathExists=/usr/local/bin/k3s\n", []string{"/usr/local/bin/k3s-killall.sh"}, "", 1},
 		{"not-evaluated", "a host check is named, assumed to hold", "ConditionHost=node1\n", nil, "", 1},
 	}
 	for _, tc := range tests {

@@ -58,7 +58,7 @@ func (r *resolver) checkServerURL() {
 			p = "80"
 		}
 		warn("server-url-scheme",
-			fmt.Sprintf("server %s uses http://: %s's supervisor speaks only TLS, so the %s keeps the scheme, sends plain HTTP to port %s, never registers and retries forever", r.redactURL(raw), r.p.Program, r.res.Command, p),
+			fmt.Sprintf("server %s uses http://: the %s's load balancer keeps the scheme (http://127.0.0.1:6444), and every request to it fails with \"only https:// URLs are supported, invalid scheme\" (pkg/clientaccess), so the %s never registers and retries forever (port %s)", r.redactURL(raw), r.res.Command, r.res.Command, p),
 			fmt.Sprintf("write server: %s", r.redactURL(fixed("https", supervisor))))
 		return
 	default:
