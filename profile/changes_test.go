@@ -1,6 +1,10 @@
 package profile
 
-import "testing"
+import (
+	"os"
+	"strings"
+	"testing"
+)
 
 func TestFactAt(t *testing.T) {
 	tests := []struct {
@@ -44,6 +48,21 @@ func TestReleaseFactsHaveSources(t *testing.T) {
 			if _, err := ParseVersion(r); r != "" && err != nil {
 				t.Errorf("row %s: %v", f.Name, err)
 			}
+		}
+	}
+}
+
+// TestReleaseFactsDocumented keeps docs/real-world.md's release-facts table in step.
+func TestReleaseFactsDocumented(t *testing.T) {
+	b, err := os.ReadFile("../docs/real-world.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(b)
+	for _, f := range releaseFacts {
+		row := "| " + f.Product + " | " + f.Name + " |"
+		if !strings.Contains(doc, row) {
+			t.Errorf("docs/real-world.md has no row %q", row)
 		}
 	}
 }
