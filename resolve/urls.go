@@ -34,6 +34,11 @@ func (r *resolver) checkServerURL() {
 		// A URL Go's parser rejects is k3s's own check (validate.go).
 		return
 	}
+	if r.res.Command == "server" && !r.hasValue("token") && !r.hasValue("token-file") {
+		// Without a token a server ignores --server and starts a cluster of its own
+		// (pkg/cluster/managed.go assignManagedDriver): the URL is never dialled.
+		return
+	}
 	pos := k.Source.Pos
 	svc := r.serviceName()
 	supervisor, other := "6443", "9345"
@@ -94,4 +99,14 @@ func (r *resolver) redactURL(s string) string {
 		return s
 	}
 	return u.Redacted()
+}
+
+// hasValue reports whether the key has a non-empty value in force.
+func (r *resolver) hasValue(name string) bool {
+	k := r.res.Key(name)
+	if k == nil || k.Source == nil {
+		return false
+	}
+	v, _ := k.Value.(string)
+	return v != ""
 }
