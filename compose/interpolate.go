@@ -18,7 +18,7 @@ type unsetVar struct {
 	name     string
 	required string // the :? / ? message, when the syntax requires the variable
 	// invalid holds a reference compose-go's template grammar rejects ("${VAR:default}",
-	// "$1", a lone "$"); compose then refuses the whole file.
+	// "${}", an unclosed "${VAR"); compose then refuses the whole file.
 	invalid string
 }
 
@@ -34,9 +34,8 @@ func interpolate(s string, look Lookup) (string, []unsetVar) {
 			continue
 		}
 		if i+1 >= len(s) {
-			// compose-go's pattern ends in an empty "invalid" group: a "$" that starts no
-			// reference is an error, not a literal.
-			unset = append(unset, unsetVar{invalid: "$"})
+			// A "$" that starts no reference is a literal in compose-go v2 (docker compose
+			// v2): its pattern's "invalid" group follows "${" only.
 			b.WriteByte(c)
 			continue
 		}
@@ -76,15 +75,16 @@ func interpolate(s string, look Lookup) (string, []unsetVar) {
 			b.WriteString(v)
 			i = j - 1
 		default:
-			unset = append(unset, unsetVar{invalid: s[i : i+2]})
 			b.WriteByte(c)
 		}
 	}
 	return b.String(), unset
 }
 
-// validBraced is compose-go's braced substitution (template/template.go substitutionBraced,
-// matched case-insensitively): a name, then nothing or one of :- - :? ? :+ + and any text.
+// validBraced is compose-go's braced substitution (compose-spec/compose-go v2.16.0
+// template/template.go: substitutionBraced "[_a-z][_a-z0-9]*(?::?[-+?](.*))?", matched
+// case-insensitively, and "${" followed by anything else is the "invalid" group): a name,
+// then nothing or one of :- - :? ? :+ + and any text.
 func validBraced(expr string) bool {
 	if expr == "" || !isNameStart(expr[0]) {
 		return false
@@ -97,21 +97,30 @@ func validBraced(expr string) bool {
 	return j == len(expr) || (op != "" && strings.IndexByte("-+?", op[0]) >= 0)
 }
 
-// matchBrace finds the '}' closing the '{' at open, allowing nested ${…} in defaults.
+// matchBrace finds the '}' closing the '{' at open as compose-go v2.16.0 does: its pattern's
+// braced group is greedy (up to the last '}' of the string), then getFirstBraceClosingIndex
+// cuts the match at the '}' that balances the braces, skipping the character after each '{'
+// (so "${A:-{}" keeps its '}' inside the default).
 func matchBrace(s string, open int) int {
+	last := strings.LastIndexByte(s[open:], '}')
+	if last < 0 {
+		return -1
+	}
+	last += open
 	depth := 0
-	for i := open; i < len(s); i++ {
-		switch s[i] {
-		case '{':
-			depth++
-		case '}':
+	for i := open; i <= last; i++ {
+		if s[i] == '}' {
 			depth--
 			if depth == 0 {
 				return i
 			}
 		}
+		if s[i] == '{' {
+			depth++
+			i++
+		}
 	}
-	return -1
+	return last
 }
 
 func expand(expr string, look Lookup) (string, []unsetVar) {

@@ -23,6 +23,8 @@ func TestInterpolate(t *testing.T) {
 		{"required", ":? without the variable is reported", "${NOPE:?err}", "", 1},
 		{"alt", ":+ gives the alternative when set", "${SET:+alt}", "alt", 0},
 		{"unset", "an unset variable is empty and reported", "${NOPE}", "", 1},
+		{"brace-in-default", "compose-go skips the character after a '{' when it balances braces, so the '}' stays in the default (the one disagreement of the first differential run)", "${d:-{}", "{", 0},
+		{"lone-dollar", "a '$' that starts no reference is literal in compose-go v2", "a$1 5$", "a$1 5$", 0},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -47,16 +49,16 @@ func TestSplitCommand(t *testing.T) {
 	}
 }
 
-// TestInterpolateInvalid follows compose-go template/template.go: the pattern
-// \$(?i:(?P<escaped>\$)|(?P<named>[_a-z][_a-z0-9]*)|{(?P<braced>[_a-z][_a-z0-9]*(?::?[-+?]…)?)}|(?P<invalid>))
-// turns every "$" that is not "$$", a name or a well-formed braced reference into
-// InvalidTemplateError, and compose refuses the file.
+// TestInterpolateInvalid follows compose-spec/compose-go v2.16.0 template/template.go: the
+// pattern \$(?i:(?P<escaped>\$)|(?P<named>[_a-z][_a-z0-9]*)|{(?:(?P<braced>…)}|(?P<invalid>)))
+// turns a "${" that does not open a well-formed braced reference into InvalidTemplateError,
+// and compose refuses the file; any other "$" that starts no reference stays literal.
 func TestInterpolateInvalid(t *testing.T) {
 	look := func(string) (string, bool) { return "", false }
 	cases := []struct{ name, reason, in, invalid string }{
 		{"colon-default", "${VAR:default}: a colon must be followed by -, ? or +", "k3s:${K3S_VERSION:v1.30.5-k3s1}", "${K3S_VERSION:v1.30.5-k3s1}"},
-		{"digit", "$1 is no name: the invalid group matches", "echo $1", "$1"},
-		{"lone-dollar", "a trailing $ starts no reference", "cost 5$", "$"},
+		{"digit", "$1 is a literal in compose-go v2: the invalid group follows ${ only", "echo $1", ""},
+		{"lone-dollar", "a trailing $ is a literal too", "cost 5$", ""},
 		{"empty-braces", "${} has no name", "${}", "${}"},
 		{"unclosed", "${VAR without } does not match the braced group", "${VAR", "${VAR"},
 		{"digit-name", "a name starts with a letter or _", "${1X}", "${1X}"},
