@@ -116,8 +116,14 @@ func (in *inspector) rke2Rules() {
 		// before v1.36.0; since, traefik unless an ingress-nginx HelmChart is deployed.
 		def := []string{"traefik"}
 		note := "RKE2's default unless an ingress-nginx HelmChart is already deployed"
+		noFlag := false
 		if f := profile.RKE2().FactAt("default ingress-controller", in.res.Version); f != nil {
 			def, note = f.Value, f.Note
+			noFlag = f.From == "" // the release has no ingress-controller flag and no traefik chart
+		}
+		if noFlag {
+			add("rke2-traefik", fmt.Sprintf("RKE2 %s ships no traefik chart: %s", releaseText(in.res.Version), note))
+			add("rke2-traefik-crd", fmt.Sprintf("RKE2 %s ships no traefik chart: %s", releaseText(in.res.Version), note))
 		}
 		for _, d := range def {
 			chosen[d] = true
