@@ -92,13 +92,18 @@ func (r *resolver) checkServerURL() {
 	}
 }
 
-// redactURL hides a password in a URL the way the report's redactor does elsewhere.
+// redactURL hides a password in a URL the way the report's redactor does elsewhere
+// (user:REDACTED@host; the report package's redactor also runs over every message).
 func (r *resolver) redactURL(s string) string {
 	u, err := url.Parse(s)
 	if err != nil || u.User == nil {
 		return s
 	}
-	return u.Redacted()
+	if _, has := u.User.Password(); !has {
+		return s
+	}
+	u.User = url.UserPassword(u.User.Username(), "REDACTED")
+	return u.String()
 }
 
 // hasValue reports whether the key has a non-empty value in force.

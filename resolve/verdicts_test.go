@@ -48,6 +48,9 @@ func TestIssue20Verdicts(t *testing.T) {
 		{"server-joining", "a joining server (token set) dials the URL like an agent",
 			map[string]string{"/etc/rancher/k3s/config.yaml": "server: https://10.0.0.1:9345\ntoken: t\n"}, "server",
 			map[string]diag.Severity{"server-url-port": diag.Warning}, "https://10.0.0.1:6443"},
+		{"url-password", "a password in the server URL never reaches the fix",
+			map[string]string{"/etc/systemd/system/k3s-agent.service": agentUnit, "/etc/rancher/k3s/config.yaml": "server: http://admin:hunter2@10.0.0.1:6443\ntoken: t\n"}, "agent",
+			map[string]diag.Severity{"server-url-scheme": diag.Warning}, "admin:REDACTED@10.0.0.1:6443"},
 		{"no-deploy-agent", "agents have no --disable: the fix must not say rename to disable",
 			map[string]string{"/etc/systemd/system/k3s-agent.service": "[Service]\nEnvironment=K3S_URL=https://10.0.0.1:6443 K3S_TOKEN=t\nExecStart=/usr/local/bin/k3s agent --no-deploy traefik\n"}, "agent",
 			map[string]diag.Severity{"k3s-refuses": diag.Error}, "set disable on the servers"},
@@ -70,6 +73,9 @@ func TestIssue20Verdicts(t *testing.T) {
 			}
 			got := map[string]diag.Diagnostic{}
 			for _, d := range res.Diagnostics {
+				if strings.Contains(d.Message+d.Hint, "hunter2") {
+					t.Errorf("%s: a finding shows the URL's password: %s / %s", tc.name, d.Message, d.Hint)
+				}
 				if _, ok := got[d.Code]; !ok {
 					got[d.Code] = d
 				}
