@@ -157,9 +157,9 @@ func (r *resolver) unitGuard(file string) string {
 	return guard
 }
 
-// checkBothUnits: RKE2's units each carry an ExecCondition that refuses to start while the
-// other is active (bundle/lib/systemd/system/rke2-*.service), so a node with both installed
-// runs whichever started first.
+// checkBothUnits: RKE2's units keep each other from running (bundle/lib/systemd/system/
+// rke2-*.service): an ExecCondition= that refuses to start while the other is active since
+// rancher/rke2 edef34d59, Conflicts= before; the note says which the installed unit has.
 func (r *resolver) checkBothUnits() {
 	if r.p.Name != "rke2" {
 		return
