@@ -401,13 +401,18 @@ func (r *resolver) checkCommandLine(cmd *profile.Command) {
 			if d.Code == "cli-positional" && d.Pos.Line > 0 {
 				for ti, t := range toks {
 					if t.pos == d.Pos && (t.text == "server" || t.text == "agent") {
-						if ti == len(toks)-1 {
-							// Nothing follows the second command word: k3s's server and agent
+						if ti == len(toks)-1 || !r.lostAfter(t.text, d.Pos) {
+							// Nothing follows the second command word, or urfave/cli v1 moved
+							// every flag after it in front of it: k3s's server and agent
 							// actions never read their positional arguments (pkg/cli/server
 							// Run, pkg/cli/agent Run at 66a14f0e8), so no flag is lost and k3s
 							// starts as if the word were not there.
+							what := "since nothing follows it no flag is lost"
+							if ti < len(toks)-1 {
+								what = "urfave/cli v1 moves the flags after it in front of it, so no flag is lost"
+							}
 							r.diag(diag.Diagnostic{Severity: diag.Info, Code: "cli-repeated-command", Pos: d.Pos,
-								Message: fmt.Sprintf("a second %q ends the command line: k3s ignores it, and since nothing follows it no flag is lost", t.text),
+								Message: fmt.Sprintf("a second %q on the command line: k3s ignores it, and %s", t.text, what),
 								Hint:    fmt.Sprintf("remove the second %q from ExecStart when you next edit the unit: %s", t.text, fmt.Sprintf(r.p.ExecStartEdit, r.serviceName()))})
 							harmless[d.Pos] = true
 							continue
@@ -451,6 +456,25 @@ func (r *resolver) checkCommandLine(cmd *profile.Command) {
 			r.res.Diagnostics = kept
 		}
 	}
+}
+
+// lostAfter reports whether some command-line word after the positional argument word at
+// pos was left unparsed (its assignment is Ignored for that reason).
+func (r *resolver) lostAfter(word string, pos diag.Position) bool {
+	prefix := fmt.Sprintf("after the positional argument %q at %s", word, pos)
+	for _, a := range r.stray {
+		if a.Outcome == Ignored && strings.HasPrefix(a.Reason, prefix) {
+			return true
+		}
+	}
+	for _, k := range r.res.Keys {
+		for _, a := range k.History {
+			if a.Outcome == Ignored && strings.HasPrefix(a.Reason, prefix) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // checkEnvironment reports K3S_CONFIG_FILE moving the config (S29), and variables the

@@ -130,3 +130,30 @@ func TestRKE2UnitGuard(t *testing.T) {
 		})
 	}
 }
+
+// TestRepeatedCommandByEra: flags after a second "server" are lost with urfave/cli v2 (k3s
+// stops at the first positional argument) but not with v1, which moves the command's flags in
+// front of it (releases before v1.31.8, v1.32.4, v1.33.0).
+func TestRepeatedCommandByEra(t *testing.T) {
+	unit := "[Service]\nExecStart=/usr/local/bin/k3s server '--flannel-backend=none' 'server' '--disable-network-policy'\n"
+	for _, tc := range []struct {
+		version string
+		want    diag.Severity
+	}{{"v1.30.5+k3s1", diag.Info}, {"v1.33.1+k3s1", diag.Error}, {"", diag.Error}} {
+		fs := afero.NewMemMapFs()
+		_ = afero.WriteFile(fs, "/etc/systemd/system/k3s.service", []byte(unit), 0o644)
+		res, err := resolve.Resolve(resolve.Options{FS: fs, Version: tc.version})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got diag.Severity
+		for _, d := range res.Diagnostics {
+			if d.Code == "cli-repeated-command" {
+				got = d.Severity
+			}
+		}
+		if got != tc.want {
+			t.Errorf("%q: cli-repeated-command is %q, want %q", tc.version, got, tc.want)
+		}
+	}
+}
