@@ -345,12 +345,20 @@ func (in *inspector) unknownDisables() {
 			pos = d.From[0].Pos
 		}
 		hint := fmt.Sprintf("use a component name (%s) or the name, without extension, of a file or subfolder in %s", in.packagedNames(), in.rep.ManifestsDir)
+		sev := diag.Warning
 		if w := prof.WrongName("disable", d.Item); w != nil {
 			hint = w.Fix()
+			if key, val, ok := strings.Cut(w.Use, ": "); ok {
+				if k := in.res.Key(key); k != nil && k.Source != nil && fmt.Sprint(k.Value) == val {
+					// The replacement is already in force: the item is only noise.
+					hint = fmt.Sprintf("remove %s from disable — %s is already set (%s), which is what turns it off; the item does nothing", d.Item, w.Use, k.Source.Pos)
+					sev = diag.Info
+				}
+			}
 		} else if s := suggestItem(d.Item, known); s != "" {
 			hint = fmt.Sprintf("write %s", s)
 		}
-		in.diag(diag.Diagnostic{Severity: diag.Warning, Code: "component-disable-unknown", Pos: pos, Key: "disable",
+		in.diag(diag.Diagnostic{Severity: sev, Code: "component-disable-unknown", Pos: pos, Key: "disable",
 			Message: fmt.Sprintf("disable item %q matches no packaged component and no file or folder in %s, so it disables nothing (k3s matches items exactly: case, spaces inside and extensions count)", d.Item, in.rep.ManifestsDir),
 			Hint:    hint})
 	}

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/k3sconf/k3sconf/profile"
 	"github.com/k3sconf/k3sconf/resolve"
 )
 
@@ -111,9 +112,23 @@ func (in *inspector) rke2Rules() {
 		chosen[i] = true
 	}
 	if len(ingress) == 0 {
-		// bootstrap.go: ingress-nginx if its HelmChart is already deployed, else traefik.
-		chosen["traefik"] = true
-		ingress = []string{"traefik (RKE2's default unless an ingress-nginx HelmChart is already deployed)"}
+		// The default changed with the release (profile's release facts): ingress-nginx
+		// before v1.36.0; since, traefik unless an ingress-nginx HelmChart is deployed.
+		def := []string{"traefik"}
+		note := "RKE2's default unless an ingress-nginx HelmChart is already deployed"
+		noFlag := false
+		if f := profile.RKE2().FactAt("default ingress-controller", in.res.Version); f != nil {
+			def, note = f.Value, f.Note
+			noFlag = f.From == "" // the release has no ingress-controller flag and no traefik chart
+		}
+		if noFlag {
+			add("rke2-traefik", fmt.Sprintf("RKE2 %s ships no traefik chart: %s", releaseText(in.res.Version), note))
+			add("rke2-traefik-crd", fmt.Sprintf("RKE2 %s ships no traefik chart: %s", releaseText(in.res.Version), note))
+		}
+		for _, d := range def {
+			chosen[d] = true
+		}
+		ingress = []string{fmt.Sprintf("%s (%s %s: %s)", strings.Join(def, ","), "RKE2", releaseText(in.res.Version), note)}
 	}
 	for _, i := range rke2Ingresses {
 		if !chosen[i] {
@@ -162,4 +177,12 @@ func listKey(res *resolve.Result, name string) []string {
 		}
 	}
 	return out
+}
+
+// releaseText names the modelled release for a message.
+func releaseText(v string) string {
+	if v == "" || v == "newest" {
+		return "newest"
+	}
+	return v
 }

@@ -147,6 +147,20 @@ func checkService(host afero.Fs, f *File, s *Service, used map[string]bool) *Nod
 		args = []string{}
 	}
 	n.Args = args
+	// The install script (get.k3s.io) reads INSTALL_K3S_*; the k3s binary the image runs
+	// never does (k3s reads K3S_* through its flags' EnvVars, pkg/cli/cmds), so in a
+	// container these variables change nothing.
+	for _, e := range s.Env {
+		if strings.HasPrefix(e.Name, "INSTALL_K3S_") || strings.HasPrefix(e.Name, "INSTALL_RKE2_") {
+			what := "nothing"
+			if e.Name == "INSTALL_K3S_EXEC" || e.Name == "INSTALL_RKE2_EXEC" {
+				what = fmt.Sprintf("nothing: its flags (%q) are not passed to k3s", e.Value)
+			}
+			n.Diagnostics = append(n.Diagnostics, diag.Diagnostic{Severity: diag.Warning, Code: "compose-installer-variable", Pos: e.Pos,
+				Message: fmt.Sprintf("%s is read only by the install script, which a container does not run; k3s itself never reads it, so it does %s", e.Name, what),
+				Hint:    "put k3s's flags in command: (e.g. command: server --disable traefik), or its settings in a mounted config.yaml; K3S_* variables such as K3S_TOKEN do work"})
+		}
+	}
 	// NoValidate: compose interpolates the environment when the container starts, so k3s's
 	// own "--token is required"-style checks would judge values k3sconf cannot know.
 	opts := resolve.Options{FS: afero.NewMemMapFs(), Args: args, Env: s.Env, NoValidate: true}

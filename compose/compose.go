@@ -149,6 +149,12 @@ func (p *parser) str(n *yaml.Node) string {
 	}
 	v, unset := interpolate(n.Value, p.look)
 	for _, u := range unset {
+		if u.invalid != "" {
+			p.f.Diagnostics = append(p.f.Diagnostics, diag.Diagnostic{Severity: diag.Error, Code: "compose-interpolation-invalid", Pos: p.pos(n),
+				Message: fmt.Sprintf("%q is not an interpolation compose accepts (after the name only :-, -, :?, ?, :+ or + may follow; a $ that starts no variable must be written $$): docker compose refuses the whole file with \"invalid interpolation format\", so no service starts", u.invalid),
+				Hint:    "write ${VAR:-default} for a default (or ${VAR-default}: only when unset), or $$ for a literal $"})
+			continue
+		}
 		d := diag.Diagnostic{Severity: diag.Info, Code: "compose-variable-unset", Pos: p.pos(n)}
 		if u.required != "" || strings.Contains(n.Value, "${"+u.name+":?") || strings.Contains(n.Value, "${"+u.name+"?") {
 			d.Message = fmt.Sprintf("${%s} is required here (compose stops with %q unless it is set); k3sconf continues with an empty value", u.name, u.required)

@@ -17,6 +17,9 @@ type Lookup func(name string) (string, bool)
 type unsetVar struct {
 	name     string
 	required string // the :? / ? message, when the syntax requires the variable
+	// invalid holds a reference compose-go's template grammar rejects ("${VAR:default}",
+	// "${}", an unclosed "${VAR"); compose then refuses the whole file.
+	invalid string
 }
 
 // interpolate expands $VAR, ${VAR}, ${VAR:-def}, ${VAR-def}, ${VAR:?err}, ${VAR?err},
@@ -26,7 +29,13 @@ func interpolate(s string, look Lookup) (string, []unsetVar) {
 	var unset []unsetVar
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if c != '$' || i+1 >= len(s) {
+		if c != '$' {
+			b.WriteByte(c)
+			continue
+		}
+		if i+1 >= len(s) {
+			// A "$" that starts no reference is a literal in compose-go v2 (docker compose
+			// v2): its pattern's "invalid" group follows "${" only.
 			b.WriteByte(c)
 			continue
 		}
@@ -38,10 +47,17 @@ func interpolate(s string, look Lookup) (string, []unsetVar) {
 		case n == '{':
 			end := matchBrace(s, i+1)
 			if end < 0 {
+				unset = append(unset, unsetVar{invalid: s[i:]})
 				b.WriteString(s[i:])
 				return b.String(), unset
 			}
 			expr := s[i+2 : end]
+			if !validBraced(expr) {
+				unset = append(unset, unsetVar{invalid: s[i : end+1]})
+				b.WriteString(s[i : end+1])
+				i = end
+				continue
+			}
 			v, u := expand(expr, look)
 			unset = append(unset, u...)
 			b.WriteString(v)
@@ -65,21 +81,46 @@ func interpolate(s string, look Lookup) (string, []unsetVar) {
 	return b.String(), unset
 }
 
-// matchBrace finds the '}' closing the '{' at open, allowing nested ${…} in defaults.
+// validBraced is compose-go's braced substitution (compose-spec/compose-go v2.16.0
+// template/template.go: substitutionBraced "[_a-z][_a-z0-9]*(?::?[-+?](.*))?", matched
+// case-insensitively, and "${" followed by anything else is the "invalid" group): a name,
+// then nothing or one of :- - :? ? :+ + and any text.
+func validBraced(expr string) bool {
+	if expr == "" || !isNameStart(expr[0]) {
+		return false
+	}
+	j := 1
+	for j < len(expr) && isNameChar(expr[j]) {
+		j++
+	}
+	op := strings.TrimPrefix(expr[j:], ":")
+	return j == len(expr) || (op != "" && strings.IndexByte("-+?", op[0]) >= 0)
+}
+
+// matchBrace finds the '}' closing the '{' at open as compose-go v2.16.0 does: its pattern's
+// braced group is greedy (up to the last '}' of the string), then getFirstBraceClosingIndex
+// cuts the match at the '}' that balances the braces, skipping the character after each '{'
+// (so "${A:-{}" keeps its '}' inside the default).
 func matchBrace(s string, open int) int {
+	last := strings.LastIndexByte(s[open:], '}')
+	if last < 0 {
+		return -1
+	}
+	last += open
 	depth := 0
-	for i := open; i < len(s); i++ {
-		switch s[i] {
-		case '{':
-			depth++
-		case '}':
+	for i := open; i <= last; i++ {
+		if s[i] == '}' {
 			depth--
 			if depth == 0 {
 				return i
 			}
 		}
+		if s[i] == '{' {
+			depth++
+			i++
+		}
 	}
-	return -1
+	return last
 }
 
 func expand(expr string, look Lookup) (string, []unsetVar) {

@@ -76,8 +76,28 @@ type Loader struct {
 	// so they compare with show documents made with the same salt. Without it node
 	// folders are fingerprinted with a key made for this run and never written.
 	Salt string
+	// Version is the release node folders are resolved as (--k3s-version): "" for the
+	// newest. An input written PATH@VERSION (k3sconf fleet s1 s2@v1.30.5+k3s1) overrides it
+	// for that input. Show documents and node objects carry their own release.
+	Version string
 
 	runKey string
+}
+
+// splitRelease takes a per-input release off path: "s2@v1.30.5+k3s1" is the folder s2 at
+// that release, unless a file or folder of that whole name exists.
+func splitRelease(path string) (string, string) {
+	i := strings.LastIndexByte(path, '@')
+	if i <= 0 {
+		return path, ""
+	}
+	if _, err := os.Stat(path); err == nil {
+		return path, ""
+	}
+	if _, err := profile.ParseVersion(path[i+1:]); err != nil {
+		return path, ""
+	}
+	return path[:i], path[i+1:]
 }
 
 func (l *Loader) key() (salt, id string) {
@@ -95,6 +115,21 @@ func (l *Loader) key() (salt, id string) {
 // Path reads one command-line input: a node folder, a folder of show documents, a show
 // document, or kubectl's node list.
 func (l *Loader) Path(path string) ([]*Node, []InputError) {
+	path, version := splitRelease(path)
+	if version == "" {
+		version = l.Version
+	} else {
+		// The input's own release beats the global one, for everything read under it.
+		l.key() // one fingerprint key for every input of the run
+		sub := *l
+		sub.Version = version
+		return sub.Path(path)
+	}
+	if version != "" {
+		if _, err := l.profileFor().Behaviour(version); err != nil {
+			return nil, []InputError{{Input: path, Error: err.Error()}}
+		}
+	}
 	fi, err := os.Stat(path)
 	if err != nil {
 		return nil, []InputError{{Input: path, Error: err.Error()}}
@@ -213,7 +248,7 @@ func (l *Loader) Folder(dir string) (*Node, error) {
 		return nil, fmt.Errorf("%s: not a folder", dir)
 	}
 	node := k3sconf.Node(dir)
-	res, err := resolve.Resolve(resolve.Options{FS: node})
+	res, err := resolve.Resolve(resolve.Options{FS: node, Version: l.Version})
 	if err != nil {
 		return nil, err
 	}
@@ -332,6 +367,11 @@ func (l *Loader) Show(data []byte, input string) (*Node, error) {
 		return nil, errors.New("not a k3sconf show document: no keys")
 	}
 	role := doc.Command
+	if l.Version != "" && doc.Version != "" && doc.Version != "newest" && doc.Version != l.Version {
+		// A document holds values resolved under its own release; it cannot be re-read
+		// under another one.
+		return nil, fmt.Errorf("the document was written for release %s, not %s: write it again with k3sconf --k3s-version %s --json show, or leave the release off this input", doc.Version, l.Version, l.Version)
+	}
 	n := &Node{Input: input, Kind: KindShow, Product: doc.Product, Role: role, Keys: doc.Keys, Error: doc.Error, CLI: doc.CLI}
 	if doc.Version != "" && doc.Version != "newest" {
 		n.Release = doc.Version
@@ -381,4 +421,13 @@ func firstNonEmpty(ss ...string) string {
 		}
 	}
 	return ""
+}
+
+// profileFor is the profile the loader's release is checked against: RKE2 when the
+// release names it (v1.30.5+rke2r1), else k3s (both accept the same version range).
+func (l *Loader) profileFor() *profile.Profile {
+	if strings.Contains(l.Version, "rke2") {
+		return profile.RKE2()
+	}
+	return profile.K3s()
 }

@@ -61,6 +61,9 @@ var wrongNames = []WrongName{
 	{Kind: "disable", Name: "klipper-lb", Use: "servicelb",
 		Why:    "klipper-lb is the image ServiceLB runs; the component is servicelb",
 		Source: "k3s-io/k3s pkg/cli/cmds/server.go DisableItems"},
+	{Kind: "disable", Name: "flannel", Use: "flannel-backend: none",
+		Why:    "flannel is not a packaged component but {P}'s built-in CNI, and no disable item turns it off; flannel-backend: none does",
+		Source: "k3s-io/k3s pkg/cli/cmds/server.go DisableItems (no flannel) and FlannelBackend flag (\"none\")"},
 	{Kind: "disable", Name: "traefik-crd", Use: "traefik",
 		Why:    "the traefik-crd HelmChart is in traefik.yaml, which disable: traefik removes",
 		Source: "k3s-io/k3s manifests/traefik.yaml"},
@@ -128,6 +131,8 @@ func (p *Profile) WrongNames() []WrongName {
 // Fix is the one-sentence fix for a wrong name, e.g. "rename url to server — K3S_URL is …".
 func (w *WrongName) Fix() string {
 	switch {
+	case w.Kind == "disable" && strings.Contains(w.Use, ":"):
+		return "remove " + w.Name + " from disable and set " + w.Use + " — " + w.Why
 	case w.Kind == "disable" && w.Use != "":
 		return "write " + w.Use + " instead of " + w.Name + " — " + w.Why
 	case w.Kind == "disable":

@@ -33,6 +33,10 @@ func (r *resolver) checks() {
 	r.checkTLSSan()
 	r.checkNodeLabels()
 	r.checkTemplates()
+	r.checkFlannelBackend()
+	r.checkServerURL()
+	r.checkFeatureGates()
+	r.checkRKE2Profile()
 }
 
 // kubeletLabels and kubeletLabelNamespaces are what the kubelet lets a node set on itself in
@@ -132,9 +136,30 @@ func (r *resolver) checkTLSSan() {
 	}
 }
 
-// checkBothUnits: RKE2's units each carry an ExecCondition that refuses to start while the
-// other is active (bundle/lib/systemd/system/rke2-*.service), so a node with both installed
-// runs whichever started first.
+// unitGuard says how an RKE2 unit keeps its twin from running: "ExecCondition" (refuses to
+// start while the other is active), "Conflicts" (starting it stops the other), or "" when the
+// file names neither (or cannot be read: then "ExecCondition", the shipped unit's guard).
+func (r *resolver) unitGuard(file string) string {
+	data, err := readFile(r.fs, file)
+	if err != nil {
+		return "ExecCondition"
+	}
+	uf, _ := sources.ParseUnit(file, data)
+	guard := ""
+	for _, e := range uf.Entries {
+		switch {
+		case e.Section == "Service" && e.Key == "ExecCondition" && strings.Contains(e.Value, "is-active"):
+			return "ExecCondition"
+		case e.Section == "Unit" && e.Key == "Conflicts" && strings.Contains(e.Value, "rke2-"):
+			guard = "Conflicts"
+		}
+	}
+	return guard
+}
+
+// checkBothUnits: RKE2's units keep each other from running (bundle/lib/systemd/system/
+// rke2-*.service): an ExecCondition= that refuses to start while the other is active since
+// rancher/rke2 edef34d59, Conflicts= before; the note says which the installed unit has.
 func (r *resolver) checkBothUnits() {
 	if r.p.Name != "rke2" {
 		return
@@ -149,8 +174,17 @@ func (r *resolver) checkBothUnits() {
 		}
 	}
 	if len(found) == 2 {
+		msg := fmt.Sprintf("both %s and %s are installed; each has an ExecCondition that refuses to start while the other is active, so only one of them runs", found[0], found[1])
+		switch guard := r.unitGuard(found[0]); guard {
+		case "Conflicts":
+			// RKE2's units carried Conflicts= until the ExecCondition= of rancher/rke2
+			// edef34d59 (v1.36.0; backported to v1.35.2, v1.34.5, v1.33.9, v1.32.12).
+			msg = fmt.Sprintf("both %s and %s are installed; each names the other in Conflicts=, so starting one stops the other and only the one started last runs", found[0], found[1])
+		case "":
+			msg = fmt.Sprintf("both %s and %s are installed and neither refuses the other (no ExecCondition= or Conflicts= in %s): both can run at once on one node", found[0], found[1], found[0])
+		}
 		r.diag(diag.Diagnostic{Severity: diag.Info, Code: "rke2-both-units", Pos: diag.Position{File: found[0]},
-			Message: fmt.Sprintf("both %s and %s are installed; each has an ExecCondition that refuses to start while the other is active, so only one of them runs", found[0], found[1]),
+			Message: msg,
 			Hint:    "disable the one this node should not run: systemctl disable --now rke2-agent (or rke2-server); pick the other here with --command"})
 	}
 }
@@ -171,16 +205,28 @@ func (r *resolver) checkConfigEntries(cmd *profile.Command) {
 	var vals []scalar
 	for _, ce := range r.entries {
 		e := ce.entry
-		if e.Key != strings.TrimSuffix(e.RawKey, "+") && e.Key != "" {
+		// A quoted key is a string whatever it holds: JSON (Rancher's 50-rancher.yaml drop-in
+		// is written by encoding/json) quotes every key, and yaml.v2 reads "node-label" as
+		// node-label, so only a plain key can be typed.
+		if e.Key != strings.TrimSuffix(e.RawKey, "+") && e.Key != "" && !strings.HasPrefix(e.RawKey, `"`) && !strings.HasPrefix(e.RawKey, "'") {
 			r.diag(diag.Diagnostic{Severity: diag.Warning, Code: "yaml-typed-key", Pos: e.KeyPos, Key: e.Key,
 				Message: fmt.Sprintf("YAML 1.1 reads the key %q as %q (yes/no/on/off/y/n are booleans, numbers are normalised), so k3s sees the flag %q", strings.TrimSuffix(e.RawKey, "+"), e.Key, e.Key),
 				Hint:    fmt.Sprintf("quote the key (\"%s\":) if you meant it literally", strings.TrimSuffix(e.RawKey, "+"))})
 		}
 		f := cmd.Lookup(e.Key)
+		guessed := ""
 		if f == nil {
-			continue
+			// A mistyped component-arg key (kublet-arg) hides what its values would do once the
+			// key is fixed: check them against the flag the key's fix names, so one run says
+			// both (issue 20).
+			if sg := suggestion(e.Key, cmd); strings.HasSuffix(sg, "-arg") {
+				f, guessed = cmd.Lookup(sg), sg
+			}
+			if f == nil {
+				continue
+			}
 		}
-		if e.Append && f.Type != profile.StringSlice {
+		if e.Append && f.Type != profile.StringSlice && guessed == "" {
 			r.diag(diag.Diagnostic{Severity: diag.Warning, Code: "config-append-single-value", Pos: e.KeyPos, Key: f.Name,
 				Message: fmt.Sprintf("%s+: appends, but %s takes one value: k3s passes every item as --%s and the last one wins", e.Key, f.Name, f.Name),
 				Hint:    fmt.Sprintf("write %s: with the one value you want", e.Key)})
@@ -238,8 +284,12 @@ func (r *resolver) checkConfigEntries(cmd *profile.Command) {
 				flagName, _, _ := strings.Cut(rendered, "=")
 				flagName = strings.TrimLeft(flagName, "-")
 				if kebab := toKebab(flagName); kebab != flagName {
+					where := f.Name
+					if guessed != "" {
+						where = fmt.Sprintf("%s (meant as %s: once the key is fixed)", e.Key, guessed)
+					}
 					r.diag(diag.Diagnostic{Severity: diag.Warning, Code: "config-component-arg-camelcase", Pos: s.pos, Key: f.Name,
-						Message: fmt.Sprintf("%q in %s looks like a configuration-file field, not a command-line flag: Kubernetes components take kebab-case flags, so --%s is rejected or ignored", flagName, f.Name, flagName),
+						Message: fmt.Sprintf("%q in %s looks like a configuration-file field, not a command-line flag: Kubernetes components take kebab-case flags, so --%s is rejected or ignored", flagName, where, flagName),
 						Hint:    fmt.Sprintf("use the flag name %q (if the component has that flag), or set the field in the component's config file", kebab)})
 				}
 			}
@@ -346,10 +396,27 @@ func (r *resolver) checkCommandLine(cmd *profile.Command) {
 		}
 	}
 	if n := len(r.res.Diagnostics); n > 0 {
+		harmless := map[diag.Position]bool{}
 		for _, d := range r.res.Diagnostics {
 			if d.Code == "cli-positional" && d.Pos.Line > 0 {
-				for _, t := range toks {
+				for ti, t := range toks {
 					if t.pos == d.Pos && (t.text == "server" || t.text == "agent") {
+						if ti == len(toks)-1 || !r.lostAfter(t.text, d.Pos) {
+							// Nothing follows the second command word, or urfave/cli v1 moved
+							// every flag after it in front of it: k3s's server and agent
+							// actions never read their positional arguments (pkg/cli/server
+							// Run, pkg/cli/agent Run at 66a14f0e8), so no flag is lost and k3s
+							// starts as if the word were not there.
+							what := "since nothing follows it no flag is lost"
+							if ti < len(toks)-1 {
+								what = "urfave/cli v1 moves the flags after it in front of it, so no flag is lost"
+							}
+							r.diag(diag.Diagnostic{Severity: diag.Info, Code: "cli-repeated-command", Pos: d.Pos,
+								Message: fmt.Sprintf("a second %q on the command line: k3s ignores it, and %s", t.text, what),
+								Hint:    fmt.Sprintf("remove the second %q from ExecStart when you next edit the unit: %s", t.text, fmt.Sprintf(r.p.ExecStartEdit, r.serviceName()))})
+							harmless[d.Pos] = true
+							continue
+						}
 						r.diag(diag.Diagnostic{Severity: diag.Error, Code: "cli-repeated-command", Pos: d.Pos,
 							Message: fmt.Sprintf("a second %q on the command line: the install script adds the command when INSTALL_K3S_EXEC starts with a flag, so %q appears twice and every flag after the second one is ignored", t.text, t.text),
 							Hint:    fmt.Sprintf("remove the second %q from ExecStart: %s", t.text, fmt.Sprintf(r.p.ExecStartEdit, r.serviceName()))})
@@ -357,7 +424,57 @@ func (r *resolver) checkCommandLine(cmd *profile.Command) {
 				}
 			}
 		}
+		// A stray word right after a repeatable flag's value reads as a second value of that
+		// flag (--disable traefik servicelb): the fix is another --flag, not removing it.
+		for i := range r.res.Diagnostics {
+			d := &r.res.Diagnostics[i]
+			if d.Code != "cli-positional" || harmless[d.Pos] {
+				continue
+			}
+			for ti, t := range toks {
+				if t.pos != d.Pos || ti < 2 {
+					continue
+				}
+				flagTok, valTok := toks[ti-2].text, toks[ti-1].text
+				if !strings.HasPrefix(flagTok, "-") || strings.Contains(flagTok, "=") || strings.HasPrefix(valTok, "-") || strings.HasPrefix(t.text, "-") || t.text == "server" || t.text == "agent" {
+					continue
+				}
+				if f := cmd.Lookup(strings.TrimLeft(flagTok, "-")); f != nil && f.Type == profile.StringSlice {
+					d.Message += fmt.Sprintf("; it reads like a second value of %s, but a flag takes one value per occurrence", flagTok)
+					d.Hint = fmt.Sprintf("give the value its own flag: '%s' '%s' in ExecStart: %s", flagTok, t.text, fmt.Sprintf(r.p.ExecStartEdit, r.serviceName()))
+				}
+			}
+		}
+		if len(harmless) > 0 {
+			// The note replaces the positional-argument warning at the same word.
+			kept := r.res.Diagnostics[:0]
+			for _, d := range r.res.Diagnostics {
+				if !(d.Code == "cli-positional" && harmless[d.Pos]) {
+					kept = append(kept, d)
+				}
+			}
+			r.res.Diagnostics = kept
+		}
 	}
+}
+
+// lostAfter reports whether some command-line word after the positional argument word at
+// pos was left unparsed (its assignment is Ignored for that reason).
+func (r *resolver) lostAfter(word string, pos diag.Position) bool {
+	prefix := fmt.Sprintf("after the positional argument %q at %s", word, pos)
+	for _, a := range r.stray {
+		if a.Outcome == Ignored && strings.HasPrefix(a.Reason, prefix) {
+			return true
+		}
+	}
+	for _, k := range r.res.Keys {
+		for _, a := range k.History {
+			if a.Outcome == Ignored && strings.HasPrefix(a.Reason, prefix) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // checkEnvironment reports K3S_CONFIG_FILE moving the config (S29), and variables the

@@ -259,7 +259,7 @@ func (r *resolver) strip(toks []token) []token {
 		hint := r.suggest(name, cmd)
 		sev, effect := diag.Warning, ""
 		if w := r.p.WrongName("key", name); w != nil {
-			hint = w.Fix()
+			hint = r.wrongNameFix(w, cmd.Name)
 			if name == "url" && cmd.Name == "server" {
 				// A join setting that is skipped: the node starts a cluster of its own.
 				sev, effect = diag.Error, ": this server does not join the cluster at that URL but starts a cluster of its own"
@@ -687,7 +687,7 @@ func (r *resolver) refusal(run *cliRun, cmdName string) {
 			d.Message = fmt.Sprintf("k3s agent has no flag %q and, unlike k3s server, does not skip unknown config keys: it refuses to start (%s)", name, e.msg)
 			switch w, s := r.p.WrongName("key", name), suggestion(name, r.p.Command("agent")); {
 			case w != nil:
-				d.Hint = w.Fix()
+				d.Hint = r.wrongNameFix(w, "agent")
 			case s != "":
 				d.Hint = fmt.Sprintf("rename %s: to %s: (the agent flag of that name)", name, s)
 			case r.otherCommandWith(name, "agent") != "":
@@ -708,7 +708,7 @@ func (r *resolver) refusal(run *cliRun, cmdName string) {
 		default:
 			switch w, s := r.p.WrongName("key", name), suggestion(name, r.p.Command(cmdName)); {
 			case w != nil:
-				d.Hint = w.Fix()
+				d.Hint = r.wrongNameFix(w, cmdName)
 			case s != "":
 				d.Hint = fmt.Sprintf("write --%s instead of %s (did you mean it?)", s, dash(name))
 			case r.otherCommandWith(name, cmdName) != "":

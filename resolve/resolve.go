@@ -166,6 +166,12 @@ func (r *resolver) loadUnit() {
 		mainPath, dropins = m, d
 		break
 	}
+	if mainPath == "" && r.opts.Unit == "" && r.opts.Args == nil {
+		// No unit of the product's names: look for one whose ExecStart runs the product.
+		if p := r.discoverUnit(cmd); p != "" {
+			mainPath, dropins, _ = unitFiles(r.fs, r.p.UnitDirs, path.Base(p), "")
+		}
+	}
 	r.env = map[string]*EnvVar{}
 	if mainPath == "" && r.opts.Args != nil {
 		return
@@ -214,6 +220,9 @@ func (r *resolver) loadUnit() {
 		r.res.Sources = append(r.res.Sources, Source{Role: role, Path: f, State: "read", Why: why})
 	}
 	r.res.Unit = mainPath
+	if len(files) > 0 {
+		r.checkConditions(files, path.Base(mainPath))
+	}
 	u := sources.MergeUnitOn(path.Base(mainPath), files, nodeHost(r.fs, mainPath))
 	r.res.Diagnostics = append(r.res.Diagnostics, u.Diagnostics...)
 	if u.Refused != "" {

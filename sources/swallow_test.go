@@ -44,6 +44,27 @@ func TestSwallowedLines(t *testing.T) {
 			wantLast: "5 more continuation lines",
 		},
 		{
+			name:   "an installer-quoted taint is an argument",
+			reason: "install.sh writes '--node-taint' \\ 'CriticalAddonsOnly=true:NoExecute' \\; systemd 252 --test puts CriticalAddonsOnly=true:NoExecute in the command line, and removing the backslash would end ExecStart at --node-taint",
+			unit:   "[Service]\nExecStart=/usr/local/bin/k3s \\\n    server \\\n    '--node-taint' \\\n    'CriticalAddonsOnly=true:NoExecute' \\\n    '--disable' \\\n    'traefik' \\\n\n",
+		},
+		{
+			name:   "an unquoted Key=Value that systemd does not read is an argument",
+			reason: "CriticalAddonsOnly is no systemd setting; only names systemd 252 reads count as swallowed settings",
+			unit:   "[Service]\nExecStart=/usr/local/bin/k3s server \\\n  --node-taint \\\n  CriticalAddonsOnly=true:NoExecute\n",
+		},
+		{
+			name:   "a quoted Environment= is an argument too",
+			reason: "a setting name never starts with a quote, so the line was meant as an argument",
+			unit:   "[Service]\nExecStart=/bin/x \\\n  '--env' \\\n  'Environment=prod'\n",
+		},
+		{
+			name:   "a swallowed Restart= still fires",
+			reason: "Restart is a setting systemd reads: the triggering case next to the quiet ones",
+			unit:   "[Service]\nExecStart=/usr/local/bin/k3s server \\\nRestart=always\n",
+			want:   []string{"3:1"},
+		},
+		{
 			name:   "flags on continuation lines are fine",
 			reason: "--flag=Value lines are the normal use of continuation",
 			unit:   "[Service]\nExecStart=/usr/local/bin/k3s \\\n  server \\\n  --node-label=Role=edge \\\n  K3S_X=1\n",

@@ -1290,8 +1290,11 @@ func MergeUnitOn(name string, files []*UnitFile, host Host) *Unit {
 }
 
 // directiveLike is a continuation line that reads as a unit setting or a section header:
-// systemd directives are CamelCase names (Environment=, ExecStartPre=, LimitNOFILE=).
-var directiveLike = regexp.MustCompile(`^(?:"|')?([A-Z][a-z]+[A-Za-z]*)=(.*)$|^\[[A-Za-z]+\]$`)
+// systemd directives are CamelCase names (Environment=, ExecStartPre=, LimitNOFILE=), written
+// unquoted at the start of the line, and the name must be one systemd reads (unitDirectives):
+// a quoted word ('CriticalAddonsOnly=true:NoExecute' \, as install.sh writes each argument)
+// or an unknown name is an argument, and systemd 252 --test shows it in the command line.
+var directiveLike = regexp.MustCompile(`^([A-Z][a-z]+[A-Za-z]*)=(.*)$|^\[[A-Za-z]+\]$`)
 
 // envNameInAssignment finds NAME in the value of a swallowed Environment= line.
 var envNameInAssignment = regexp.MustCompile(`^(?:"|')?([A-Za-z_][A-Za-z0-9_]*)=`)
@@ -1314,7 +1317,7 @@ func swallowedLines(e UnitEntry) []diag.Diagnostic {
 		}
 		line := strings.TrimRight(strings.TrimLeft(e.Value[sg.off:end], " \t"), " \t")
 		m := directiveLike.FindStringSubmatch(line)
-		if m == nil {
+		if m == nil || (m[1] != "" && !unitDirectives[m[1]]) {
 			continue
 		}
 		if len(out) == maxSwallowed {

@@ -13,6 +13,7 @@ import (
 	"github.com/k3sconf/k3sconf"
 	"github.com/k3sconf/k3sconf/fleet"
 	"github.com/k3sconf/k3sconf/identity"
+	"github.com/k3sconf/k3sconf/profile"
 	"github.com/k3sconf/k3sconf/report"
 	"github.com/k3sconf/k3sconf/resolve"
 )
@@ -25,6 +26,9 @@ func runFleet(args []string, g globals, stdout, stderr io.Writer) int {
 	salt := fs.String("secret-salt", g.secretSalt, "")
 	asJSON := fs.Bool("json", g.json, "")
 	fs.Bool("show-secrets", g.showSecrets, "")
+	// --k3s-version is global (before fleet) and accepted after it too; it is the release of
+	// every node folder, and PATH@VERSION overrides it for one input.
+	version := fs.String("k3s-version", g.version, "")
 	var paths []string
 	rest := args
 	for {
@@ -46,7 +50,13 @@ func runFleet(args []string, g globals, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "k3sconf fleet: give --nodes-json FILE, node folders or show documents (k3sconf fleet --help)\n")
 		return exitUsage
 	}
-	l := &fleet.Loader{Salt: *salt}
+	if *version != "" {
+		if _, err := profile.K3s().Behaviour(*version); err != nil {
+			fmt.Fprintf(stderr, "k3sconf fleet: --k3s-version: %v (k3sconf fleet --help)\n", err)
+			return exitUsage
+		}
+	}
+	l := &fleet.Loader{Salt: *salt, Version: *version}
 	var nodes []*fleet.Node
 	var bad []fleet.InputError
 	if *nodesJSON != "" {

@@ -139,3 +139,47 @@ func TestFleetNodesJSONStdin(t *testing.T) {
 		t.Errorf("fleet --nodes-json -: exit %d (stderr %q):\n%s", code, errs, out)
 	}
 }
+
+// TestFleetRelease: node folders take the release from --k3s-version, given before fleet
+// (global) or after it, and FOLDER@VERSION for one input (issue 20: before, the global flag
+// was dropped and the one after fleet refused).
+func TestFleetRelease(t *testing.T) {
+	ok := fleetNodes(t, "10.42.0.0/16", "s3cr3t-one")
+	s1, s2 := filepath.Join(ok, "s1"), filepath.Join(ok, "s2")
+	tests := []struct {
+		name, reason string
+		args         []string
+		code         int
+		want         []string // "input release" pairs in the JSON report
+	}{
+		{"none", "without a release the folders carry none (the newest is modelled)", []string{"fleet", "--json", s1, s2}, exitOK, []string{s1 + " ", s2 + " "}},
+		{"global", "--k3s-version before fleet is every folder's release", []string{"--k3s-version", "v1.31.4+k3s1", "fleet", "--json", s1, s2}, exitOK, []string{s1 + " v1.31.4+k3s1", s2 + " v1.31.4+k3s1"}},
+		{"after", "--k3s-version after fleet is accepted too", []string{"fleet", "--k3s-version", "v1.31.4+k3s1", "--json", s1, s2}, exitOK, []string{s1 + " v1.31.4+k3s1", s2 + " v1.31.4+k3s1"}},
+		{"per-input", "FOLDER@VERSION overrides the global release for that input, and the skew rules apply", []string{"--k3s-version", "v1.31.4+k3s1", "fleet", "--json", s1, s2 + "@v1.33.1+k3s1"}, exitProblem, []string{s1 + " v1.31.4+k3s1", s2 + " v1.33.1+k3s1"}},
+		{"bad", "a release k3sconf cannot model is a usage error", []string{"fleet", "--k3s-version", "v1.20.0+k3s1", s1}, exitUsage, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errOut := runArgs(tc.args...)
+			if code != tc.code {
+				t.Fatalf("%s: exit %d, want %d\n%s%s", tc.reason, code, tc.code, out, errOut)
+			}
+			if tc.want == nil {
+				return
+			}
+			var doc struct {
+				Nodes []struct{ Input, Release string }
+			}
+			if err := json.Unmarshal([]byte(out), &doc); err != nil {
+				t.Fatalf("%v\n%s", err, out)
+			}
+			var got []string
+			for _, n := range doc.Nodes {
+				got = append(got, n.Input+" "+n.Release)
+			}
+			if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
+				t.Errorf("%s: releases\n%s\nwant\n%s", tc.reason, strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
+			}
+		})
+	}
+}

@@ -72,14 +72,17 @@ var commands = []*command{
 			"--nodes-json (kubectl get nodes -o json; - for standard input), node folders as --root\n" +
 			"takes them, and documents written by k3sconf --json show --secret-salt SALT (a folder of\n" +
 			"them counts as its documents). Exit 1 when a server would be refused or a release skew\n" +
-			"is unsupported; 3 when some input could not be read. Reference: docs/fleet.md.",
+			"is unsupported; 3 when some input could not be read. Node folders are resolved as the\n" +
+			"release --k3s-version names (before or after fleet; newest without it); write\n" +
+			"FOLDER@VERSION to give one input its own. Reference: docs/fleet.md.",
 		own: []flagDoc{
 			{name: "nodes-json", arg: "FILE", valueKind: "file", help: "kubectl get nodes -o json (- for standard input)"},
 			{name: "secret-salt", arg: "SALT", help: "fingerprint the secrets of node folders with SALT, to compare them\nwith show documents made with the same salt"},
 			{name: "json", help: "the report as JSON (docs/json.md, document \"fleet\")"},
 			{name: "show-secrets", help: "accepted for symmetry; fleet never prints a secret"},
+			{name: "k3s-version", arg: "VERSION", help: "the release of every node folder (FOLDER@VERSION: of one)"},
 		},
-		example: "kubectl get nodes -o json | k3sconf fleet --nodes-json -\nk3sconf fleet ./bundles/server-1 ./bundles/server-2 ./bundles/agent-1", files: true},
+		example: "kubectl get nodes -o json | k3sconf fleet --nodes-json -\nk3sconf fleet ./bundles/server-1 ./bundles/server-2 ./bundles/agent-1\nk3sconf --k3s-version v1.31.4+k3s1 fleet ./s1 ./s2 ./s3@v1.32.2+k3s1", files: true},
 	{name: "kubespray explain", args: "VAR…", synopsis: "the value an Ansible variable takes on a host of a kubespray inventory, where it came from, and what it beat",
 		help: "Resolved as ansible-core 2.14 does for a play of kubespray's cluster.yml on that host: the\n" +
 			"value with its type, its source (file:line:column and precedence level), every other\n" +
