@@ -1,0 +1,185 @@
+package runlog
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"sort"
+	"time"
+)
+
+// isJSON: the first line that is not blank starts a JSON object (the json callback prints
+// one document; warnings go to standard error, but a log of 2>&1 may start with them, so
+// only a first line that opens an object counts).
+func isJSON(data []byte) bool {
+	for len(data) > 0 {
+		line := data
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			line, data = data[:i], data[i+1:]
+		} else {
+			data = nil
+		}
+		line = bytes.TrimSpace(line)
+		if len(line) == 0 {
+			continue
+		}
+		return line[0] == '{'
+	}
+	return false
+}
+
+// The json callback's document (ansible.posix 1.5.4 plugins/callback/json.py): plays with
+// their tasks, each task's result per host (the module's return values plus changed,
+// failed, skipped, unreachable), and the stats the recap prints.
+type jsonDoc struct {
+	Plays []struct {
+		Play struct {
+			Name string `json:"name"`
+			Path string `json:"path"`
+		} `json:"play"`
+		Tasks []struct {
+			Task struct {
+				Name     string       `json:"name"`
+				Path     string       `json:"path"`
+				Duration jsonDuration `json:"duration"`
+			} `json:"task"`
+			Hosts map[string]jsonResult `json:"hosts"`
+		} `json:"tasks"`
+	} `json:"plays"`
+	Stats map[string]struct {
+		OK          int `json:"ok"`
+		Changed     int `json:"changed"`
+		Unreachable int `json:"unreachable"`
+		Failures    int `json:"failures"`
+		Skipped     int `json:"skipped"`
+		Rescued     int `json:"rescued"`
+		Ignored     int `json:"ignored"`
+	} `json:"stats"`
+}
+
+type jsonDuration struct {
+	Start string `json:"start"`
+	End   string `json:"end"`
+}
+
+// jsonResult keeps only what says what happened; the module's output is dropped unread.
+type jsonResult struct {
+	Changed     jsonBool `json:"changed"`
+	Failed      jsonBool `json:"failed"`
+	Skipped     jsonBool `json:"skipped"`
+	Unreachable jsonBool `json:"unreachable"`
+	Results     []struct {
+		Changed jsonBool `json:"changed"`
+		Failed  jsonBool `json:"failed"`
+		Skipped jsonBool `json:"skipped"`
+	} `json:"results"`
+}
+
+// jsonBool is a result flag: modules return booleans, but a misbehaving one may return
+// anything; only true counts.
+type jsonBool bool
+
+func (b *jsonBool) UnmarshalJSON(data []byte) error {
+	*b = string(data) == "true"
+	return nil
+}
+
+func parseJSON(source string, data []byte) *Run {
+	r := &Run{Source: source, Format: "json", Profile: true}
+	start := bytes.IndexByte(data, '{')
+	var doc jsonDoc
+	dec := json.NewDecoder(bytes.NewReader(data[start:]))
+	if err := dec.Decode(&doc); err != nil {
+		line := 1 + bytes.Count(data[:start], []byte("\n"))
+		var se *json.SyntaxError
+		var te *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &se):
+			line += bytes.Count(data[start:start+int(min(se.Offset, int64(len(data)-start)))], []byte("\n"))
+		case errors.As(err, &te):
+			line += bytes.Count(data[start:start+int(min(te.Offset, int64(len(data)-start)))], []byte("\n"))
+		}
+		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+			r.problem(line, "the JSON document ends early (the run was cut off or the log truncated)")
+		} else {
+			r.problem(line, "not a json callback document: %v", err)
+		}
+		return r
+	}
+	for _, jp := range doc.Plays {
+		p := &Play{Name: jp.Play.Name}
+		for _, jt := range jp.Tasks {
+			t := &Task{Name: jt.Task.Name, Path: jt.Task.Path, Seconds: jt.Task.Duration.seconds()}
+			hosts := make([]string, 0, len(jt.Hosts))
+			for h := range jt.Hosts {
+				hosts = append(hosts, h)
+			}
+			sort.Strings(hosts)
+			for _, h := range hosts {
+				jr := jt.Hosts[h]
+				res := &Result{Host: h, Changed: bool(jr.Changed), Failed: bool(jr.Failed), Skipped: bool(jr.Skipped), Unreachable: bool(jr.Unreachable), Items: len(jr.Results)}
+				for _, it := range jr.Results {
+					res.Changed = res.Changed || bool(it.Changed)
+					res.Failed = res.Failed || bool(it.Failed)
+				}
+				if res.Failed || res.Unreachable {
+					res.Skipped = false
+				}
+				t.Results = append(t.Results, res)
+			}
+			p.Tasks = append(p.Tasks, t)
+			r.Slowest = append(r.Slowest, Timing{Task: t.Name, Seconds: t.Seconds})
+		}
+		r.Plays = append(r.Plays, p)
+	}
+	sortSlowest(r.Slowest)
+	if doc.Stats != nil {
+		r.HasRecap = true
+		hosts := make([]string, 0, len(doc.Stats))
+		for h := range doc.Stats {
+			hosts = append(hosts, h)
+		}
+		sort.Strings(hosts)
+		for _, h := range hosts {
+			s := doc.Stats[h]
+			r.Recap = append(r.Recap, Recap{Host: h, OK: s.OK, Changed: s.Changed, Unreachable: s.Unreachable, Failed: s.Failures,
+				Skipped: s.Skipped, Rescued: s.Rescued, Ignored: s.Ignored})
+		}
+	} else {
+		r.problem(0, "the JSON document has no stats (no PLAY RECAP)")
+	}
+	r.markContinued()
+	// The json callback does not say whether a failure the host ran on was ignored or
+	// rescued; the stats do when only one of the two happened on that host.
+	recap := map[string]Recap{}
+	for _, rc := range r.Recap {
+		recap[rc.Host] = rc
+	}
+	for _, p := range r.Plays {
+		for _, t := range p.Tasks {
+			for _, res := range t.Results {
+				if !res.Continued {
+					continue
+				}
+				switch rc, ok := recap[res.Host]; {
+				case ok && rc.Ignored > 0 && rc.Rescued == 0:
+					res.Ignored, res.Continued = true, false
+				case ok && rc.Rescued > 0 && rc.Ignored == 0:
+				default:
+					res.unsure = true
+				}
+			}
+		}
+	}
+	return r
+}
+
+func (d jsonDuration) seconds() float64 {
+	s, err1 := time.Parse(time.RFC3339Nano, d.Start)
+	e, err2 := time.Parse(time.RFC3339Nano, d.End)
+	if err1 != nil || err2 != nil || e.Before(s) {
+		return 0
+	}
+	return e.Sub(s).Seconds()
+}
