@@ -72,9 +72,9 @@ const (
 	// IgnoredOrRescued is a json-callback failure the host ran on, on a host whose stats
 	// count both ignored and rescued failures.
 	IgnoredOrRescued Status = "ignored-or-rescued"
-	Changed Status = "changed"
-	OK      Status = "ok"
-	Skipped Status = "skipped"
+	Changed          Status = "changed"
+	OK               Status = "ok"
+	Skipped          Status = "skipped"
 )
 
 // Result is what one task did on one host.

@@ -48,7 +48,7 @@ var (
 	// log_path lines: "2026-12-01 21:13:58,123 p=1234 u=root n=ansible | TASK [x] ***".
 	reLogPrefix = regexp.MustCompile(`^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d+ p=\d+ u=[^ ]* n=[^ ]* \| `)
 	// display.banner: the message, a space, at least three stars (utils/display.py banner).
-	reBanner = regexp.MustCompile(`^(PLAY RECAP|PLAY|TASK|RUNNING HANDLER|CLEANUP TASK|NO MORE HOSTS LEFT|PLAYBOOK:|DRY RUN)( .*?)? \*{3,}\s*$`)
+	reBanner  = regexp.MustCompile(`^(PLAY RECAP|PLAY|TASK|RUNNING HANDLER|CLEANUP TASK|NO MORE HOSTS LEFT|PLAYBOOK:|DRY RUN)( .*?)? \*{3,}\s*$`)
 	reBracket = regexp.MustCompile(`^\[(.*)\](?: \[CHECK MODE\])?$`)
 	// ok: [h1], changed: [h1 -> localhost] => (item=x), skipping: [h1] => …
 	reResult = regexp.MustCompile(`^(ok|changed|skipping): \[([^\]]*)\](?:$| => (\(item=)?| )`)
