@@ -61,7 +61,7 @@ var seedTree = map[string]string{
     content: "maxPods: {{ kubelet_max_pods }}\n"
     dest: "{{ state }}/kubelet.yaml"
 `,
-	"inv/hosts.ini":         "[k8s_cluster]\nn1 ansible_connection=local ansible_python_interpreter=/usr/bin/python3\n[etcd]\ne1\n",
+	"inv/hosts.ini":          "[k8s_cluster]\nn1 ansible_connection=local ansible_python_interpreter=/usr/bin/python3\n[etcd]\ne1\n",
 	"inv/group_vars/all.yml": "",
 	"ansible.cfg":            "[defaults]\ncallbacks_enabled = profile_tasks\ndisplay_skipped_hosts = no\n",
 }
