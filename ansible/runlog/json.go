@@ -29,6 +29,24 @@ func isJSON(data []byte) bool {
 	return false
 }
 
+// jsonStart is the offset of a line that opens the json callback's document ("{" alone,
+// as json_indent prints it, or a compact document), or -1.
+func jsonStart(data []byte) int {
+	off := 0
+	for off < len(data) {
+		end := bytes.IndexByte(data[off:], '\n')
+		if end < 0 {
+			end = len(data) - off
+		}
+		line := bytes.TrimRight(data[off:off+end], "\r \t")
+		if bytes.Equal(line, []byte("{")) || bytes.HasPrefix(line, []byte(`{"custom_stats"`)) {
+			return off
+		}
+		off += end + 1
+	}
+	return -1
+}
+
 // The json callback's document (ansible.posix 1.5.4 plugins/callback/json.py): plays with
 // their tasks, each task's result per host (the module's return values plus changed,
 // failed, skipped, unreachable), and the stats the recap prints.
@@ -150,6 +168,7 @@ func parseJSON(source string, data []byte) *Run {
 		r.problem(0, "the JSON document has no stats (no PLAY RECAP)")
 	}
 	r.markContinued()
+	r.checkRecap()
 	// The json callback does not say whether a failure the host ran on was ignored or
 	// rescued; the stats do when only one of the two happened on that host.
 	recap := map[string]Recap{}

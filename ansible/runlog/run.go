@@ -19,6 +19,10 @@ type Run struct {
 	Recap []Recap
 	// HasRecap is false for a run that was cut off (no PLAY RECAP): it has no verdict.
 	HasRecap bool
+	// RecapCut: the recap has a line that does not read, or lacks a host that has results
+	// (every host with a result has a recap line): it may have been cut off, so it is no
+	// verdict either.
+	RecapCut bool
 	// Slowest are the tasks of profile_tasks' summary (text) or the task durations (json),
 	// slowest first.
 	Slowest []Timing
@@ -158,7 +162,7 @@ const (
 
 // Verdict is the run's outcome: the PLAY RECAP's.
 func (r *Run) Verdict() Verdict {
-	if !r.HasRecap {
+	if !r.HasRecap || r.RecapCut {
 		return Incomplete
 	}
 	for _, h := range r.Recap {
@@ -230,6 +234,24 @@ func (r *Run) Events(host string) []Event {
 		}
 	}
 	return out
+}
+
+// checkRecap sets RecapCut when a host with results has no recap line.
+func (r *Run) checkRecap() {
+	if !r.HasRecap {
+		return
+	}
+	in := map[string]bool{}
+	for _, h := range r.Recap {
+		in[h.Host] = true
+	}
+	for _, h := range r.Hosts() {
+		if !in[h] {
+			r.RecapCut = true
+			r.problem(0, "the PLAY RECAP has no line for %s, which has results (cut off?)", h)
+			return
+		}
+	}
 }
 
 // markContinued sets Continued on every failure after which its host still has results.

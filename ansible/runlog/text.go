@@ -18,6 +18,21 @@ func Parse(source string, data []byte) []*Run {
 		return []*Run{parseJSON(source, data)}
 	}
 	runs := parseText(source, data)
+	if len(runs) == 1 && len(runs[0].Plays) == 0 && !runs[0].HasRecap {
+		// Warnings (2>&1) before the json callback's document.
+		if i := jsonStart(data); i >= 0 {
+			r := parseJSON(source, data[i:])
+			for k := range r.Problems {
+				if r.Problems[k].Line > 0 {
+					r.Problems[k].Line += bytes.Count(data[:i], []byte("\n"))
+				}
+			}
+			return []*Run{r}
+		}
+		if len(runs[0].Errors) == 0 && len(runs[0].Problems) == 0 {
+			runs[0].problem(0, "no ansible-playbook output in the log (no PLAY banner, no PLAY RECAP)")
+		}
+	}
 	if len(runs) > 1 {
 		for i, r := range runs {
 			r.Source = source + "#" + strconv.Itoa(i+1)
@@ -101,6 +116,7 @@ func parseText(source string, data []byte) []*Run {
 	}
 	for _, r := range p.runs {
 		r.markContinued()
+		r.checkRecap()
 	}
 	return p.runs
 }
@@ -157,8 +173,9 @@ func (p *textParser) line(n int, s string) {
 				*f, _ = strconv.Atoi(m[i+2])
 			}
 			p.run.Recap = append(p.run.Recap, rc)
-		} else if strings.Contains(s, " : ok=") || strings.Contains(s, ": ok=") {
+		} else if strings.Contains(s, ": ok=") || strings.HasSuffix(strings.TrimSpace(s), " :") {
 			p.run.problem(n, "a PLAY RECAP line that does not read (cut off?)")
+			p.run.RecapCut = true
 		}
 		return
 	}
