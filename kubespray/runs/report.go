@@ -64,8 +64,8 @@ type Report struct {
 
 // Unread is a log that could not be read.
 type Unread struct {
-	Log   string
-	Error string
+	Log   string `json:"log"`
+	Error string `json:"error"`
 }
 
 // VarReport answers "did my change to Var take effect?" for the last run.
