@@ -275,16 +275,19 @@ func writeVar(w io.Writer, r *Report) {
 	}
 	for _, u := range v.Uses.Tasks {
 		fmt.Fprintf(w, "  %s  (%s", useLabel(u), where(u.Pos.File, u.Pos.Line))
-		if u.Template != "" {
-			fmt.Fprintf(w, "; renders %s", safe(u.Template))
+		if len(u.Templates) > 0 {
+			fmt.Fprintf(w, "; renders %s", safe(strings.Join(u.Templates, ", ")))
 		}
 		if len(u.Notify) > 0 {
 			fmt.Fprintf(w, "; notifies %s", safe(strings.Join(u.Notify, ", ")))
 		}
 		fmt.Fprintln(w, ")")
 	}
+	if len(v.Uses.Handlers) > 0 {
+		fmt.Fprintf(w, "  the handlers they notify:\n")
+	}
 	for _, h := range v.Uses.Handlers {
-		fmt.Fprintf(w, "  handler %s : %s", safe(h.Role), safe(h.Name))
+		fmt.Fprintf(w, "    %s : %s", safe(h.Role), safe(h.Name))
 		if len(h.Listen) > 0 {
 			fmt.Fprintf(w, " (listen: %s)", safe(strings.Join(h.Listen, ", ")))
 		}
@@ -453,13 +456,13 @@ type VariableDoc struct {
 
 // UseDoc is a task that uses the variable.
 type UseDoc struct {
-	Role     string   `json:"role"`
-	Task     string   `json:"task"`
-	Handler  bool     `json:"handler"`
-	File     string   `json:"file"`
-	Line     int      `json:"line"`
-	Template string   `json:"template,omitempty"`
-	Notify   []string `json:"notify"`
+	Role      string   `json:"role"`
+	Task      string   `json:"task"`
+	Handler   bool     `json:"handler"`
+	File      string   `json:"file"`
+	Line      int      `json:"line"`
+	Templates []string `json:"templates"`
+	Notify    []string `json:"notify"`
 }
 
 // HandlerDoc is a handler a use notifies.
@@ -543,7 +546,7 @@ func JSON(r *Report) *Doc {
 	if v := r.Var; v != nil {
 		vd := &VariableDoc{Name: v.Name, Uses: []UseDoc{}, Handlers: []HandlerDoc{}, Hosts: []VarHostDoc{}}
 		for _, u := range v.Uses.Tasks {
-			vd.Uses = append(vd.Uses, UseDoc{Role: u.Role, Task: u.Task, Handler: u.Handler, File: u.Pos.File, Line: u.Pos.Line, Template: u.Template, Notify: nonNil(u.Notify)})
+			vd.Uses = append(vd.Uses, UseDoc{Role: u.Role, Task: u.Task, Handler: u.Handler, File: u.Pos.File, Line: u.Pos.Line, Templates: nonNil(u.Templates), Notify: nonNil(u.Notify)})
 		}
 		for _, h := range v.Uses.Handlers {
 			vd.Handlers = append(vd.Handlers, HandlerDoc{Role: h.Role, Name: h.Name, Listen: nonNil(h.Listen), File: h.Pos.File, Line: h.Pos.Line})

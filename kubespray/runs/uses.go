@@ -24,9 +24,10 @@ type Use struct {
 	Handler bool
 	// Pos is where the task is (for a template, the task that renders it).
 	Pos diag.Position
-	// Template is the template under the role's templates/ that uses the variable, when the
-	// task uses it through one.
-	Template string
+	// Templates are the templates under the role's templates/ that use the variable and that
+	// the task renders (its src names them, a Jinja expression in the name matching any
+	// text), when the task uses the variable through them.
+	Templates []string
 	// Notify are the task's notify: entries (handler names or listen topics).
 	Notify []string
 }
@@ -61,13 +62,21 @@ func FindUses(dir, name string) (*Uses, error) {
 	}
 	rolesDir := filepath.Join(dir, "roles")
 	out := &Uses{}
-	seen := map[string]bool{}
+	seen := map[string]int{}
 	add := func(u Use) {
-		k := u.Pos.String() + "\x00" + u.Template
-		if u.Task == "" || seen[k] {
+		if u.Task == "" {
 			return // an unnamed task has no name to find in the log
 		}
-		seen[k] = true
+		k := u.Pos.String()
+		if i, ok := seen[k]; ok {
+			for _, tp := range u.Templates {
+				if !contains(out.Tasks[i].Templates, tp) {
+					out.Tasks[i].Templates = append(out.Tasks[i].Templates, tp)
+				}
+			}
+			return
+		}
+		seen[k] = len(out.Tasks)
 		out.Tasks = append(out.Tasks, u)
 	}
 	files := map[string][]taskNode{}
@@ -91,12 +100,11 @@ func FindUses(dir, name string) (*Uses, error) {
 			if !ok {
 				continue
 			}
-			re := regexp.MustCompile(`(^|[^A-Za-z0-9_.-])` + regexp.QuoteMeta(rel) + `($|[^A-Za-z0-9_.-])`)
 			for _, sub := range []string{"tasks", "handlers"} {
 				for _, p := range yamlFiles(filepath.Join(rolesDir, filepath.FromSlash(w.Role), sub)) {
 					for _, t := range tasksOf(p) {
-						if t.mentions(re) {
-							add(Use{Role: w.Role, Task: t.name, Handler: sub == "handlers", Pos: diag.Position{File: p, Line: t.from, Column: t.col}, Template: rel, Notify: t.notify})
+						if t.renders(rel) {
+							add(Use{Role: w.Role, Task: t.name, Handler: sub == "handlers", Pos: diag.Position{File: p, Line: t.from, Column: t.col}, Templates: []string{rel}, Notify: t.notify})
 						}
 					}
 				}
@@ -152,9 +160,47 @@ type taskNode struct {
 	scalars        []string
 }
 
-func (t taskNode) mentions(re *regexp.Regexp) bool {
+// renders: a string of the task names the template rel (a path under templates/), as a
+// word ("config.toml.j2" in kubespray's "{{ 'config.toml.j2' if … else 'config-v1.toml.j2' }}"),
+// or as a whole src with Jinja expressions standing for any text
+// ("kubelet-config.{{ kubeletConfig_api_version }}.yaml.j2"). A src that starts with an
+// expression ("{{ item | lower }}.yaml.j2", "{{ item.src }}": a loop's names) is not
+// followed: it would match every template with that extension.
+func (t taskNode) renders(rel string) bool {
+	word := regexp.MustCompile(`(^|[^A-Za-z0-9_.-])` + regexp.QuoteMeta(rel) + `($|[^A-Za-z0-9_.-])`)
 	for _, s := range t.scalars {
-		if re.MatchString(s) {
+		if word.MatchString(s) {
+			return true
+		}
+		if !strings.Contains(s, "{{") {
+			continue
+		}
+		locs := reJinja.FindAllStringIndex(s, -1)
+		var pat strings.Builder
+		literal, last := 0, 0
+		for _, l := range locs {
+			pat.WriteString(regexp.QuoteMeta(s[last:l[0]]))
+			literal += len(strings.TrimSpace(s[last:l[0]]))
+			pat.WriteString(`.*`)
+			last = l[1]
+		}
+		pat.WriteString(regexp.QuoteMeta(s[last:]))
+		literal += len(strings.TrimSpace(s[last:]))
+		if literal < 4 || len(strings.TrimSpace(s[:locs[0][0]])) < 2 {
+			continue
+		}
+		if re, err := regexp.Compile(`^(.*/)?` + pat.String() + `$`); err == nil && re.MatchString(rel) {
+			return true
+		}
+	}
+	return false
+}
+
+var reJinja = regexp.MustCompile(`\{\{.*?\}\}`)
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
 			return true
 		}
 	}
