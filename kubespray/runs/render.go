@@ -118,9 +118,9 @@ func writeRun(w io.Writer, n int, run *runlog.Run) {
 	}
 	if len(run.Recap) > 0 {
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "  host\tok\tchanged\tunreachable\tfailed\tskipped\trescued\tignored\t")
+		fmt.Fprintln(tw, "  host\tok\tchanged\tunreachable\tfailed\tskipped\trescued\tignored")
 		for _, h := range run.Recap {
-			fmt.Fprintf(tw, "  %s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t\n", safe(h.Host), h.OK, h.Changed, h.Unreachable, h.Failed, h.Skipped, h.Rescued, h.Ignored)
+			fmt.Fprintf(tw, "  %s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\n", safe(h.Host), h.OK, h.Changed, h.Unreachable, h.Failed, h.Skipped, h.Rescued, h.Ignored)
 		}
 		_ = tw.Flush()
 	}
@@ -263,7 +263,7 @@ func writeLast(w io.Writer, r *Report) {
 		fmt.Fprintf(w, "  %s:\n%s", strings.Join(groups[k], ", "), k)
 	}
 	if len(r.Missing) > 0 {
-		fmt.Fprintf(w, "  not in the last run (in the inventory; --limit, or unreachable before its first task): %s\n", safe(strings.Join(r.Missing, ", ")))
+		fmt.Fprintf(w, "  not in the last run (in the inventory, no result: no play targets it, --limit, or unreachable before its first task): %s\n", safe(strings.Join(r.Missing, ", ")))
 	}
 }
 
