@@ -29,8 +29,10 @@
 //     after a recap.
 //   - With display_skipped_hosts = no (kubespray's ansible.cfg) and display_ok_hosts = no,
 //     skipped and ok results are not printed: the recap still counts them.
-//   - The json callback does not say whether a failed result was ignored or rescued, nor
-//     whether a task was a handler; [Result.Continued] says that the host ran on.
+//   - The json callback does not say whether a failed result was ignored or rescued (the
+//     host's stats tell when it had only one kind; [Result.Continued] says that the host ran
+//     on), nor whether a task was a handler (one from a role's handlers/ file is taken as
+//     one).
 //
 // Task output (stdout, msg, loop item labels) is never kept: it may hold secrets.
 package runlog

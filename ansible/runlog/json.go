@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"path/filepath"
 	"sort"
+	"strings"
 	"time"
 )
 
@@ -128,7 +130,10 @@ func parseJSON(source string, data []byte) *Run {
 	for _, jp := range doc.Plays {
 		p := &Play{Name: jp.Play.Name}
 		for _, jt := range jp.Tasks {
-			t := &Task{Name: jt.Task.Name, Path: jt.Task.Path, Seconds: jt.Task.Duration.seconds()}
+			// The json callback does not mark handlers; a role's handlers file does
+			// (playbook-level handlers stay unmarked).
+			t := &Task{Name: jt.Task.Name, Path: jt.Task.Path, Seconds: jt.Task.Duration.seconds(),
+				Handler: strings.Contains(filepath.ToSlash(jt.Task.Path), "/handlers/")}
 			hosts := make([]string, 0, len(jt.Hosts))
 			for h := range jt.Hosts {
 				hosts = append(hosts, h)

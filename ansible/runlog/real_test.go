@@ -3,62 +3,25 @@ package runlog
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/k3sconf/k3sconf/internal/ansibletest"
 )
 
 // The real-run test: a generated playbook run three times with ansible-playbook
 // (connection: local, two inventory hosts). Each run prints text with the default callback
 // (with profile_tasks in runs 1 and 3, colours forced in run 2, skipped hosts hidden in run 3
 // as kubespray's ansible.cfg does) and, where the ansible.posix collection is installed
-// (Debian's ansible package), writes the json callback's document of the same run to a file:
-// jsonToFile below runs ansible.posix.json unchanged as a second callback and sends what it
-// would print to a file. Both parses are compared with each other and with what the test
+// (Debian's ansible package), writes the json callback's document of the same run
+// (internal/ansibletest). Both parses are compared with each other and with what the test
 // knows each task does. Checked with ansible-core 2.14.18 and ansible.posix 1.5.4.
 //
 // Tasks are debug, fail and one copy, so a run takes seconds: debug and fail are action
 // plugins that run no module.
-
-// jsonToFile is a callback plugin: ansible.posix.json as an aggregate callback whose
-// display goes to the file named by $JSON_TO_FILE.
-const jsonToFile = `from ansible_collections.ansible.posix.plugins.callback import json as posix_json
-import os
-
-
-class _File(object):
-    def __init__(self, display):
-        self._display = display
-
-    def display(self, msg, *args, **kwargs):
-        with open(os.environ["JSON_TO_FILE"], "w") as f:
-            f.write(msg + "\n")
-
-    def __getattr__(self, name):
-        return getattr(self._display, name)
-
-
-class CallbackModule(posix_json.CallbackModule):
-    CALLBACK_TYPE = "aggregate"
-    CALLBACK_NAME = "json_to_file"
-    CALLBACK_NEEDS_ENABLED = True
-
-    # The options of ansible.posix.json at their defaults (its DOCUMENTATION is not this
-    # file's, so the plugin loader has none to give).
-    def set_options(self, *args, **kwargs):
-        pass
-
-    def get_option(self, name):
-        return {"json_indent": 4, "show_custom_stats": False}.get(name)
-
-    def __init__(self, display=None):
-        super(CallbackModule, self).__init__(display)
-        self._display = _File(self._display)
-`
 
 const realPlaybook = `- name: Test play
   hosts: all
@@ -158,109 +121,43 @@ func truth(run int, host, task string) Status {
 
 var realTasks = []string{"always changes", "stays ok", "write config", "fails ignored", "fails rescued", "rescue task", "loop task", "skipped when", "fails when asked", "after the failure", "restart thing"}
 
-func ansibleVersion(t *testing.T) string {
-	out, err := exec.Command("ansible-playbook", "--version").Output()
-	if err != nil {
-		t.Skipf("ansible-playbook not available: %v", err)
-	}
-	return strings.TrimSpace(strings.SplitN(string(out), "\n", 2)[0])
-}
-
-// haveJSONCallback: ansible-playbook's own Python (its #! line) can import the ansible.posix
-// json callback.
-func haveJSONCallback() bool {
-	path, err := exec.LookPath("ansible-playbook")
-	if err != nil {
-		return false
-	}
-	b, err := os.ReadFile(path)
-	if err != nil || !strings.HasPrefix(string(b), "#!") {
-		return false
-	}
-	interp := strings.Fields(strings.SplitN(string(b[2:]), "\n", 2)[0])
-	if len(interp) == 0 {
-		return false
-	}
-	args := append(interp[1:], "-c", "import ansible_collections.ansible.posix.plugins.callback.json")
-	return exec.Command(interp[0], args...).Run() == nil
-}
-
 // playRuns runs the playbook once per realRuns entry and returns each run's text output
 // and, where the json callback is installed, the json callback's document of the same run.
 func playRuns(t *testing.T) (texts, jsons [][]byte) {
 	t.Helper()
-	ansibleVersion(t)
+	ansibletest.Require(t)
 	dir := t.TempDir()
 	state := filepath.Join(dir, "state")
-	write := func(name, s string) {
-		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(s), 0o644); err != nil {
+	for name, body := range map[string]string{
+		"inventory.ini": "h1 ansible_connection=local ansible_python_interpreter=/usr/bin/python3\nh2 ansible_connection=local ansible_python_interpreter=/usr/bin/python3\n",
+		"pb.yml":        realPlaybook,
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	write("inventory.ini", "h1 ansible_connection=local ansible_python_interpreter=/usr/bin/python3\nh2 ansible_connection=local ansible_python_interpreter=/usr/bin/python3\n")
-	write("pb.yml", realPlaybook)
-	write("ansible.cfg", "[defaults]\n")
-	write("callback_plugins/json_to_file.py", jsonToFile)
 	if err := os.MkdirAll(state, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	withJSON := haveJSONCallback()
-	if !withJSON {
+	if !ansibletest.HaveJSONCallback() {
 		t.Log("the ansible.posix collection (json callback) is not installed (Debian: apt-get install ansible): text only")
 	}
+	runner := &ansibletest.Runner{Dir: dir, JSON: true}
 	for i, r := range realRuns {
 		args := []string{"-i", "inventory.ini", "pb.yml", "-e", "state=" + state}
 		for _, e := range r.extra {
 			args = append(args, "-e", e)
 		}
-		cmd := exec.Command("ansible-playbook", args...)
-		cmd.Dir = dir
-		for _, kv := range os.Environ() {
-			if !strings.HasPrefix(kv, "ANSIBLE_") {
-				cmd.Env = append(cmd.Env, kv)
-			}
-		}
-		jsonFile := filepath.Join(dir, fmt.Sprintf("run%d.json", i+1))
-		cmd.Env = append(cmd.Env, "ANSIBLE_CONFIG="+filepath.Join(dir, "ansible.cfg"), "ANSIBLE_LOCAL_TEMP="+filepath.Join(dir, "tmp"),
-			"ANSIBLE_HOME="+filepath.Join(dir, "home"), "ANSIBLE_RETRY_FILES_ENABLED=false", "JSON_TO_FILE="+jsonFile)
-		env := r.env
-		if withJSON {
-			env = append([]string(nil), env...)
-			found := false
-			for k, e := range env {
-				if v, ok := strings.CutPrefix(e, "ANSIBLE_CALLBACKS_ENABLED="); ok {
-					env[k], found = "ANSIBLE_CALLBACKS_ENABLED="+v+",json_to_file", true
-				}
-			}
-			if !found {
-				env = append(env, "ANSIBLE_CALLBACKS_ENABLED=json_to_file")
-			}
-		}
-		cmd.Env = append(cmd.Env, env...)
-		var stderr strings.Builder
-		cmd.Stderr = &stderr
-		start := time.Now()
-		out, err := cmd.Output() // stdout only, as a log written with > file keeps it
-		t.Logf("ansible-playbook %s (%s): %.1fs, %v", strings.Join(r.extra, " "), strings.Join(env, " "), time.Since(start).Seconds(), err)
-		if ee, ok := err.(*exec.ExitError); err != nil && (!ok || ee.ExitCode() != 2) {
-			t.Fatalf("ansible-playbook: %v\n%s%s", err, out, stderr.String())
-		}
-		texts = append(texts, out)
+		res := runner.Run(t, args, r.env...)
+		texts = append(texts, res.Text)
 		if rec := os.Getenv("RUNLOG_RECORD"); rec != "" { // keep the logs (for the golden files)
-			_ = os.WriteFile(filepath.Join(rec, fmt.Sprintf("run%d.txt", i+1)), out, 0o644)
-			if b, err := os.ReadFile(jsonFile); err == nil {
-				_ = os.WriteFile(filepath.Join(rec, fmt.Sprintf("run%d.json", i+1)), b, 0o644)
+			_ = os.WriteFile(filepath.Join(rec, fmt.Sprintf("run%d.txt", i+1)), res.Text, 0o644)
+			if res.JSON != nil {
+				_ = os.WriteFile(filepath.Join(rec, fmt.Sprintf("run%d.json", i+1)), res.JSON, 0o644)
 			}
 		}
-		if withJSON {
-			b, err := os.ReadFile(jsonFile)
-			if err != nil {
-				t.Fatalf("the json callback wrote nothing: %v\n%s", err, stderr.String())
-			}
-			jsons = append(jsons, b)
+		if res.JSON != nil {
+			jsons = append(jsons, res.JSON)
 		}
 	}
 	return texts, jsons

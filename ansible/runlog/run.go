@@ -51,7 +51,8 @@ type Play struct {
 // task) and its results per host.
 type Task struct {
 	Name string
-	// Handler: printed as RUNNING HANDLER (text only; the json callback does not say).
+	// Handler: printed as RUNNING HANDLER (text); from the json callback, which does not
+	// say, a task whose path is in a role's handlers/ folder.
 	Handler bool
 	Line    int
 	// Path is file:line of the task (json callback only).

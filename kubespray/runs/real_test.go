@@ -3,15 +3,14 @@ package runs
 import (
 	"bytes"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/k3sconf/k3sconf/ansible/runlog"
+	"github.com/k3sconf/k3sconf/internal/ansibletest"
 )
 
 // The seed's operation, for real: a small kubespray-like checkout (written for this test)
@@ -63,13 +62,12 @@ var seedTree = map[string]string{
 `,
 	"inv/hosts.ini":          "[k8s_cluster]\nn1 ansible_connection=local ansible_python_interpreter=/usr/bin/python3\n[etcd]\ne1\n",
 	"inv/group_vars/all.yml": "",
-	"ansible.cfg":            "[defaults]\ncallbacks_enabled = profile_tasks\ndisplay_skipped_hosts = no\n",
+	// kubespray's ansible.cfg at 46dbdd3 has both (stdout_callback = default).
+	"ansible.cfg": "[defaults]\ncallbacks_enabled = profile_tasks\ndisplay_skipped_hosts = no\n",
 }
 
 func TestSeedRealRuns(t *testing.T) {
-	if _, err := exec.LookPath("ansible-playbook"); err != nil {
-		t.Skipf("ansible-playbook not available: %v", err)
-	}
+	ansibletest.Require(t)
 	dir := t.TempDir()
 	for name, body := range seedTree {
 		p := filepath.Join(dir, filepath.FromSlash(name))
@@ -85,41 +83,49 @@ func TestSeedRealRuns(t *testing.T) {
 		t.Fatal(err)
 	}
 	groupVars := filepath.Join(dir, "inv", "group_vars", "all.yml")
-	run := func(gv string, args ...string) Log {
-		if err := os.WriteFile(groupVars, []byte("state: "+state+"\n"+gv), 0o644); err != nil {
+	runner := &ansibletest.Runner{Dir: dir, Config: seedTree["ansible.cfg"], JSON: true}
+	var logs, jsonLogs []Log
+	for i, r := range []struct {
+		name, gv string
+		args     []string
+	}{
+		{"deploy.log", "", nil},
+		{"rerun.log", "", nil},
+		{"edited.log", "containerd_max_container_log_line_size: 32768\n", []string{"--tags", "containerd"}},
+	} {
+		if err := os.WriteFile(groupVars, []byte("state: "+state+"\n"+r.gv), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		cmd := exec.Command("ansible-playbook", append([]string{"-i", "inv/hosts.ini", "cluster.yml"}, args...)...)
-		cmd.Dir = dir
-		for _, kv := range os.Environ() {
-			if !strings.HasPrefix(kv, "ANSIBLE_") {
-				cmd.Env = append(cmd.Env, kv)
-			}
+		res := runner.Run(t, append([]string{"-i", "inv/hosts.ini", "cluster.yml"}, r.args...), "ANSIBLE_ROLES_PATH="+filepath.Join(dir, "roles"))
+		if res.Code != 0 {
+			t.Fatalf("run %d failed:\n%s", i+1, res.Text)
 		}
-		cmd.Env = append(cmd.Env, "ANSIBLE_CONFIG="+filepath.Join(dir, "ansible.cfg"), "ANSIBLE_HOME="+filepath.Join(dir, "home"),
-			"ANSIBLE_LOCAL_TEMP="+filepath.Join(dir, "tmp"), "ANSIBLE_ROLES_PATH="+filepath.Join(dir, "roles"))
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		start := time.Now()
-		out, err := cmd.Output()
-		t.Logf("ansible-playbook %s: %.1fs", strings.Join(args, " "), time.Since(start).Seconds())
-		if err != nil {
-			t.Fatalf("ansible-playbook: %v\n%s%s", err, out, stderr.Bytes())
+		logs = append(logs, Log{Name: r.name, Data: res.Text})
+		if res.JSON != nil {
+			jsonLogs = append(jsonLogs, Log{Name: strings.TrimSuffix(r.name, ".log") + ".json", Data: res.JSON})
 		}
-		return Log{Name: "run" + string(rune('1'+len(args)%10)), Data: out}
-	}
-	logs := []Log{
-		run(""),
-		run(""),
-		run("containerd_max_container_log_line_size: 32768\n", "--tags", "containerd"),
-	}
-	for i := range logs {
-		logs[i].Name = []string{"deploy.log", "rerun.log", "edited.log"}[i]
 	}
 	b, err := os.ReadFile(filepath.Join(state, "config.toml"))
 	if err != nil || !strings.Contains(string(b), "32768") {
 		t.Fatalf("the third run did not write the new value (%v): %q", err, b)
 	}
+	if jsonLogs == nil {
+		t.Log("the ansible.posix collection (json callback) is not installed: text logs only")
+	}
+	check(t, dir, logs)
+	if jsonLogs != nil {
+		check(t, dir, jsonLogs)
+	}
+	if os.Getenv("RUNS_RECORD") != "" {
+		for _, l := range append(logs, jsonLogs...) {
+			_ = os.WriteFile(filepath.Join(os.Getenv("RUNS_RECORD"), l.Name), l.Data, 0o644)
+		}
+	}
+}
+
+// check: what `runs --var` must say about the seed's three runs (text or json logs).
+func check(t *testing.T, dir string, logs []Log) {
+	t.Helper()
 	for _, tc := range []struct {
 		name, reason string
 		logs         []Log
@@ -146,7 +152,7 @@ func TestSeedRealRuns(t *testing.T) {
 			tasks:    map[string]runlog.Status{"Containerd | Copy containerd config file": runlog.Changed},
 			handlers: map[string]runlog.Status{"Containerd | restart containerd": runlog.Changed, "Containerd | wait for containerd": runlog.OK}},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
+		t.Run(logs[0].Name+"/"+tc.name, func(t *testing.T) {
 			rep, err := Build(Options{Logs: tc.logs, Var: tc.variable, Dir: dir, Inventory: []string{filepath.Join(dir, "inv", "hosts.ini")}})
 			if err != nil {
 				t.Fatal(err)
@@ -209,10 +215,5 @@ func TestSeedRealRuns(t *testing.T) {
 	}
 	if diff := cmp.Diff([]string{"container-engine/containerd : Containerd | Copy containerd config file", "container-engine/containerd : Containerd | restart containerd"}, fresh); diff != "" {
 		t.Errorf("new in this run (-want +got):\n%s", diff)
-	}
-	if os.Getenv("RUNS_RECORD") != "" {
-		for _, l := range logs {
-			_ = os.WriteFile(filepath.Join(os.Getenv("RUNS_RECORD"), l.Name), l.Data, 0o644)
-		}
 	}
 }
