@@ -237,6 +237,34 @@ func TestStatusRules(t *testing.T) {
 	}
 }
 
+// TestOlderReleases: lines as releases before 2.8 print them (the recap without skipped=,
+// rescued=, ignored=; profile_tasks' timing line with ten stars) and as kubespray's CI logs
+// show them (delegated hosts, indented retry hints). Written for this test in those formats.
+func TestOlderReleases(t *testing.T) {
+	log := "PLAY [kube-master] *************\n" +
+		"TASK [Wait until SSH is available] *********************************************\n" +
+		"Tuesday 18 June 2019  14:47:16 +0000 (0:00:00.172)       0:00:00.172 ********** \n" +
+		"ok: [i1 -> localhost]\n" +
+		"fatal: [i2 -> localhost]: FAILED! => {\"changed\": false, \"msg\": \"Timeout\"}\n" +
+		"        to retry, use: --limit @/tmp/cluster.retry\n\n" +
+		"PLAY RECAP *********************************************************************\n" +
+		"i1                         : ok=317  changed=20   unreachable=0    failed=0\n" +
+		"i2                         : ok=178  changed=5    unreachable=0    failed=1\n\n" +
+		"Sunday 01 October 2017  23:04:24 +0200 (0:00:00.093)       0:18:45.800 ********\n" +
+		"===============================================================================\n" +
+		"kubernetes/node : install | Copy kubelet from hyperkube container ------- 123.45s\n"
+	r := one(t, []byte(log))
+	if r.Verdict() != FailedRun || strings.Join(r.FailedHosts(), ",") != "i2" || !r.Profile || len(r.Slowest) != 1 || r.Slowest[0].Seconds != 123.45 {
+		t.Errorf("verdict %s, failed %v, profile %v, slowest %v, problems %v", r.Verdict(), r.FailedHosts(), r.Profile, r.Slowest, r.Problems)
+	}
+	if r.Recap[0].OK != 317 || r.Recap[0].Changed != 20 || r.Recap[1].Failed != 1 {
+		t.Errorf("recap %+v", r.Recap)
+	}
+	if st := r.StatusOf("i2", "kube-master\x00Wait until SSH is available"); st != Failed {
+		t.Errorf("i2: %s", st)
+	}
+}
+
 // TestSlowLine: profile_tasks' summary lines, padded or not.
 func TestSlowLine(t *testing.T) {
 	for _, tc := range []struct{ line, task, sec string }{
