@@ -297,6 +297,9 @@ func writeVar(w io.Writer, r *Report) {
 		return
 	}
 	fmt.Fprintf(w, "did the last run (run %d) apply a change to %s?\n", len(r.Runs), safe(v.Name))
+	if last := r.Runs[len(r.Runs)-1]; last.Verdict() == runlog.Incomplete {
+		fmt.Fprintf(w, "  (the last run has no verdict: it was interrupted or its log is cut off, so tasks and handlers after the cut are missing)\n")
+	}
 	groups, order := map[string][]string{}, []string{}
 	for _, vh := range v.Hosts {
 		k := varLine(vh)
