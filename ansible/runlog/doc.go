@@ -11,7 +11,9 @@
 // kubespray's ansible.cfg enables it with callbacks_enabled = profile_tasks), the same text
 // as ansible's log_path file writes it (each line prefixed with a date, p=, u= and n=), and
 // the output of the json stdout callback (ansible.posix 1.5.4 plugins/callback/json.py:
-// one JSON document with plays, tasks, per-host results and stats). ANSI colour codes
+// one JSON document with plays, tasks, per-host results and stats) and of the jsonl one
+// (plugins/callback/jsonl.py: one line per event as it happens, so a run cut off keeps what
+// came before; it marks handlers). ANSI colour codes
 // (ANSIBLE_FORCE_COLOR) are removed before anything is read.
 //
 // What the text says, and what it does not:

@@ -67,15 +67,48 @@ type jsonDoc struct {
 			Hosts map[string]jsonResult `json:"hosts"`
 		} `json:"tasks"`
 	} `json:"plays"`
-	Stats map[string]struct {
-		OK          int `json:"ok"`
-		Changed     int `json:"changed"`
-		Unreachable int `json:"unreachable"`
-		Failures    int `json:"failures"`
-		Skipped     int `json:"skipped"`
-		Rescued     int `json:"rescued"`
-		Ignored     int `json:"ignored"`
-	} `json:"stats"`
+	Stats map[string]jsonStats `json:"stats"`
+}
+
+// jsonStats is a host's line of the recap.
+type jsonStats struct {
+	OK          int `json:"ok"`
+	Changed     int `json:"changed"`
+	Unreachable int `json:"unreachable"`
+	Failures    int `json:"failures"`
+	Skipped     int `json:"skipped"`
+	Rescued     int `json:"rescued"`
+	Ignored     int `json:"ignored"`
+}
+
+// recapOf is the recap of the stats, by host name.
+func recapOf(stats map[string]jsonStats) []Recap {
+	hosts := make([]string, 0, len(stats))
+	for h := range stats {
+		hosts = append(hosts, h)
+	}
+	sort.Strings(hosts)
+	out := []Recap{}
+	for _, h := range hosts {
+		s := stats[h]
+		out = append(out, Recap{Host: h, OK: s.OK, Changed: s.Changed, Unreachable: s.Unreachable, Failed: s.Failures,
+			Skipped: s.Skipped, Rescued: s.Rescued, Ignored: s.Ignored})
+	}
+	return out
+}
+
+// resultOf is what a json result says: a loop's items make one result, changed if any item
+// changed, failed if any failed.
+func resultOf(host string, jr jsonResult) *Result {
+	res := &Result{Host: host, Changed: bool(jr.Changed), Failed: bool(jr.Failed), Skipped: bool(jr.Skipped), Unreachable: bool(jr.Unreachable), Items: len(jr.Results)}
+	for _, it := range jr.Results {
+		res.Changed = res.Changed || bool(it.Changed)
+		res.Failed = res.Failed || bool(it.Failed)
+	}
+	if res.Failed || res.Unreachable {
+		res.Skipped = false
+	}
+	return res
 }
 
 type jsonDuration struct {
@@ -140,16 +173,7 @@ func parseJSON(source string, data []byte) *Run {
 			}
 			sort.Strings(hosts)
 			for _, h := range hosts {
-				jr := jt.Hosts[h]
-				res := &Result{Host: h, Changed: bool(jr.Changed), Failed: bool(jr.Failed), Skipped: bool(jr.Skipped), Unreachable: bool(jr.Unreachable), Items: len(jr.Results)}
-				for _, it := range jr.Results {
-					res.Changed = res.Changed || bool(it.Changed)
-					res.Failed = res.Failed || bool(it.Failed)
-				}
-				if res.Failed || res.Unreachable {
-					res.Skipped = false
-				}
-				t.Results = append(t.Results, res)
+				t.Results = append(t.Results, resultOf(h, jt.Hosts[h]))
 			}
 			p.Tasks = append(p.Tasks, t)
 			r.Slowest = append(r.Slowest, Timing{Task: t.Name, Seconds: t.Seconds})
@@ -159,23 +183,20 @@ func parseJSON(source string, data []byte) *Run {
 	sortSlowest(r.Slowest)
 	if doc.Stats != nil {
 		r.HasRecap = true
-		hosts := make([]string, 0, len(doc.Stats))
-		for h := range doc.Stats {
-			hosts = append(hosts, h)
-		}
-		sort.Strings(hosts)
-		for _, h := range hosts {
-			s := doc.Stats[h]
-			r.Recap = append(r.Recap, Recap{Host: h, OK: s.OK, Changed: s.Changed, Unreachable: s.Unreachable, Failed: s.Failures,
-				Skipped: s.Skipped, Rescued: s.Rescued, Ignored: s.Ignored})
-		}
+		r.Recap = recapOf(doc.Stats)
 	} else {
 		r.problem(0, "the JSON document has no stats (no PLAY RECAP)")
 	}
+	r.finishJSON()
+	return r
+}
+
+// finishJSON marks the failures the host ran on and checks the recap. The json callbacks
+// do not say whether such a failure was ignored or rescued; the stats do when only one of
+// the two happened on that host.
+func (r *Run) finishJSON() {
 	r.markContinued()
 	r.checkRecap()
-	// The json callback does not say whether a failure the host ran on was ignored or
-	// rescued; the stats do when only one of the two happened on that host.
 	recap := map[string]Recap{}
 	for _, rc := range r.Recap {
 		recap[rc.Host] = rc
@@ -196,7 +217,6 @@ func parseJSON(source string, data []byte) *Run {
 			}
 		}
 	}
-	return r
 }
 
 func (d jsonDuration) seconds() float64 {

@@ -123,7 +123,7 @@ var realTasks = []string{"always changes", "stays ok", "write config", "fails ig
 
 // playRuns runs the playbook once per realRuns entry and returns each run's text output
 // and, where the json callback is installed, the json callback's document of the same run.
-func playRuns(t *testing.T) (texts, jsons [][]byte) {
+func playRuns(t *testing.T) (texts, jsons, jsonls [][]byte) {
 	t.Helper()
 	ansibletest.Require(t)
 	dir := t.TempDir()
@@ -158,9 +158,13 @@ func playRuns(t *testing.T) (texts, jsons [][]byte) {
 		}
 		if res.JSON != nil {
 			jsons = append(jsons, res.JSON)
+			jsonls = append(jsonls, res.JSONL)
+			if rec := os.Getenv("RUNLOG_RECORD"); rec != "" {
+				_ = os.WriteFile(filepath.Join(rec, fmt.Sprintf("run%d.jsonl", i+1)), res.JSONL, 0o644)
+			}
 		}
 	}
-	return texts, jsons
+	return texts, jsons, jsonls
 }
 
 // statuses is what a run says each task did per host, by task name.
@@ -176,8 +180,8 @@ func statuses(r *Run) map[string]map[string]Status {
 }
 
 func TestRealRuns(t *testing.T) {
-	texts, jsons := playRuns(t)
-	var textRuns, jsonRuns []*Run
+	texts, jsons, jsonls := playRuns(t)
+	var textRuns, jsonRuns, jsonlRuns []*Run
 	for i, out := range texts {
 		rs := Parse(fmt.Sprintf("run%d.txt", i+1), out)
 		if len(rs) != 1 {
@@ -191,6 +195,13 @@ func TestRealRuns(t *testing.T) {
 			t.Fatalf("json run %d: not one json run:\n%s", i+1, out)
 		}
 		jsonRuns = append(jsonRuns, rs[0])
+	}
+	for i, out := range jsonls {
+		rs := Parse(fmt.Sprintf("run%d.jsonl", i+1), out)
+		if len(rs) != 1 || rs[0].Format != "jsonl" {
+			t.Fatalf("jsonl run %d: not one jsonl run:\n%s", i+1, out)
+		}
+		jsonlRuns = append(jsonlRuns, rs[0])
 	}
 	for i, r := range textRuns {
 		// Ground truth: the test knows what each task does.
@@ -227,44 +238,10 @@ func TestRealRuns(t *testing.T) {
 				t.Errorf("run %d: profile_tasks task %q is none of the playbook's", i+1, s.Task)
 			}
 		}
-		if i >= len(jsonRuns) {
-			continue
-		}
-		// The json callback of the same run: same recap, same statuses (it cannot tell a
-		// handler, and shows no "...ignoring": the stats tell ignored from rescued here).
-		j := jsonRuns[i]
-		strip := func(rs []Recap) []Recap {
-			out := append([]Recap(nil), rs...)
-			for k := range out {
-				out[k].Line = 0
+		for _, set := range [][]*Run{jsonRuns, jsonlRuns} {
+			if i < len(set) {
+				compareWithText(t, i, r, set[i])
 			}
-			return out
-		}
-		if diff := cmp.Diff(strip(r.Recap), strip(j.Recap)); diff != "" {
-			t.Errorf("run %d: recap text vs json (-text +json):\n%s", i+1, diff)
-		}
-		js := statuses(j)
-		ts := statuses(r)
-		for _, rc := range r.Recap {
-			// The json callback cannot tell ignored from rescued where a host has both.
-			for task, st := range ts[rc.Host] {
-				if (st == Ignored || st == Rescued) && rc.Ignored > 0 && rc.Rescued > 0 {
-					ts[rc.Host][task] = IgnoredOrRescued
-				}
-			}
-		}
-		for h := range js {
-			for task, st := range js[h] {
-				if st == Skipped && ts[h][task] == "" && i == 2 {
-					delete(js[h], task) // hidden in the text
-				}
-			}
-		}
-		if diff := cmp.Diff(ts, js); diff != "" {
-			t.Errorf("run %d: statuses text vs json (-text +json):\n%s", i+1, diff)
-		}
-		if j.Verdict() != r.Verdict() {
-			t.Errorf("run %d: verdict text %s, json %s", i+1, r.Verdict(), j.Verdict())
 		}
 	}
 	// The recap against the statuses: every run's changed= is the changes seen plus the
@@ -287,7 +264,7 @@ func TestRealRuns(t *testing.T) {
 	}
 	// Across runs, on the text and the json: in run 3, write config and the handler are new
 	// on h1; always changes and loop task change every run.
-	for _, set := range [][]*Run{textRuns, jsonRuns} {
+	for _, set := range [][]*Run{textRuns, jsonRuns, jsonlRuns} {
 		if len(set) == 0 {
 			continue
 		}
@@ -332,4 +309,44 @@ func contains(xs []string, x string) bool {
 		}
 	}
 	return false
+}
+
+// compareWithText: the json (or jsonl) callback's view of run i says what the text says:
+// the same recap, the same statuses (it cannot tell ignored from rescued where a host has
+// both, and prints skipped results the text hid), the same verdict.
+func compareWithText(t *testing.T, i int, r, j *Run) {
+	t.Helper()
+	strip := func(rs []Recap) []Recap {
+		out := append([]Recap(nil), rs...)
+		for k := range out {
+			out[k].Line = 0
+		}
+		return out
+	}
+	if diff := cmp.Diff(strip(r.Recap), strip(j.Recap)); diff != "" {
+		t.Errorf("run %d: recap text vs %s (-text +%s):\n%s", i+1, j.Format, j.Format, diff)
+	}
+	js := statuses(j)
+	ts := statuses(r)
+	for _, rc := range r.Recap {
+		// The json callback cannot tell ignored from rescued where a host has both.
+		for task, st := range ts[rc.Host] {
+			if (st == Ignored || st == Rescued) && rc.Ignored > 0 && rc.Rescued > 0 {
+				ts[rc.Host][task] = IgnoredOrRescued
+			}
+		}
+	}
+	for h := range js {
+		for task, st := range js[h] {
+			if st == Skipped && ts[h][task] == "" && i == 2 {
+				delete(js[h], task) // hidden in the text
+			}
+		}
+	}
+	if diff := cmp.Diff(ts, js); diff != "" {
+		t.Errorf("run %d: statuses text vs %s (-text +%s):\n%s", i+1, j.Format, j.Format, diff)
+	}
+	if j.Verdict() != r.Verdict() {
+		t.Errorf("run %d: verdict text %s, %s %s", i+1, r.Verdict(), j.Format, j.Verdict())
+	}
 }

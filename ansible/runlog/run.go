@@ -10,7 +10,7 @@ type Run struct {
 	// Source names the log (the file argument; "-" for standard input), with "#N" when the
 	// file held several runs.
 	Source string
-	// Format is "text" (default callback) or "json" (json callback).
+	// Format is "text" (default callback), "json" (json callback) or "jsonl" (jsonl callback).
 	Format string
 	// Profile is set when the log has profile_tasks output (text) or task durations (json).
 	Profile bool

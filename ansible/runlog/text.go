@@ -14,6 +14,15 @@ import (
 // Parse never fails: what it cannot read is in each run's Problems.
 func Parse(source string, data []byte) []*Run {
 	data = StripANSI(data)
+	if isJSONL(data) {
+		runs := parseJSONL(source, data)
+		if len(runs) > 1 {
+			for i, r := range runs {
+				r.Source = source + "#" + strconv.Itoa(i+1)
+			}
+		}
+		return runs
+	}
 	if isJSON(data) {
 		return []*Run{parseJSON(source, data)}
 	}

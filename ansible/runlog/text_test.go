@@ -48,6 +48,8 @@ func TestHostile(t *testing.T) {
 	run3 := realLog(t, "generated-text.txtar", "run3.txt") // h2 fails; profile_tasks
 	run1 := realLog(t, "generated-text.txtar", "run1.txt")
 	json3 := realLog(t, "generated-json.txtar", "run3.json")
+	jsonl1 := realLog(t, "generated-jsonl.txtar", "run1.jsonl")
+	jsonl3 := realLog(t, "generated-jsonl.txtar", "run3.jsonl")
 	recapAt := bytes.Index(run3, []byte("PLAY RECAP"))
 	h2Recap := bytes.Index(run3, []byte("\nh2 ")) + 1
 	for _, tc := range []struct {
@@ -149,6 +151,18 @@ func TestHostile(t *testing.T) {
 			append([]byte("[WARNING]: provided hosts list is empty\n"), json3...), func(t *testing.T, rs []*Run) {
 				if rs[0].Format != "json" || rs[0].Verdict() != FailedRun {
 					t.Errorf("format %s verdict %s problems %v", rs[0].Format, rs[0].Verdict(), rs[0].Problems)
+				}
+			}},
+		{"jsonl-cut", "a jsonl log cut mid-line: the events before the cut are kept, no verdict",
+			jsonl3[:len(jsonl3)*2/3], func(t *testing.T, rs []*Run) {
+				if rs[0].Format != "jsonl" || rs[0].Verdict() != Incomplete || rs[0].StatusOf("h1", "Test play\x00always changes") != Changed {
+					t.Errorf("format %s verdict %s problems %v", rs[0].Format, rs[0].Verdict(), rs[0].Problems)
+				}
+			}},
+		{"jsonl-appended", "two jsonl runs in one file are two runs",
+			append(append([]byte{}, jsonl1...), jsonl3...), func(t *testing.T, rs []*Run) {
+				if len(rs) != 2 || rs[0].Verdict() != Succeeded || rs[1].Verdict() != FailedRun || rs[1].Source != "x.log#2" {
+					t.Errorf("%d runs", len(rs))
 				}
 			}},
 		{"json-wrong-types", "a document with the wrong types is reported, not trusted",

@@ -106,7 +106,7 @@ var commands = []*command{
 		example: "k3sconf kubespray where containerd_version"},
 	{name: "kubespray runs", args: "LOG…", synopsis: "what ansible-playbook runs did per host, and whether the last one applied your change",
 		help: "Reads ansible-playbook output (the default callback's text, with or without profile_tasks\n" +
-			"or as log_path writes it, or the json callback's document; - for standard input), oldest\n" +
+			"or as log_path writes it, or the json or jsonl callback's; - for standard input), oldest\n" +
 			"run first. Per run: the PLAY RECAP per host and its verdict, ignored and rescued failures\n" +
 			"(not the verdict), the slowest tasks, the tasks changed per host. Then the last run's\n" +
 			"changes per host, split into those every earlier run made too and the new ones. With\n" +

@@ -41,7 +41,7 @@ func TestKubesprayRunsJSON(t *testing.T) {
 	dir := t.TempDir()
 	extract(t, "testdata/script/kubespray-runs.txtar", dir)
 	logs := map[string][]string{}
-	for _, a := range []string{"generated-text", "generated-json", "seed-containerd"} {
+	for _, a := range []string{"generated-text", "generated-json", "generated-jsonl", "seed-containerd"} {
 		sub := filepath.Join(dir, a)
 		for _, n := range extract(t, filepath.Join("..", "..", "ansible", "runlog", "testdata", a+".txtar"), sub) {
 			if strings.HasPrefix(n, "log/") {

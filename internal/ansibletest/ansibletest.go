@@ -10,9 +10,10 @@ import (
 	"time"
 )
 
-// jsonToFile is a callback plugin: ansible.posix.json as an aggregate callback whose
-// display goes to the file named by $JSON_TO_FILE.
-const jsonToFile = `from ansible_collections.ansible.posix.plugins.callback import json as posix_json
+// toFile is a callback plugin: one of ansible.posix's json callbacks (@MODULE@) as an
+// aggregate callback whose display goes to the file named by $@ENV@ (written for json,
+// appended line by line for jsonl).
+const toFile = `from ansible_collections.ansible.posix.plugins.callback import @MODULE@ as posix_json
 import os
 
 
@@ -21,7 +22,7 @@ class _File(object):
         self._display = display
 
     def display(self, msg, *args, **kwargs):
-        with open(os.environ["JSON_TO_FILE"], "w") as f:
+        with open(os.environ["@ENV@"], "@MODE@") as f:
             f.write(msg + "\n")
 
     def __getattr__(self, name):
@@ -30,21 +31,25 @@ class _File(object):
 
 class CallbackModule(posix_json.CallbackModule):
     CALLBACK_TYPE = "aggregate"
-    CALLBACK_NAME = "json_to_file"
+    CALLBACK_NAME = "@NAME@"
     CALLBACK_NEEDS_ENABLED = True
 
-    # The options of ansible.posix.json at their defaults (its DOCUMENTATION is not this
-    # file's, so the plugin loader has none to give).
+    # The options of the callback at their defaults (its DOCUMENTATION is not this file's,
+    # so the plugin loader has none to give).
     def set_options(self, *args, **kwargs):
         pass
 
     def get_option(self, name):
-        return {"json_indent": 4, "show_custom_stats": False}.get(name)
+        return {"json_indent": @INDENT@, "show_custom_stats": False}.get(name)
 
     def __init__(self, display=None):
         super(CallbackModule, self).__init__(display)
         self._display = _File(self._display)
 `
+
+func plugin(module, env, mode, name, indent string) string {
+	return strings.NewReplacer("@MODULE@", module, "@ENV@", env, "@MODE@", mode, "@NAME@", name, "@INDENT@", indent).Replace(toFile)
+}
 
 // Require skips the test where ansible-playbook is missing and returns its version line.
 func Require(t testing.TB) string {
@@ -57,7 +62,7 @@ func Require(t testing.TB) string {
 }
 
 // HaveJSONCallback: ansible-playbook's own Python (its #! line) can import ansible.posix's
-// json callback.
+// json callbacks.
 func HaveJSONCallback() bool {
 	path, err := exec.LookPath("ansible-playbook")
 	if err != nil {
@@ -71,8 +76,15 @@ func HaveJSONCallback() bool {
 	if len(interp) == 0 {
 		return false
 	}
-	args := append(interp[1:], "-c", "import ansible_collections.ansible.posix.plugins.callback.json")
-	return exec.Command(interp[0], args...).Run() == nil
+	// One import per process: the first installs ansible's collection finder, which cannot
+	// load a second collection module outside ansible-playbook.
+	for _, mod := range []string{"json", "jsonl"} {
+		args := append(append([]string(nil), interp[1:]...), "-c", "import ansible_collections.ansible.posix.plugins.callback."+mod)
+		if exec.Command(interp[0], args...).Run() != nil {
+			return false
+		}
+	}
+	return true
 }
 
 // Runner runs ansible-playbook in Dir.
@@ -80,7 +92,8 @@ type Runner struct {
 	Dir string
 	// Config is the ansible.cfg body (written to Dir/ansible.cfg); "" is "[defaults]".
 	Config string
-	// JSON: also write the json callback's document (when HaveJSONCallback).
+	// JSON: also write the json callback's document and the jsonl callback's lines (when
+	// HaveJSONCallback).
 	JSON bool
 	n    int
 }
@@ -88,9 +101,10 @@ type Runner struct {
 // Result is one run's output.
 type Result struct {
 	Text []byte
-	// JSON is the json callback's document of the same run; nil without it.
-	JSON []byte
-	Code int
+	// JSON is the json callback's document of the same run, JSONL the jsonl callback's
+	// lines; nil without them.
+	JSON, JSONL []byte
+	Code        int
 }
 
 // Run runs ansible-playbook with args and env (KEY=VALUE, on top of a hermetic
@@ -110,11 +124,18 @@ func (r *Runner) Run(t testing.TB, args []string, env ...string) Result {
 	if err := os.WriteFile(filepath.Join(r.Dir, ".ansibletest", "ansible.cfg"), []byte(cfg), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(plugins, "json_to_file.py"), []byte(jsonToFile), 0o644); err != nil {
-		t.Fatal(err)
+	for name, body := range map[string]string{
+		"json_to_file.py":  plugin("json", "JSON_TO_FILE", "w", "json_to_file", "4"),
+		"jsonl_to_file.py": plugin("jsonl", "JSONL_TO_FILE", "a", "jsonl_to_file", "0"),
+	} {
+		if err := os.WriteFile(filepath.Join(plugins, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	jsonFile := filepath.Join(r.Dir, ".ansibletest", "run.json")
+	jsonlFile := filepath.Join(r.Dir, ".ansibletest", "run.jsonl")
 	_ = os.Remove(jsonFile)
+	_ = os.Remove(jsonlFile)
 	cmd := exec.Command("ansible-playbook", args...)
 	cmd.Dir = r.Dir
 	for _, kv := range os.Environ() {
@@ -124,18 +145,18 @@ func (r *Runner) Run(t testing.TB, args []string, env ...string) Result {
 	}
 	cmd.Env = append(cmd.Env, "ANSIBLE_CONFIG="+filepath.Join(r.Dir, ".ansibletest", "ansible.cfg"),
 		"ANSIBLE_HOME="+filepath.Join(r.Dir, ".ansibletest", "home"), "ANSIBLE_LOCAL_TEMP="+filepath.Join(r.Dir, ".ansibletest", "tmp"),
-		"ANSIBLE_RETRY_FILES_ENABLED=false", "ANSIBLE_CALLBACK_PLUGINS="+plugins, "JSON_TO_FILE="+jsonFile)
+		"ANSIBLE_RETRY_FILES_ENABLED=false", "ANSIBLE_CALLBACK_PLUGINS="+plugins, "JSON_TO_FILE="+jsonFile, "JSONL_TO_FILE="+jsonlFile)
 	withJSON := r.JSON && HaveJSONCallback()
 	if withJSON {
 		env = append([]string(nil), env...)
 		found := false
 		for k, e := range env {
 			if v, ok := strings.CutPrefix(e, "ANSIBLE_CALLBACKS_ENABLED="); ok {
-				env[k], found = "ANSIBLE_CALLBACKS_ENABLED="+v+",json_to_file", true
+				env[k], found = "ANSIBLE_CALLBACKS_ENABLED="+v+",json_to_file,jsonl_to_file", true
 			}
 		}
 		if !found {
-			env = append(env, "ANSIBLE_CALLBACKS_ENABLED="+callbacksOf(cfg)+"json_to_file")
+			env = append(env, "ANSIBLE_CALLBACKS_ENABLED="+callbacksOf(cfg)+"json_to_file,jsonl_to_file")
 		}
 	}
 	cmd.Env = append(cmd.Env, env...)
@@ -157,6 +178,9 @@ func (r *Runner) Run(t testing.TB, args []string, env ...string) Result {
 			t.Fatalf("the json callback wrote nothing: %v\n%s", err, stderr.Bytes())
 		}
 		res.JSON = b
+		if res.JSONL, err = os.ReadFile(jsonlFile); err != nil {
+			t.Fatalf("the jsonl callback wrote nothing: %v\n%s", err, stderr.Bytes())
+		}
 	}
 	return res
 }

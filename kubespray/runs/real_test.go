@@ -84,7 +84,7 @@ func TestSeedRealRuns(t *testing.T) {
 	}
 	groupVars := filepath.Join(dir, "inv", "group_vars", "all.yml")
 	runner := &ansibletest.Runner{Dir: dir, Config: seedTree["ansible.cfg"], JSON: true}
-	var logs, jsonLogs []Log
+	var logs, jsonLogs, jsonlLogs []Log
 	for i, r := range []struct {
 		name, gv string
 		args     []string
@@ -103,6 +103,7 @@ func TestSeedRealRuns(t *testing.T) {
 		logs = append(logs, Log{Name: r.name, Data: res.Text})
 		if res.JSON != nil {
 			jsonLogs = append(jsonLogs, Log{Name: strings.TrimSuffix(r.name, ".log") + ".json", Data: res.JSON})
+			jsonlLogs = append(jsonlLogs, Log{Name: strings.TrimSuffix(r.name, ".log") + ".jsonl", Data: res.JSONL})
 		}
 	}
 	b, err := os.ReadFile(filepath.Join(state, "config.toml"))
@@ -115,9 +116,10 @@ func TestSeedRealRuns(t *testing.T) {
 	check(t, dir, logs)
 	if jsonLogs != nil {
 		check(t, dir, jsonLogs)
+		check(t, dir, jsonlLogs)
 	}
 	if os.Getenv("RUNS_RECORD") != "" {
-		for _, l := range append(logs, jsonLogs...) {
+		for _, l := range append(append(logs, jsonLogs...), jsonlLogs...) {
 			_ = os.WriteFile(filepath.Join(os.Getenv("RUNS_RECORD"), l.Name), l.Data, 0o644)
 		}
 	}
