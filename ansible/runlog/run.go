@@ -253,6 +253,23 @@ func (r *Run) checkRecap() {
 			return
 		}
 	}
+	if r.Format != "text" {
+		return
+	}
+	// The recap counts each failed task once per host (failed=, unreachable=); fewer fatal
+	// lines in the log mean some went elsewhere: display_failed_stderr sends them to
+	// standard error, which "> file" does not keep.
+	for _, rc := range r.Recap {
+		seen := 0
+		for _, e := range r.Events(rc.Host) {
+			if st := e.Result.Status(); st == Failed || st == Unreachable {
+				seen++
+			}
+		}
+		if seen < rc.Failed+rc.Unreachable {
+			r.problem(rc.Line, "the PLAY RECAP counts %d failed or unreachable on %s, the log shows %d: with display_failed_stderr the fatal lines go to standard error (capture it too: 2>&1)", rc.Failed+rc.Unreachable, rc.Host, seen)
+		}
+	}
 }
 
 // markContinued sets Continued on every failure after which its host still has results.

@@ -123,6 +123,12 @@ func TestHostile(t *testing.T) {
 					t.Errorf("verdict %s, failed %v", rs[0].Verdict(), rs[0].FailedHosts())
 				}
 			}},
+		{"failures-on-stderr", "display_failed_stderr: the fatal lines are not in a log of standard output; the recap still fails h2 and the gap is said",
+			dropLines(run3, "fatal: [h2]"), func(t *testing.T, rs []*Run) {
+				if rs[0].Verdict() != FailedRun || !hasProblem(rs[0], "display_failed_stderr") {
+					t.Errorf("verdict %s problems %v", rs[0].Verdict(), rs[0].Problems)
+				}
+			}},
 		{"ansible-error", "ansible-playbook stopping before any play prints ERROR!: kept, no verdict",
 			[]byte("ERROR! the playbook: site.yml could not be found\n"), func(t *testing.T, rs []*Run) {
 				if rs[0].Verdict() != Incomplete || len(rs[0].Errors) != 1 {
@@ -187,6 +193,16 @@ func TestHostile(t *testing.T) {
 			tc.check(t, rs)
 		})
 	}
+}
+
+func dropLines(b []byte, prefix string) []byte {
+	var out bytes.Buffer
+	for _, l := range bytes.SplitAfter(b, []byte("\n")) {
+		if !bytes.HasPrefix(l, []byte(prefix)) {
+			out.Write(l)
+		}
+	}
+	return out.Bytes()
 }
 
 func logPathPrefix(b []byte) []byte {
