@@ -131,7 +131,7 @@ func writeRun(w io.Writer, n int, run *runlog.Run) {
 		{"failed (the verdict)", []runlog.Status{runlog.Failed, runlog.Unreachable}},
 		{"ignored failures (...ignoring: not the verdict)", []runlog.Status{runlog.Ignored}},
 		{"rescued failures (the host ran on: a block's rescue; not the verdict)", []runlog.Status{runlog.Rescued}},
-		{"failures the host ran on (ignored or rescued: the json callback does not say; not the verdict)", []runlog.Status{runlog.IgnoredOrRescued}},
+		{"failures the host ran on (ignored or rescued: the json callbacks do not say which; not the verdict)", []runlog.Status{runlog.IgnoredOrRescued}},
 	} {
 		lines := failureLines(run, sec.want)
 		if len(lines) == 0 {
@@ -144,8 +144,8 @@ func writeRun(w io.Writer, n int, run *runlog.Run) {
 	}
 	if len(run.Slowest) > 0 {
 		from := "profile_tasks"
-		if run.Format == "json" {
-			from = "json durations"
+		if run.Format != "text" {
+			from = run.Format + " task durations"
 		}
 		fmt.Fprintf(w, "  slowest tasks (%s):\n", from)
 		for i, s := range run.Slowest {
