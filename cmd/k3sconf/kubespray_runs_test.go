@@ -6,7 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/txtar"
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -83,5 +85,30 @@ func TestKubesprayRunsJSON(t *testing.T) {
 	v, _ := jsonschema.UnmarshalJSON(bytes.NewReader(b))
 	if schemas["kubespray runs"].Validate(v) == nil {
 		t.Error("a failure with status \"fine\" validates")
+	}
+}
+
+// TestKubesprayRunsFIFO: a log argument that is a FIFO (a `mkfifo` left where a log was
+// expected) is reported as unreadable at once (exit 3), not waited on; the other logs still
+// render.
+func TestKubesprayRunsFIFO(t *testing.T) {
+	dir := t.TempDir()
+	extract(t, "testdata/script/kubespray-runs.txtar", dir)
+	p := filepath.Join(dir, "fifo.log")
+	if err := syscall.Mkfifo(p, 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	var out, errb bytes.Buffer
+	done := make(chan int, 1)
+	go func() {
+		done <- run([]string{"kubespray", "runs", filepath.Join(dir, "deploy.log"), p}, &out, &errb)
+	}()
+	select {
+	case code := <-done:
+		if code != exitInput || !strings.Contains(out.String(), "FIFO") || !strings.Contains(out.String(), "run 1: ") {
+			t.Errorf("exit %d; stdout: %s stderr: %s", code, out.String(), errb.String())
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("kubespray runs waited on a FIFO")
 	}
 }
