@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/rogpeppe/go-internal/txtar"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
@@ -110,5 +111,23 @@ func TestKubesprayRunsFIFO(t *testing.T) {
 		}
 	case <-time.After(20 * time.Second):
 		t.Fatal("kubespray runs waited on a FIFO")
+	}
+}
+
+// TestKubesprayRunsReadOnly: runs only reads the logs, the checkout and the inventory.
+func TestKubesprayRunsReadOnly(t *testing.T) {
+	dir := t.TempDir()
+	extract(t, "testdata/script/kubespray-runs.txtar", dir)
+	before := snapshot(t, dir)
+	ks := filepath.Join(dir, "ks")
+	args := []string{"kubespray", "runs", filepath.Join(dir, "deploy.log"), filepath.Join(dir, "edited.log"),
+		"--var", "containerd_max_container_log_line_size", "--kubespray", ks, "-i", filepath.Join(ks, "inv", "hosts.ini")}
+	for _, a := range [][]string{args, append(args, "--json")} {
+		if code, _, errs := runCLI(a...); code != exitOK {
+			t.Errorf("%v: exit %d: %s", a, code, errs)
+		}
+	}
+	if diff := cmp.Diff(before, snapshot(t, dir)); diff != "" {
+		t.Errorf("a file changed (-before +after):\n%s", diff)
 	}
 }
