@@ -197,6 +197,7 @@ func parseJSON(source string, data []byte) *Run {
 func (r *Run) finishJSON() {
 	r.markContinued()
 	r.checkRecap()
+	r.reconcileLast()
 	recap := map[string]Recap{}
 	for _, rc := range r.Recap {
 		recap[rc.Host] = rc

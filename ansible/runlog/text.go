@@ -126,6 +126,7 @@ func parseText(source string, data []byte) []*Run {
 	for _, r := range p.runs {
 		r.markContinued()
 		r.checkRecap()
+		r.reconcileLast()
 	}
 	return p.runs
 }
