@@ -107,6 +107,23 @@ var commands = []*command{
 			{name: "json", help: "machine-readable output (document \"kubespray where\")"},
 		},
 		example: "k3sconf kubespray where containerd_version"},
+	{name: "kubespray runs", args: "LOG…", synopsis: "what ansible-playbook runs did per host, and whether the last one applied your change",
+		help: "Reads ansible-playbook output (the default callback's text, with or without profile_tasks\n" +
+			"or as log_path writes it, or the json or jsonl callback's; - for standard input), oldest\n" +
+			"run first. Per run: the PLAY RECAP per host and its verdict, ignored and rescued failures\n" +
+			"(not the verdict), the slowest tasks, the tasks changed per host. Then the last run's\n" +
+			"changes per host, split into those every earlier run made too and the new ones. With\n" +
+			"--var: did the tasks that use the variable change, and did their handlers run? Task\n" +
+			"output is never printed. Exit 1 when the last run failed or has no PLAY RECAP; 3 when a\n" +
+			"log cannot be read. Reference: docs/kubespray.md.",
+		own: []flagDoc{
+			{name: "var", arg: "VAR", help: "follow the tasks of the checkout that use VAR and the handlers they notify"},
+			{name: "kubespray", arg: "DIR", valueKind: "dir", help: "the kubespray checkout, for --var (default: the current folder)"},
+			{name: "inventory", arg: "PATH", valueKind: "file", help: "inventory file or folder (-i; repeatable): its hosts missing from the last run are named"},
+			{name: "json", help: "machine-readable output (document \"kubespray runs\")"},
+		},
+		example: "ansible-playbook -i inventory/mycluster cluster.yml > run1.log   # and run2.log, run3.log\n" +
+			"k3sconf kubespray runs run1.log run2.log run3.log --var containerd_max_container_log_line_size", files: true},
 	{name: "version", synopsis: "the k3sconf version, its VCS revision, and the newest k3s and RKE2 releases it models",
 		help: "The version (the release; the @version of go install; a pseudo-version from the commit\n" +
 			"when built in a clone, or (devel) without VCS information), the VCS revision (+dirty for\n" +

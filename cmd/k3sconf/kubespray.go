@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"strings"
 
 	"github.com/k3sconf/k3sconf/diag"
 	"github.com/k3sconf/k3sconf/kubespray"
+	"github.com/k3sconf/k3sconf/kubespray/runs"
 )
 
 type multiFlag []string
@@ -20,15 +22,18 @@ func (m *multiFlag) Set(s string) error { *m = append(*m, s); return nil }
 // runKubespray is `k3sconf kubespray explain|where`.
 func runKubespray(args []string, g globals, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		fmt.Fprintln(stderr, "k3sconf kubespray: name explain or where (k3sconf kubespray --help)")
+		fmt.Fprintln(stderr, "k3sconf kubespray: name explain, where or runs (k3sconf kubespray --help)")
 		return exitUsage
 	}
 	if args[0] == "-h" || args[0] == "--help" || args[0] == "-help" || args[0] == "help" {
 		writeKubesprayHelp(stdout)
 		return exitOK
 	}
+	if args[0] == "runs" {
+		return runKubesprayRuns(args[1:], g, stdout, stderr)
+	}
 	if args[0] != "explain" && args[0] != "where" {
-		fmt.Fprintf(stderr, "k3sconf kubespray: unknown subcommand %q: name explain or where (k3sconf kubespray --help)\n", args[0])
+		fmt.Fprintf(stderr, "k3sconf kubespray: unknown subcommand %q: name explain, where or runs (k3sconf kubespray --help)\n", args[0])
 		return exitUsage
 	}
 	sub := args[0]
@@ -112,6 +117,65 @@ func writeKubesprayHelp(w io.Writer) {
 	writeCommandHelp(w, lookupCommand("kubespray explain"))
 	fmt.Fprintln(w)
 	writeCommandHelp(w, lookupCommand("kubespray where"))
+	fmt.Fprintln(w)
+	writeCommandHelp(w, lookupCommand("kubespray runs"))
+}
+
+// runKubesprayRuns is `k3sconf kubespray runs LOG…`: what ansible-playbook runs did, and
+// whether the last one applied a change (package kubespray/runs).
+func runKubesprayRuns(args []string, g globals, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("kubespray runs", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	var inv multiFlag
+	var variable, dir string
+	jsonOut := g.json
+	fs.Var(&inv, "i", "")
+	fs.Var(&inv, "inventory", "")
+	fs.StringVar(&variable, "var", "", "")
+	fs.StringVar(&dir, "kubespray", ".", "")
+	fs.BoolVar(&jsonOut, "json", g.json, "")
+	var logs []string
+	rest := args
+	for {
+		if err := fs.Parse(rest); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				writeCommandHelp(stdout, lookupCommand("kubespray runs"))
+				return exitOK
+			}
+			fmt.Fprintf(stderr, "k3sconf kubespray runs: %v (k3sconf kubespray runs --help)\n", err)
+			return exitUsage
+		}
+		rest = fs.Args()
+		if len(rest) == 0 {
+			break
+		}
+		logs = append(logs, rest[0])
+		rest = rest[1:]
+	}
+	if len(logs) == 0 {
+		fmt.Fprintln(stderr, "k3sconf kubespray runs: name the logs of the runs, oldest first, e.g. `k3sconf kubespray runs run1.log run2.log run3.log` (- for standard input)")
+		return exitUsage
+	}
+	opts := runs.Options{Var: variable, Dir: dir, Inventory: inv}
+	for _, l := range logs {
+		opts.Logs = append(opts.Logs, runs.ReadLog(l, os.Stdin))
+	}
+	rep, err := runs.Build(opts)
+	if err != nil {
+		return kubesprayErr(stderr, err)
+	}
+	code := exitOK
+	if rep.Failed() {
+		code = exitProblem
+	}
+	if rep.Incomplete() {
+		code = exitInput // 3 wins over 1
+	}
+	if jsonOut {
+		return writeJSON(stdout, stderr, runs.JSON(rep), code)
+	}
+	runs.Text(stdout, rep)
+	return code
 }
 
 func kubesprayErr(stderr io.Writer, err error) int {

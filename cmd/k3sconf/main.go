@@ -79,6 +79,7 @@ Commands:
   fleet INPUT…   compare many nodes as k3s compares a joining server (k3sconf fleet --help)
   kubespray      explain VAR… --host H -i INV: an Ansible variable of a kubespray inventory,
                  its source and what it beat; where VAR: the tasks and tags using it
+                 runs LOG…: ansible-playbook runs per host; did the last apply a change?
   version        the k3sconf version and the newest k3s and RKE2 releases it models
   completion SHELL
                  a completion script for bash, zsh or fish

@@ -23,7 +23,7 @@ import (
 const schemaDir = "../../docs/schema"
 
 // documents are the documents that have a schema, by the envelope's "document".
-var documents = []string{"show", "explain", "check", "args", "sources", "components", "status", "compose", "version", "fleet", "kubespray explain", "kubespray where"}
+var documents = []string{"show", "explain", "check", "args", "sources", "components", "status", "compose", "version", "fleet", "kubespray explain", "kubespray where", "kubespray runs"}
 
 // loadSchemas compiles docs/schema/<document>.schema.json for every document, with the
 // shared definitions of common.schema.json.

@@ -1,0 +1,570 @@
+package runs
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"unicode/utf8"
+
+	"github.com/k3sconf/k3sconf/ansible/runlog"
+	"github.com/k3sconf/k3sconf/report"
+)
+
+// safe escapes what a log may carry that a terminal would act on: control characters
+// (C0, DEL, C1) as \xNN, invalid UTF-8 as \xNN per byte. The parser already removed ANSI
+// colour sequences; what is left here is hostile or broken input.
+func safe(s string) string {
+	clean := true
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == 0x7f || c >= 0x80 {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && n <= 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
+			fmt.Fprintf(&b, `\x%02x`, r)
+		case r == 0x2028 || r == 0x2029 || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069):
+			fmt.Fprintf(&b, `\u%04x`, r) // line separators and bidi overrides
+		default:
+			b.WriteString(s[i : i+n])
+		}
+		i += n
+	}
+	return b.String()
+}
+
+func where(src string, line int) string {
+	if line <= 0 {
+		return safe(src)
+	}
+	return safe(src) + ":" + strconv.Itoa(line)
+}
+
+// source is the log of a run without the #N of a split log, for file:line.
+func source(r *runlog.Run) string {
+	if i := strings.LastIndexByte(r.Source, '#'); i > 0 {
+		if _, err := strconv.Atoi(r.Source[i+1:]); err == nil {
+			return r.Source[:i]
+		}
+	}
+	return r.Source
+}
+
+func taskLabel(play, task string, handler bool) string {
+	s := safe(task)
+	if handler {
+		s = "handler " + s
+	}
+	if play != "" {
+		s = safe(play) + " / " + s
+	}
+	return s
+}
+
+// Text writes the report.
+func Text(w io.Writer, r *Report) {
+	for _, u := range r.Unread {
+		fmt.Fprintf(w, "error: %s: %s (the report is incomplete)\n", safe(u.Log), safe(u.Error))
+	}
+	if len(r.Runs) == 0 {
+		fmt.Fprintln(w, "no run to read")
+		return
+	}
+	for i, run := range r.Runs {
+		if i > 0 || len(r.Unread) > 0 {
+			fmt.Fprintln(w)
+		}
+		writeRun(w, i+1, run)
+	}
+	writeLast(w, r)
+	if r.Var != nil {
+		writeVar(w, r)
+	}
+}
+
+func verdictText(run *runlog.Run) string {
+	switch run.Verdict() {
+	case runlog.Succeeded:
+		return "ok (PLAY RECAP: failed=0, unreachable=0 on every host)"
+	case runlog.FailedRun:
+		return "failed on " + safe(strings.Join(run.FailedHosts(), ", ")) + " (PLAY RECAP)"
+	}
+	return "incomplete: no PLAY RECAP (interrupted, or the log is cut off): no verdict"
+}
+
+func writeRun(w io.Writer, n int, run *runlog.Run) {
+	kind := run.Format
+	if run.Format == "text" && run.Profile {
+		kind += ", profile_tasks"
+	}
+	fmt.Fprintf(w, "run %d: %s (%s): %s\n", n, safe(run.Source), kind, verdictText(run))
+	for _, e := range run.Errors {
+		fmt.Fprintf(w, "  ansible-playbook: %s  (%s)\n", safe(e.Message), where(source(run), e.Line))
+	}
+	for _, p := range run.Problems {
+		fmt.Fprintf(w, "  warning: %s: %s\n", where(source(run), p.Line), safe(p.Message))
+	}
+	if len(run.Recap) > 0 {
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "  host\tok\tchanged\tunreachable\tfailed\tskipped\trescued\tignored")
+		for _, h := range run.Recap {
+			fmt.Fprintf(tw, "  %s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\n", safe(h.Host), h.OK, h.Changed, h.Unreachable, h.Failed, h.Skipped, h.Rescued, h.Ignored)
+		}
+		_ = tw.Flush()
+	}
+	for _, sec := range []struct {
+		title string
+		want  []runlog.Status
+	}{
+		{"failed (the verdict)", []runlog.Status{runlog.Failed, runlog.Unreachable}},
+		{"ignored failures (...ignoring: not the verdict)", []runlog.Status{runlog.Ignored}},
+		{"rescued failures (the host ran on: a block's rescue; not the verdict)", []runlog.Status{runlog.Rescued}},
+		{"failures the host ran on (ignored or rescued: the json callbacks do not say which; not the verdict)", []runlog.Status{runlog.IgnoredOrRescued}},
+	} {
+		lines := failureLines(run, sec.want)
+		if len(lines) == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "  %s:\n", sec.title)
+		for _, l := range lines {
+			fmt.Fprintf(w, "    %s\n", l)
+		}
+	}
+	if len(run.Slowest) > 0 {
+		from := "profile_tasks"
+		if run.Format != "text" {
+			from = run.Format + " task durations"
+		}
+		fmt.Fprintf(w, "  slowest tasks (%s):\n", from)
+		for i, s := range run.Slowest {
+			if i == 5 {
+				break
+			}
+			fmt.Fprintf(w, "    %7.2fs  %s\n", s.Seconds, safe(s.Task))
+		}
+	}
+	var counts []string
+	for _, h := range run.Hosts() {
+		counts = append(counts, fmt.Sprintf("%s %d", safe(h), len(run.Changes(h))))
+	}
+	if len(counts) > 0 {
+		fmt.Fprintf(w, "  tasks changed: %s\n", strings.Join(counts, ", "))
+	}
+}
+
+// failureLines lists the run's results with one of the statuses, one line per task with
+// the hosts it had that status on.
+func failureLines(run *runlog.Run, want []runlog.Status) []string {
+	var out []string
+	for _, p := range run.Plays {
+		for _, t := range p.Tasks {
+			var hosts []string
+			line := 0
+			for _, res := range t.Results {
+				st := res.Status()
+				for _, w := range want {
+					if st == w {
+						hosts = append(hosts, safe(res.Host))
+						if line == 0 {
+							line = res.Line
+						}
+					}
+				}
+			}
+			if len(hosts) > 0 {
+				sort.Strings(hosts)
+				loc := ""
+				if line > 0 {
+					loc = "  (" + where(source(run), line) + ")"
+				}
+				out = append(out, strings.Join(hosts, ", ")+"  "+taskLabel(p.Name, t.Name, t.Handler)+loc)
+			}
+		}
+	}
+	return out
+}
+
+func beforeText(c runlog.Change) string {
+	var parts []string
+	for _, s := range c.Before {
+		if s == "" {
+			s = "no result"
+		}
+		parts = append(parts, string(s))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func writeLast(w io.Writer, r *Report) {
+	last := r.Runs[len(r.Runs)-1]
+	n := len(r.Runs)
+	fmt.Fprintln(w)
+	if n == 1 {
+		fmt.Fprintf(w, "changes of the run: one run, nothing to compare with (give the logs of the earlier runs first: a re-run's changes are the ones that happen every run)\n")
+	} else {
+		fmt.Fprintf(w, "changes of the last run (run %d: %s) against run", n, safe(last.Source))
+		if n > 2 {
+			fmt.Fprint(w, "s")
+		}
+		for i := 1; i < n; i++ {
+			sep := " "
+			if i > 1 {
+				sep = ", "
+			}
+			fmt.Fprintf(w, "%s%d", sep, i)
+		}
+		fmt.Fprintln(w, ", per host:")
+	}
+	groups, order := map[string][]string{}, []string{}
+	for _, hc := range r.Last {
+		var b strings.Builder
+		if len(hc.EveryRun)+len(hc.New) == 0 {
+			b.WriteString("    nothing changed\n")
+		}
+		if len(hc.EveryRun) > 0 {
+			fmt.Fprintf(&b, "    changes every run (%d):\n", len(hc.EveryRun))
+			for _, c := range hc.EveryRun {
+				fmt.Fprintf(&b, "      %s\n", taskLabel(c.Play, c.Task, c.Handler))
+			}
+		}
+		if len(hc.New) > 0 {
+			title := "new in this run"
+			if n == 1 {
+				title = "changed"
+			}
+			fmt.Fprintf(&b, "    %s (%d):\n", title, len(hc.New))
+			for _, c := range hc.New {
+				fmt.Fprintf(&b, "      %s", taskLabel(c.Play, c.Task, c.Handler))
+				if n > 1 {
+					fmt.Fprintf(&b, "  (before: %s)", beforeText(c))
+				}
+				b.WriteString("\n")
+			}
+		}
+		k := b.String()
+		if _, ok := groups[k]; !ok {
+			order = append(order, k)
+		}
+		groups[k] = append(groups[k], safe(hc.Host))
+	}
+	for _, k := range order {
+		fmt.Fprintf(w, "  %s:\n%s", strings.Join(groups[k], ", "), k)
+	}
+	if len(r.Missing) > 0 {
+		fmt.Fprintf(w, "  not in the last run (in the inventory, no result: no play targets it, --limit, or unreachable before its first task): %s\n", safe(strings.Join(r.Missing, ", ")))
+	}
+}
+
+func writeVar(w io.Writer, r *Report) {
+	v := r.Var
+	fmt.Fprintf(w, "\n%s: the tasks of the checkout that use it (k3sconf kubespray where %s):\n", safe(v.Name), safe(v.Name))
+	if len(v.Uses.Tasks) == 0 {
+		fmt.Fprintf(w, "  none: no task, handler or template of the checkout's roles names it\n")
+	}
+	for _, u := range v.Uses.Tasks {
+		fmt.Fprintf(w, "  %s  (%s", useLabel(u), where(u.Pos.File, u.Pos.Line))
+		if len(u.Templates) > 0 {
+			fmt.Fprintf(w, "; renders %s", safe(strings.Join(u.Templates, ", ")))
+		}
+		if len(u.Notify) > 0 {
+			fmt.Fprintf(w, "; notifies %s", safe(strings.Join(u.Notify, ", ")))
+		}
+		fmt.Fprintln(w, ")")
+	}
+	if len(v.Uses.Handlers) > 0 {
+		fmt.Fprintf(w, "  the handlers they notify:\n")
+	}
+	for _, h := range v.Uses.Handlers {
+		fmt.Fprintf(w, "    %s : %s", safe(h.Role), safe(h.Name))
+		if len(h.Listen) > 0 {
+			fmt.Fprintf(w, " (listen: %s)", safe(strings.Join(h.Listen, ", ")))
+		}
+		fmt.Fprintf(w, "  (%s)\n", where(h.Pos.File, h.Pos.Line))
+	}
+	if len(r.Runs) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "did the last run (run %d) apply a change to %s?\n", len(r.Runs), safe(v.Name))
+	if last := r.Runs[len(r.Runs)-1]; last.Verdict() == runlog.Incomplete {
+		fmt.Fprintf(w, "  (the last run has no verdict: it was interrupted or its log is cut off, so tasks and handlers after the cut are missing)\n")
+	}
+	groups, order := map[string][]string{}, []string{}
+	for _, vh := range v.Hosts {
+		k := varLine(vh)
+		if _, ok := groups[k]; !ok {
+			order = append(order, k)
+		}
+		groups[k] = append(groups[k], safe(vh.Host))
+	}
+	for _, k := range order {
+		fmt.Fprintf(w, "  %s: %s\n", strings.Join(groups[k], ", "), k)
+	}
+}
+
+func useLabel(u Use) string {
+	s := safe(u.Task)
+	if u.Role != "" {
+		s = safe(u.Role) + " : " + s
+	}
+	if u.Handler {
+		s = "handler " + s
+	}
+	return s
+}
+
+func varLine(vh VarHost) string {
+	var changed, ok, failed []string
+	for _, t := range vh.Tasks {
+		l := strconv.Quote(t.Use.Task)
+		switch t.Status {
+		case runlog.Changed:
+			if t.EveryRun {
+				l += " (changes every run)"
+			} else {
+				l += " (new in this run)"
+			}
+			changed = append(changed, l)
+		case runlog.Failed, runlog.Unreachable:
+			failed = append(failed, l)
+		case "":
+		default:
+			ok = append(ok, l+" "+string(t.Status))
+		}
+	}
+	var hs []string
+	for _, h := range vh.Handlers {
+		st := string(h.Status)
+		if st == "" {
+			st = "did not run"
+		} else {
+			st = "ran (" + st + ")"
+		}
+		hs = append(hs, fmt.Sprintf("handler %q %s", h.Handler.Name, st))
+	}
+	var s string
+	switch vh.Verdict {
+	case Applied:
+		s = "applied: " + strings.Join(changed, ", ") + " changed"
+		if len(hs) > 0 {
+			s += "; " + strings.Join(hs, ", ")
+		} else {
+			s += "; it notifies no handler"
+		}
+		if vh.EveryRun {
+			s += "; but it changes in every run, so this is no sign of your edit"
+		}
+	case HandlerNotRun:
+		s = "changed but not picked up: " + strings.Join(changed, ", ") + " changed; " + strings.Join(hs, ", ")
+	case UseFailed:
+		s = "failed: " + strings.Join(failed, ", ") + " failed"
+	case Unchanged:
+		s = "not changed: " + strings.Join(ok, ", ") + ": the value the tasks write is what the host already had (did your edit reach this host? k3sconf kubespray explain VAR --host HOST)"
+	case NotInRun:
+		s = "not in the last run: the inventory has the host, the run has no result for it (no play targets it, --limit, or unreachable before its first task)"
+	case NotRun:
+		s = "not run: no task that uses it has a result for this host (not selected by --tags, the host not in the play, or skipped and hidden by display_skipped_hosts = no)"
+	}
+	return safe(s)
+}
+
+// A --json document.
+
+// Doc is the --json document of `k3sconf kubespray runs`.
+type Doc struct {
+	report.Envelope
+	// Verdict is the last run's: ok, failed, incomplete ("" with no run).
+	Verdict  string       `json:"verdict"`
+	Runs     []RunDoc     `json:"runs"`
+	Unread   []Unread     `json:"unread"`
+	Last     []HostDoc    `json:"last"`
+	Missing  []string     `json:"missing"`
+	Variable *VariableDoc `json:"variable,omitempty"`
+}
+
+// RunDoc is one run.
+type RunDoc struct {
+	Source      string          `json:"source"`
+	Format      string          `json:"format"`
+	Profile     bool            `json:"profile"`
+	Verdict     string          `json:"verdict"`
+	FailedHosts []string        `json:"failedHosts"`
+	Recap       []runlog.Recap  `json:"recap"`
+	Failures    []FailureDoc    `json:"failures"`
+	Slowest     []runlog.Timing `json:"slowest"`
+	Changed     []HostTasksDoc  `json:"changed"`
+	Errors      []runlog.Note   `json:"errors"`
+	Problems    []runlog.Note   `json:"problems"`
+}
+
+// FailureDoc is a failed result: failed and unreachable are the verdict's; ignored,
+// rescued and ignored-or-rescued are not.
+type FailureDoc struct {
+	Host    string `json:"host"`
+	Play    string `json:"play"`
+	Task    string `json:"task"`
+	Handler bool   `json:"handler"`
+	Status  string `json:"status"`
+	Line    int    `json:"line"`
+}
+
+// HostTasksDoc lists a host's changed tasks.
+type HostTasksDoc struct {
+	Host  string    `json:"host"`
+	Tasks []TaskDoc `json:"tasks"`
+}
+
+// TaskDoc names a task.
+type TaskDoc struct {
+	Play    string `json:"play"`
+	Task    string `json:"task"`
+	Handler bool   `json:"handler"`
+	Line    int    `json:"line"`
+}
+
+// HostDoc is the last run's changes on a host.
+type HostDoc struct {
+	Host     string      `json:"host"`
+	EveryRun []ChangeDoc `json:"everyRun"`
+	New      []ChangeDoc `json:"new"`
+}
+
+// ChangeDoc is one change of the last run with the task's status in each earlier run.
+type ChangeDoc struct {
+	Play    string   `json:"play"`
+	Task    string   `json:"task"`
+	Handler bool     `json:"handler"`
+	Line    int      `json:"line"`
+	Before  []string `json:"before"`
+}
+
+// VariableDoc is the --var answer.
+type VariableDoc struct {
+	Name     string       `json:"name"`
+	Uses     []UseDoc     `json:"uses"`
+	Handlers []HandlerDoc `json:"handlers"`
+	Hosts    []VarHostDoc `json:"hosts"`
+}
+
+// UseDoc is a task that uses the variable.
+type UseDoc struct {
+	Role      string   `json:"role"`
+	Task      string   `json:"task"`
+	Handler   bool     `json:"handler"`
+	File      string   `json:"file"`
+	Line      int      `json:"line"`
+	Templates []string `json:"templates"`
+	Notify    []string `json:"notify"`
+}
+
+// HandlerDoc is a handler a use notifies.
+type HandlerDoc struct {
+	Role   string   `json:"role"`
+	Name   string   `json:"name"`
+	Listen []string `json:"listen"`
+	File   string   `json:"file"`
+	Line   int      `json:"line"`
+}
+
+// VarHostDoc is the answer for a host.
+type VarHostDoc struct {
+	Host     string       `json:"host"`
+	Verdict  string       `json:"verdict"`
+	EveryRun bool         `json:"everyRun"`
+	Tasks    []OutcomeDoc `json:"tasks"`
+	Handlers []OutcomeDoc `json:"handlers"`
+}
+
+// OutcomeDoc is what a task or handler did on the host ("" status: no result).
+type OutcomeDoc struct {
+	Role     string `json:"role"`
+	Task     string `json:"task"`
+	Status   string `json:"status"`
+	EveryRun bool   `json:"everyRun,omitempty"`
+	Line     int    `json:"line"`
+}
+
+func nonNil[T any](xs []T) []T {
+	if xs == nil {
+		return []T{}
+	}
+	return xs
+}
+
+func changeDocs(cs []runlog.Change) []ChangeDoc {
+	out := []ChangeDoc{}
+	for _, c := range cs {
+		d := ChangeDoc{Play: c.Play, Task: c.Task, Handler: c.Handler, Line: c.Line, Before: []string{}}
+		for _, b := range c.Before {
+			d.Before = append(d.Before, string(b))
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// JSON builds the --json document.
+func JSON(r *Report) *Doc {
+	d := &Doc{Envelope: report.NewEnvelope("kubespray", "kubespray runs", "kubespray runs"), Runs: []RunDoc{}, Unread: nonNil(r.Unread), Last: []HostDoc{}, Missing: nonNil(r.Missing)}
+	if len(r.Runs) > 0 {
+		d.Verdict = string(r.Runs[len(r.Runs)-1].Verdict())
+	}
+	for _, run := range r.Runs {
+		rd := RunDoc{Source: run.Source, Format: run.Format, Profile: run.Profile, Verdict: string(run.Verdict()),
+			FailedHosts: nonNil(run.FailedHosts()), Recap: nonNil(run.Recap), Failures: []FailureDoc{}, Slowest: nonNil(run.Slowest),
+			Changed: []HostTasksDoc{}, Errors: nonNil(run.Errors), Problems: nonNil(run.Problems)}
+		for _, p := range run.Plays {
+			for _, t := range p.Tasks {
+				for _, res := range t.Results {
+					switch st := res.Status(); st {
+					case runlog.Failed, runlog.Unreachable, runlog.Ignored, runlog.Rescued, runlog.IgnoredOrRescued:
+						rd.Failures = append(rd.Failures, FailureDoc{Host: res.Host, Play: p.Name, Task: t.Name, Handler: t.Handler, Status: string(st), Line: res.Line})
+					}
+				}
+			}
+		}
+		for _, h := range run.Hosts() {
+			ht := HostTasksDoc{Host: h, Tasks: []TaskDoc{}}
+			for _, e := range run.Changes(h) {
+				ht.Tasks = append(ht.Tasks, TaskDoc{Play: e.Play.Name, Task: e.Task.Name, Handler: e.Task.Handler, Line: e.Result.Line})
+			}
+			rd.Changed = append(rd.Changed, ht)
+		}
+		d.Runs = append(d.Runs, rd)
+	}
+	for _, hc := range r.Last {
+		d.Last = append(d.Last, HostDoc{Host: hc.Host, EveryRun: changeDocs(hc.EveryRun), New: changeDocs(hc.New)})
+	}
+	if v := r.Var; v != nil {
+		vd := &VariableDoc{Name: v.Name, Uses: []UseDoc{}, Handlers: []HandlerDoc{}, Hosts: []VarHostDoc{}}
+		for _, u := range v.Uses.Tasks {
+			vd.Uses = append(vd.Uses, UseDoc{Role: u.Role, Task: u.Task, Handler: u.Handler, File: u.Pos.File, Line: u.Pos.Line, Templates: nonNil(u.Templates), Notify: nonNil(u.Notify)})
+		}
+		for _, h := range v.Uses.Handlers {
+			vd.Handlers = append(vd.Handlers, HandlerDoc{Role: h.Role, Name: h.Name, Listen: nonNil(h.Listen), File: h.Pos.File, Line: h.Pos.Line})
+		}
+		for _, vh := range v.Hosts {
+			hd := VarHostDoc{Host: vh.Host, Verdict: vh.Verdict, EveryRun: vh.EveryRun, Tasks: []OutcomeDoc{}, Handlers: []OutcomeDoc{}}
+			for _, t := range vh.Tasks {
+				hd.Tasks = append(hd.Tasks, OutcomeDoc{Role: t.Use.Role, Task: t.Use.Task, Status: string(t.Status), EveryRun: t.EveryRun, Line: t.Line})
+			}
+			for _, h := range vh.Handlers {
+				hd.Handlers = append(hd.Handlers, OutcomeDoc{Role: h.Handler.Role, Task: h.Handler.Name, Status: string(h.Status), Line: h.Line})
+			}
+			vd.Hosts = append(vd.Hosts, hd)
+		}
+		d.Variable = vd
+	}
+	return d
+}
