@@ -89,10 +89,10 @@ func loadRoleDir(dir string) ([]Def, []string, error) {
 	var defs []Def
 	for _, f := range files {
 		ds, err := LoadVarsFile(f)
+		defs = append(defs, ds...)
 		if err != nil {
 			return defs, files, err
 		}
-		defs = append(defs, ds...)
 	}
 	return defs, files, nil
 }
@@ -153,7 +153,8 @@ func LoadVarsFile(path string) ([]Def, error) {
 		return nil, err
 	}
 	es, err := LoadVarsYAML(path, data)
-	if err != nil {
+	var limit *LimitError
+	if err != nil && !errors.As(err, &limit) {
 		return nil, err
 	}
 	if isJSON(data) {
@@ -173,6 +174,10 @@ func LoadVarsFile(path string) ([]Def, error) {
 	out := make([]Def, len(es))
 	for i, e := range es {
 		out[i] = Def(e)
+	}
+	if limit != nil {
+		// The other variables of the file are read; the report says which one is not.
+		return out, limit
 	}
 	return out, nil
 }
@@ -322,7 +327,9 @@ func Resolve(o Options) (*Result, error) {
 					defs, err := LoadVarsFile(f)
 					if err != nil {
 						errs = append(errs, err)
-						continue
+						if len(defs) == 0 {
+							continue
+						}
 					}
 					kind := KindGroupVars
 					if sub == "host_vars" {
@@ -466,10 +473,10 @@ func ParseExtraVars(arg string, n int) (ExtraVars, error) {
 	switch {
 	case strings.HasPrefix(arg, "@"):
 		defs, err := LoadVarsFile(arg[1:])
+		x.Defs = defs
 		if err != nil {
 			return x, err
 		}
-		x.Defs = defs
 	case arg[0] == '/' || arg[0] == '.':
 		return x, fmt.Errorf("please prepend extra_vars filename '%s' with '@'", arg)
 	case arg[0] == '[' || arg[0] == '{':
