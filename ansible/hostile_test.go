@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // bounded runs f under a timeout and an allocation bound: a hostile input must end, and
@@ -146,4 +148,66 @@ func childrenBomb() string {
 		}
 	}
 	return b.String()
+}
+
+// TestDirLinkLoops: two links to "." in an inventory folder and in group_vars/all (ansible-
+// core 2.14.18 walks them without end: ansible-playbook had not finished after 60 s) are
+// skipped, each with an AN004 finding naming the link; the variables are read once. A link
+// to a sibling folder is no loop: it is followed as ansible follows it, with no finding.
+func TestDirLinkLoops(t *testing.T) {
+	root := t.TempDir()
+	inv := filepath.Join(root, "inv")
+	all := filepath.Join(inv, "group_vars", "all")
+	for _, d := range []string{all, filepath.Join(root, "shared")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	files := map[string]string{
+		filepath.Join(inv, "hosts"):            "[k]\nnode1\n",
+		filepath.Join(all, "x.yml"):            "x: 1\n",
+		filepath.Join(root, "shared", "s.yml"): "s: 2\n",
+	}
+	for p, c := range files {
+		if err := os.WriteFile(p, []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, l := range [][2]string{{".", filepath.Join(inv, "sub1")}, {".", filepath.Join(inv, "sub2")},
+		{".", filepath.Join(all, "a")}, {".", filepath.Join(all, "b")}, {"../../../shared", filepath.Join(all, "shared")}} {
+		if err := os.Symlink(l[0], l[1]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var res *Result
+	var invv *Inventory
+	bounded(t, 10*time.Second, 100, func() {
+		var err error
+		if invv, err = LoadInventory([]string{inv}); err != nil {
+			t.Error(err)
+			return
+		}
+		res, err = Resolve(Options{Inventory: invv, Host: "node1"})
+		if err != nil {
+			t.Error(err)
+		}
+	})
+	if res == nil {
+		t.FailNow()
+	}
+	loops := map[string]bool{}
+	for _, d := range append(invv.Diagnostics, res.Diagnostics...) {
+		if d.Code == CodeDirLoop {
+			loops[filepath.Base(d.Pos.File)] = true
+		}
+	}
+	if want := map[string]bool{"sub1": true, "sub2": true, "a": true, "b": true}; !cmp.Equal(loops, want) {
+		t.Errorf("loop findings at %v, want %v (the sibling link 'shared' is no loop)", loops, want)
+	}
+	if v := res.Vars["x"]; v == nil || len(v.History) != 1 {
+		t.Errorf("x is set once, by group_vars/all/x.yml: %+v", v)
+	}
+	if v := res.Vars["s"]; v == nil {
+		t.Error("s is read through the link to the sibling folder")
+	}
 }

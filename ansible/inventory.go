@@ -303,7 +303,8 @@ func LoadInventory(sources []string) (*Inventory, error) {
 	inv := newInventory()
 	inv.Sources = sources
 	for _, src := range sources {
-		if err := inv.parseSource(src, true); err != nil {
+		var w dirWalk
+		if err := inv.parseSource(&w, src, true); err != nil {
 			return inv, err
 		}
 	}
@@ -311,7 +312,7 @@ func LoadInventory(sources []string) (*Inventory, error) {
 	return inv, nil
 }
 
-func (inv *Inventory) parseSource(path string, top bool) error {
+func (inv *Inventory) parseSource(w *dirWalk, path string, top bool) error {
 	fi, err := os.Stat(path)
 	if err != nil {
 		if top {
@@ -320,6 +321,13 @@ func (inv *Inventory) parseSource(path string, top bool) error {
 		return nil
 	}
 	if fi.IsDir() {
+		if ok, d := w.enter(path, fi); !ok {
+			if d != nil {
+				inv.Diagnostics = append(inv.Diagnostics, *d)
+			}
+			return nil
+		}
+		defer w.leave(fi)
 		ents, err := os.ReadDir(path)
 		if err != nil {
 			return err
@@ -339,7 +347,7 @@ func (inv *Inventory) parseSource(path string, top bool) error {
 				}
 				continue
 			}
-			if err := inv.parseSource(filepath.Join(path, n), false); err != nil {
+			if err := inv.parseSource(w, filepath.Join(path, n), false); err != nil {
 				return err
 			}
 		}

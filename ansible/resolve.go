@@ -101,6 +101,13 @@ func loadRoleDir(dir string) ([]Def, []string, error) {
 // folder contributes its files (recursively, sorted, hidden and backup files skipped,
 // only files without extension or with one of exts).
 func FindVarsFiles(dir, name string, exts []string) []string {
+	files, _ := findVarsFiles(dir, name, exts)
+	return files
+}
+
+// findVarsFiles is FindVarsFiles with the findings of the walk: links that loop back to a
+// folder being read (see dirWalk).
+func findVarsFiles(dir, name string, exts []string) ([]string, []diag.Diagnostic) {
 	for _, ext := range exts {
 		p := filepath.Join(dir, name+ext)
 		fi, err := os.Stat(p)
@@ -108,14 +115,23 @@ func FindVarsFiles(dir, name string, exts []string) []string {
 			continue
 		}
 		if fi.IsDir() {
-			return dirVarsFiles(p, exts)
+			var w dirWalk
+			var ds []diag.Diagnostic
+			return w.varsFiles(p, fi, exts, &ds), ds
 		}
-		return []string{p}
+		return []string{p}, nil
 	}
-	return nil
+	return nil, nil
 }
 
-func dirVarsFiles(dir string, exts []string) []string {
+func (w *dirWalk) varsFiles(dir string, dfi os.FileInfo, exts []string, ds *[]diag.Diagnostic) []string {
+	if ok, d := w.enter(dir, dfi); !ok {
+		if d != nil {
+			*ds = append(*ds, *d)
+		}
+		return nil
+	}
+	defer w.leave(dfi)
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		return nil
@@ -137,7 +153,7 @@ func dirVarsFiles(dir string, exts []string) []string {
 			continue
 		}
 		if fi.IsDir() && ext == "" {
-			out = append(out, dirVarsFiles(p, exts)...)
+			out = append(out, w.varsFiles(p, fi, exts, ds)...)
 		} else if fi.Mode().IsRegular() && (ext == "" || slices.Contains(exts, ext)) {
 			out = append(out, p)
 		}
@@ -258,6 +274,8 @@ type Result struct {
 	Vars   map[string]*Var
 	// VarsFiles are the group_vars/host_vars files read, in merge order.
 	VarsFiles []VarsFile
+	// Diagnostics are findings about the folders walked (links that loop).
+	Diagnostics []diag.Diagnostic
 }
 
 // VarsFile is one group_vars/host_vars file ansible reads for the host.
@@ -319,10 +337,8 @@ func Resolve(o Options) (*Result, error) {
 	vf := func(dirs []string, sub, where string, names []string) {
 		for _, dir := range dirs {
 			for _, n := range names {
-				files, e := varsFilesFor(dir, sub, n)
-				if e != nil {
-					errs = append(errs, e)
-				}
+				files, ds := varsFilesFor(dir, sub, n)
+				res.Diagnostics = append(res.Diagnostics, ds...)
 				for _, f := range files {
 					defs, err := LoadVarsFile(f)
 					if err != nil {
@@ -441,7 +457,7 @@ func inventoryDirs(srcs []string) []string {
 	return out
 }
 
-func varsFilesFor(base, sub, name string) ([]string, error) {
+func varsFilesFor(base, sub, name string) ([]string, []diag.Diagnostic) {
 	opath := filepath.Join(base, sub)
 	if r, err := filepath.EvalSymlinks(opath); err == nil {
 		opath = r
@@ -453,7 +469,7 @@ func varsFilesFor(base, sub, name string) ([]string, error) {
 	if !fi.IsDir() {
 		return nil, nil
 	}
-	return FindVarsFiles(opath, name, []string{"", ".yml", ".yaml", ".json"}), nil
+	return findVarsFiles(opath, name, []string{"", ".yml", ".yaml", ".json"})
 }
 
 // ExtraVars is one -e argument and what it sets.

@@ -83,8 +83,11 @@ func Explain(o Options) (*Report, error) {
 		}
 	}
 	for _, d := range inv.Diagnostics {
-		if d.Code == "input-unreadable" {
+		switch d.Code {
+		case "input-unreadable":
 			rep.InputError = true
+		case ansible.CodeDirLoop:
+			rep.Invalid = true // ansible-playbook does not end on it
 		}
 	}
 	for _, le := range inv.Unexpanded {
@@ -158,6 +161,15 @@ func Explain(o Options) (*Report, error) {
 	}
 	for _, g := range base.Groups {
 		rep.Groups = append(rep.Groups, g.Name)
+	}
+	for _, d := range base.Diagnostics {
+		rep.Diagnostics = append(rep.Diagnostics, d)
+		switch d.Code {
+		case "input-unreadable":
+			rep.InputError = true
+		case ansible.CodeDirLoop:
+			rep.Invalid = true
+		}
 	}
 	for _, name := range o.Vars {
 		play := firstOf(plays)
