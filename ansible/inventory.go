@@ -353,10 +353,21 @@ func (inv *Inventory) parseSource(w *dirWalk, path string, top bool) error {
 		}
 		return nil
 	}
-	if !fi.Mode().IsRegular() {
-		return &diag.ParseError{Pos: diag.Position{File: path}, Msg: "not a regular file"}
+	var data []byte
+	if top {
+		// Named with -i: the one reader of file arguments (a FIFO, socket or device is
+		// refused, the size is bounded).
+		data, err = rootfs.ReadArg(path, false)
+	} else {
+		data, err = rootfs.ReadHostFile(path)
 	}
-	data, err := rootfs.ReadHostFile(path)
+	if !top && err != nil {
+		// A FIFO, device or unreadable file in a folder given to -i: ansible would try to
+		// parse it (a FIFO waits for a writer); k3sconf reads the rest and says so.
+		inv.Diagnostics = append(inv.Diagnostics, diag.Diagnostic{Severity: diag.Error, Code: "input-unreadable", Pos: diag.Position{File: path},
+			Message: err.Error() + " (ansible-inventory 2.14.18 waits on a FIFO here for a writer)", Hint: "the report lacks this file's hosts and variables"})
+		return nil
+	}
 	if err != nil {
 		return err
 	}

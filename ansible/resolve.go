@@ -168,6 +168,10 @@ func LoadVarsFile(path string) ([]Def, error) {
 	if err != nil {
 		return nil, err
 	}
+	return varsFileDefs(path, data)
+}
+
+func varsFileDefs(path string, data []byte) ([]Def, error) {
 	es, err := LoadVarsYAML(path, data)
 	var limit *LimitError
 	if err != nil && !errors.As(err, &limit) {
@@ -488,7 +492,12 @@ func ParseExtraVars(arg string, n int) (ExtraVars, error) {
 	}
 	switch {
 	case strings.HasPrefix(arg, "@"):
-		defs, err := LoadVarsFile(arg[1:])
+		// Named on the command line: the one reader of file arguments.
+		data, err := rootfs.ReadArg(arg[1:], false)
+		if err != nil {
+			return x, err
+		}
+		defs, err := varsFileDefs(arg[1:], data)
 		x.Defs = defs
 		if err != nil {
 			return x, err

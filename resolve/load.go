@@ -63,7 +63,7 @@ func readFile(fsys afero.Fs, name string) ([]byte, error) {
 		return nil, &os.PathError{Op: "read", Path: name, Err: syscall.EISDIR}
 	}
 	if fi.Size() > maxFileSize {
-		return nil, fmt.Errorf("read %s: file is %d bytes, more than k3sconf's limit of %d", name, fi.Size(), maxFileSize)
+		return nil, &rootfs.TooLargeError{Path: name, Size: fi.Size(), Limit: maxFileSize}
 	}
 	// Size the buffer from the stat, as os.ReadFile does, so a file is read in one call.
 	data := make([]byte, 0, fi.Size()+512)
@@ -84,7 +84,7 @@ func readFile(fsys afero.Fs, name string) ([]byte, error) {
 		}
 	}
 	if len(data) > maxFileSize {
-		return nil, fmt.Errorf("read %s: more than k3sconf's limit of %d bytes", name, maxFileSize)
+		return nil, &rootfs.TooLargeError{Path: name, Size: -1, Limit: maxFileSize}
 	}
 	return data, nil
 }

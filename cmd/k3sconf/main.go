@@ -283,6 +283,7 @@ func explain(stdout, stderr io.Writer, res *resolve.Result, red *report.Redactor
 	doc := report.ExplainJSON(res, red)
 	// The running value, when a process (or --node-json) tells it (issue 8).
 	st, lerr := inspectLive(g, res)
+	code = worst(code, nodeJSONCode(stderr, g, lerr))
 	runningValue := func(k *resolve.Key) (string, string, bool) {
 		if lerr != nil || st == nil {
 			return "", "", false
