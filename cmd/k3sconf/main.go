@@ -14,6 +14,7 @@ import (
 
 	"github.com/k3sconf/k3sconf"
 	"github.com/k3sconf/k3sconf/internal/fuzzy"
+	"github.com/k3sconf/k3sconf/internal/termesc"
 	"github.com/k3sconf/k3sconf/profile"
 	"github.com/k3sconf/k3sconf/report"
 	"github.com/k3sconf/k3sconf/resolve"
@@ -145,7 +146,20 @@ func newFlagSet(g *globals) *flag.FlagSet {
 	return fs
 }
 
+// run is the whole command. Every byte it writes, on standard output and standard error,
+// in text and JSON, passes one control-character escaper (internal/termesc) after the
+// renderers (and so after the redactor) made it: names and values from a stranger's files
+// cannot drive the terminal. Colour, added for terminals, comes after the escaper.
 func run(args []string, stdout, stderr io.Writer) int {
+	out := newOutput(stdout)
+	errw := termesc.NewWriter(stderr)
+	code := dispatch(args, out, errw)
+	out.flush()
+	_ = errw.Flush()
+	return code
+}
+
+func dispatch(args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == completeCommand {
 		return runComplete(args[1:], stdout)
 	}
@@ -232,9 +246,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	red := report.NewRedactor(res, g.showSecrets)
 	if !g.json {
-		cw := &colorWriter{dst: stdout, on: useColor(stdout)}
-		defer cw.Flush()
-		stdout = cw
+		colorOutput(stdout)
 	}
 	code := nodeCode(res)
 	switch cmd {
@@ -383,6 +395,9 @@ func writeJSON(stdout, stderr io.Writer, v any, code int) int {
 // /dev/null is one too, and output sent there must not be coloured or indented (colouring
 // 300,000 lines cost seconds).
 func isTerminal(w io.Writer) bool {
+	if o, ok := w.(*output); ok {
+		w = o.raw
+	}
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
 }
