@@ -143,12 +143,18 @@ func (r *resolver) loadUnit() {
 	}
 	var mainPath string
 	var dropins []string
+	unitUnread := false
 	for _, c := range candidates {
 		explicit := ""
 		if r.opts.Unit != "" {
 			explicit = c
 		}
-		m, d, searched := unitFiles(r.fs, r.p.UnitDirs, c, explicit)
+		m, d, searched, unread := unitFiles(r.fs, r.p.UnitDirs, c, explicit)
+		unitUnread = unitUnread || len(unread) > 0
+		for _, u := range unread {
+			r.res.Sources = append(r.res.Sources, Source{Role: "unit", Path: u.path, State: "unreadable", Why: u.err.Error()})
+			r.readError(stageSystemd, diag.Position{File: u.path}, u.err)
+		}
 		if m == "" && explicit == "" {
 			for _, s := range searched {
 				r.res.Sources = append(r.res.Sources, Source{Role: "unit", Path: s, State: "missing", Why: "not found in this unit directory"})
@@ -171,8 +177,12 @@ func (r *resolver) loadUnit() {
 		return
 	}
 	if mainPath == "" && r.opts.Args == nil {
+		where := ""
+		if unitUnread {
+			where = " where k3sconf could look (see input-unreadable: systemd, as root, may find one there)"
+		}
 		r.diag(diag.Diagnostic{Severity: diag.Info, Code: "unit-not-found",
-			Message: fmt.Sprintf("no systemd unit found (%s); resolving with no command-line arguments and an empty environment", strings.Join(candidates, ", ")),
+			Message: fmt.Sprintf("no systemd unit found%s (%s); resolving with no command-line arguments and an empty environment", where, strings.Join(candidates, ", ")),
 			Hint:    "point k3sconf at the unit with --unit PATH, or at the node's files with --root DIR"})
 		return
 	}
@@ -214,7 +224,21 @@ func (r *resolver) loadUnit() {
 		r.res.Sources = append(r.res.Sources, Source{Role: role, Path: f, State: "read", Why: why})
 	}
 	r.res.Unit = mainPath
-	u := sources.MergeUnitOn(path.Base(mainPath), files, nodeHost(r.fs, mainPath))
+	host, hostUnread := nodeHost(r.fs, mainPath)
+	for _, u := range hostUnread {
+		pos := diag.Position{File: u.path}
+		r.res.Sources = append(r.res.Sources, Source{Role: "host-file", Path: u.path, State: "unreadable", Why: u.err.Error()})
+		if nr, ok := rootfs.AsNotRegular(u.err); ok {
+			r.notRegular(stageSystemd, "host-file", nr, pos)
+			continue
+		}
+		// Never a refusal: systemd and k3s would read it; k3sconf could not.
+		r.res.incomplete = true
+		r.diag(diag.Diagnostic{Severity: diag.Error, Code: "input-unreadable", Pos: pos,
+			Message: fmt.Sprintf("k3sconf cannot read %s (%s): the host values it holds, for the unit's specifiers, are unknown", u.path, u.err),
+			Hint:    "run k3sconf with sudo, or copy the node's files somewhere readable and use --root"})
+	}
+	u := sources.MergeUnitOn(path.Base(mainPath), files, host)
 	r.res.Diagnostics = append(r.res.Diagnostics, u.Diagnostics...)
 	if u.Refused != "" {
 		// A unit systemd will not load or start is broken input: k3s never runs.
@@ -407,6 +431,25 @@ func (r *resolver) readError(stage int, pos diag.Position, err error) {
 		r.diag(diag.Diagnostic{Severity: diag.Error, Code: "input-unreadable", Pos: pos,
 			Message: fmt.Sprintf("k3sconf cannot read %s (%s); what it would set is missing from this report — k3s, running as root, reads it", pos.File, msg),
 			Hint:    "run k3sconf with sudo, or copy the node's files somewhere readable and use --root"})
+		return
+	}
+	if tl, ok := rootfs.AsTooLarge(err); ok {
+		// k3sconf's own limit: k3s and systemd read a file of any size, so the node is not
+		// refused; the report lacks what the file sets.
+		r.res.incomplete = true
+		for _, d := range r.res.Diagnostics {
+			// The wrapper's early read and the config reader meet the same file: say it once.
+			if d.Code == "input-unreadable" && d.Pos == pos {
+				return
+			}
+		}
+		size := "more"
+		if tl.Size >= 0 {
+			size = fmt.Sprintf("%d bytes,", tl.Size)
+		}
+		r.diag(diag.Diagnostic{Severity: diag.Error, Code: "input-unreadable", Pos: pos,
+			Message: fmt.Sprintf("k3sconf does not read %s: %s more than its limit of %d bytes; what it would set is missing from this report (k3s reads a file of any size)", pos.File, size, tl.Limit),
+			Hint:    "a configuration file is a few KiB: look at what this one holds"})
 		return
 	}
 	if !wrongFileType(err) {
