@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"syscall"
@@ -77,7 +78,65 @@ func Resolve(opts Options) (*Result, error) {
 	r.res = &Result{Product: p.Name, Version: beh.Version, Era: r.era.String(), keyIndex: map[string]*Key{}}
 	r.res.Sources = append(r.res.Sources, Source{Role: "product", Path: p.Name, State: "chosen", Why: productWhy})
 	r.run()
+	r.nodeFound()
 	return r.res, nil
+}
+
+// nodeFound sets Result.NotFound when nothing of the product was found: every source
+// k3sconf looked for is missing, and neither the product's /etc/rancher folder nor its data
+// directory exists. Callers that give the arguments or environment themselves (compose, a
+// container spec), or name the unit or config file, resolve what they gave.
+func (r *resolver) nodeFound() {
+	o := r.opts
+	if o.Args != nil || o.Env != nil || o.Unit != "" || o.Config != "" {
+		return
+	}
+	var units, files []string
+	for _, s := range r.res.Sources {
+		if s.Role == "product" {
+			continue
+		}
+		if s.State != "missing" {
+			return
+		}
+		if s.Role == "unit" {
+			if b := path.Base(s.Path); !slices.Contains(units, b) {
+				units = append(units, b)
+			}
+			continue
+		}
+		files = append(files, s.Path)
+	}
+	configDir := path.Dir(r.p.DefaultConfig)
+	for _, d := range []string{configDir, r.p.DataDir} {
+		if _, err := r.fs.Stat(d); err == nil || cannotLook(err) {
+			return
+		}
+	}
+	files = append(files, configDir, r.p.DataDir)
+	msg := fmt.Sprintf("no %s node found: no unit %s in %s; none of %s", r.p.Name, strings.Join(units, " or "), strings.Join(r.p.UnitDirs, ", "), strings.Join(files, ", "))
+	// Say why a node that is there was not seen: another product's, or /etc/rancher a link
+	// that leads out of the node's files (links resolve inside --root, as on the node).
+	for _, pr := range profile.Products {
+		if pr.Name == r.p.Name {
+			continue
+		}
+		if other, why := DetectProduct(r.fs); other.Name == pr.Name && !strings.HasPrefix(why, "no ") {
+			msg += fmt.Sprintf("; but %s is there (%s): drop --product or use --product %s", pr.Name, strings.TrimPrefix(why, "detected: "), pr.Name)
+		}
+	}
+	if lr, ok := r.fs.(afero.LinkReader); ok {
+		for _, l := range []string{"/etc/rancher", configDir, "/var/lib/rancher", r.p.DataDir} {
+			if t, err := lr.ReadlinkIfPossible(l); err == nil {
+				msg += fmt.Sprintf("; %s is a link to %s, which is not among the node's files (a link is followed inside --root, as on the node)", l, t)
+				break
+			}
+		}
+	}
+	r.res.NotFound = msg
+	r.res.incomplete = true
+	r.diag(diag.Diagnostic{Severity: diag.Error, Code: "node-not-found", Message: msg,
+		Hint: "point --root at the node's files (the folder holding etc/ and var/), or name the product with --product"})
 }
 
 type resolver struct {

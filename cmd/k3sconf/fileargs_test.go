@@ -61,14 +61,15 @@ func TestFileArgumentsOneRule(t *testing.T) {
 		t.Fatal(err)
 	}
 	ks := filepath.Join("..", "..", "kubespray", "testdata", "tree")
+	node := exitNode(t, nil)
 	commands := []struct {
 		name string
 		args func(p string) []string
 	}{
 		{"fleet --nodes-json", func(p string) []string { return []string{"fleet", "--nodes-json", p} }},
 		{"fleet INPUT", func(p string) []string { return []string{"fleet", p} }},
-		{"status --node-json", func(p string) []string { return []string{"--root", dir, "status", "--node-json", p} }},
-		{"explain --node-json", func(p string) []string { return []string{"--root", dir, "explain", "token", "--node-json", p} }},
+		{"status --node-json", func(p string) []string { return []string{"--root", node, "status", "--node-json", p} }},
+		{"explain --node-json", func(p string) []string { return []string{"--root", node, "explain", "token", "--node-json", p} }},
 		{"compose FILE", func(p string) []string { return []string{"compose", p} }},
 		{"kubespray -i", func(p string) []string {
 			return []string{"kubespray", "explain", "x", "--host", "node1", "-i", p, "--kubespray", ks}

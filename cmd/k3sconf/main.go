@@ -244,6 +244,18 @@ func dispatch(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "k3sconf: %v\n", err)
 		return exitUsage
 	}
+	if res.NotFound != "" {
+		// Nothing to report on: not "every key has its default". Said on stderr, exit 3, as
+		// for a --root that is not there; `sources` still lists what was looked for.
+		where := "on this machine"
+		if !isLiveRoot(g.root) {
+			where = "under --root " + g.root
+		}
+		fmt.Fprintf(stderr, "k3sconf: %s: %s\n", where, res.NotFound)
+		if cmd != "sources" || g.json {
+			return exitInput
+		}
+	}
 	red := report.NewRedactor(res, g.showSecrets)
 	if !g.json {
 		colorOutput(stdout)
