@@ -108,7 +108,8 @@ Exit codes (every command): 0 ok; 1 the node has a problem: k3s or systemd would
 refuse to start it (broken YAML, a unit systemd refuses, a fatal flag), check found
 errors, a restart is pending (status), an unknown key (explain), an identity lost
 (compose); 2 usage; 3 k3sconf could not read some of its input (permission, a FIFO or
-device, an I/O error, a missing --root), so the report is incomplete. 3 wins over 1.
+device, an I/O error, a missing --root or no node found), so the report is incomplete.
+3 wins over 1.
 
 Examples:
   k3sconf explain write-kubeconfig-mode
