@@ -61,6 +61,20 @@ type mergedKey struct {
 func mergeConfig(files []*sources.ConfigFile, seq *int, program string) []*mergedKey {
 	var order []*mergedKey
 	byName := map[string]*mergedKey{}
+	// left counts, per key, the pieces its entries from here on can add: a list appended to
+	// by every drop-in grows to that size at most, so it is allocated once instead of being
+	// copied as append grows it (62 MB of garbage on 2,000 drop-ins of flow lists).
+	left := map[string]int{}
+	for _, f := range files {
+		for i := range f.Entries {
+			e := &f.Entries[i]
+			n := 1
+			if l, ok := e.Value.([]any); ok {
+				n = len(l)
+			}
+			left[e.Key] += n
+		}
+	}
 	for _, f := range files {
 		for i := range f.Entries {
 			e := &f.Entries[i]
@@ -74,11 +88,22 @@ func mergeConfig(files []*sources.ConfigFile, seq *int, program string) []*merge
 			}
 			exists := seen // a previous value exists, even a null one
 			newPieces, newIsList := valuePieces(ce)
+			rest := left[e.Key]
+			if newIsList {
+				left[e.Key] = rest - len(newPieces)
+			} else {
+				left[e.Key] = rest - 1
+			}
 			if exists && e.Append {
 				old := toSlicePieces(mk)
 				add := newPieces
 				if !newIsList {
 					add = toSliceScalar(newPieces)
+				}
+				if len(old)+len(add) > cap(old) {
+					grown := make([]piece, len(old), len(old)+max(rest, len(add)))
+					copy(grown, old)
+					old = grown
 				}
 				mk.pieces = append(old, add...)
 				mk.list = true

@@ -159,6 +159,9 @@ type resolver struct {
 	parsed map[string]*parsedConfig
 	// ignoredFileEntries are keys set in drop-in files k3s skips for their name.
 	ignoredFileEntries map[string][]*Assignment
+	// argCount is the number of config arguments per key, to size the per-flag lists the
+	// CLI passes fill (a list appended to by 2,000 drop-ins has 8,000 items).
+	argCount map[string]int
 	// entriesByKey indexes entries by config key, for per-flag lookups.
 	entriesByKey map[string][]*configEntry
 	seq          int
