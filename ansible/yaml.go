@@ -335,11 +335,6 @@ func (l *loader) pos(n *yaml.Node) diag.Position {
 	return diag.Position{File: l.file, Line: n.Line, Column: n.Column}
 }
 
-// nodeValue converts a node into a Python-typed value as AnsibleLoader constructs it.
-func nodeValue(file string, n *yaml.Node) (any, error) {
-	return newLoader(file).value(n, 0)
-}
-
 func (l *loader) value(n *yaml.Node, depth int) (any, error) {
 	if depth > 200 {
 		return nil, &diag.ParseError{Pos: l.pos(n), Msg: "YAML nested too deeply"}
