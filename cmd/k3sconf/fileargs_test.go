@@ -110,6 +110,24 @@ func TestFileArgumentsOneRule(t *testing.T) {
 	}
 }
 
+// TestInventoryFolderFIFO: a FIFO among the files of a folder given to -i (ansible-core
+// 2.14.18's ansible-inventory waits on it for a writer) is input-unreadable, exit 3; the
+// folder's other inventory files are read.
+func TestInventoryFolderFIFO(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "hosts"), []byte("[k]\nnode1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(filepath.Join(dir, "zz"), 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	ks := filepath.Join("..", "..", "kubespray", "testdata", "tree")
+	code, out, errs := runBounded(t, []string{"kubespray", "explain", "x", "--host", "node1", "-i", dir, "--kubespray", ks}, 100)
+	if code != exitInput || !strings.Contains(out, "input-unreadable") || !strings.Contains(out, "host node1") {
+		t.Errorf("want exit 3, the FIFO reported and node1 read; got %d: %s %s", code, out, errs)
+	}
+}
+
 // TestStreamArguments: a pipe the shell made (what `--nodes-json <(kubectl get nodes -o
 // json)` passes: /dev/fd/N, an anonymous pipe) is read where a stream is documented, and
 // refused where it is not.
