@@ -65,22 +65,49 @@ func String(s string) string {
 	return string(out)
 }
 
-// safePrefix returns the length of p's longest prefix of printable ASCII, tabs and
-// newlines, eight bytes at a time: a word needs a closer look if a byte has its high bit
-// set (non-ASCII), is below 0x20 (newline included: it is then looked at byte by byte) or
-// is 0x7f. Output is mostly ASCII, so most of it passes here.
+// safePrefix returns the length of p's longest prefix that needs no escape: printable
+// ASCII, tabs, newlines and whole UTF-8 sequences other than C1 controls. It looks at eight
+// bytes at a time: a word needs a closer look only if a byte has its high bit set
+// (non-ASCII), is below 0x20 (a newline too) or is 0x7f; after that look it goes back to
+// whole words. Output is mostly ASCII, so most of it passes at about a byte per instruction.
+// An incomplete UTF-8 sequence at the end stops the prefix (the caller holds or escapes it).
 func safePrefix(p []byte) int {
 	const ones, highs, spaces = 0x0101010101010101, 0x8080808080808080, 0x2020202020202020
 	i := 0
-	for ; i+8 <= len(p); i += 8 {
-		x := binary.LittleEndian.Uint64(p[i:])
-		if (x|(x+ones)|((x-spaces)&^x))&highs != 0 {
-			break
+	for i < len(p) {
+		// Four words at a time, while they all pass (one test for 32 bytes).
+		for ; i+32 <= len(p); i += 32 {
+			q := p[i : i+32 : i+32]
+			x0, x1 := binary.LittleEndian.Uint64(q[0:8]), binary.LittleEndian.Uint64(q[8:16])
+			x2, x3 := binary.LittleEndian.Uint64(q[16:24]), binary.LittleEndian.Uint64(q[24:32])
+			m := x0 | x1 | x2 | x3 | (x0 + ones) | (x1 + ones) | (x2 + ones) | (x3 + ones) |
+				(x0-spaces)&^x0 | (x1-spaces)&^x1 | (x2-spaces)&^x2 | (x3-spaces)&^x3
+			if m&highs != 0 {
+				break
+			}
 		}
-	}
-	for ; i < len(p); i++ {
-		if b := p[i]; b >= 0x7f || b < 0x20 && b != '\t' && b != '\n' {
-			return i
+		if i+8 <= len(p) {
+			x := binary.LittleEndian.Uint64(p[i:])
+			if (x|(x+ones)|((x-spaces)&^x))&highs == 0 {
+				i += 8
+				continue
+			}
+		}
+		// Byte by byte to the end of this word (or of p).
+		for stop := min(i+8, len(p)); i < stop; {
+			b := p[i]
+			switch {
+			case b == '\t' || b == '\n' || b >= 0x20 && b < 0x7f:
+				i++
+			case b < 0x80:
+				return i
+			default:
+				r, size := utf8.DecodeRune(p[i:])
+				if r == utf8.RuneError && size == 1 || r <= 0x9f {
+					return i
+				}
+				i += size
+			}
 		}
 	}
 	return i
@@ -90,6 +117,11 @@ func safePrefix(p []byte) int {
 // end is returned as rest instead of being escaped.
 func appendEscaped(out, p []byte, hold bool) (_, rest []byte) {
 	for i := 0; i < len(p); {
+		if k := safePrefix(p[i:]); k > 0 {
+			out = append(out, p[i:i+k]...)
+			i += k
+			continue
+		}
 		b := p[i]
 		if b < 0x80 {
 			if b < 0x20 && b != '\t' && b != '\n' || b == 0x7f {

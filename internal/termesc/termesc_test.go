@@ -84,3 +84,20 @@ func TestJSONStaysValid(t *testing.T) {
 		}
 	}
 }
+
+// TestEveryOffset: a control character or C1 at any offset of a long ASCII text is found,
+// whichever of the word-at-a-time paths (32 bytes, 8 bytes, byte by byte) reaches it.
+func TestEveryOffset(t *testing.T) {
+	for _, bad := range []string{"\x1b", "\x7f", "\u009b", "\xff"} {
+		for off := 0; off < 130; off++ {
+			in := strings.Repeat("a", off) + bad + strings.Repeat("é", 3) + strings.Repeat("b", 70)
+			got := String(in)
+			if strings.Contains(got, bad) || !strings.HasPrefix(got, strings.Repeat("a", off)+`\`) || !strings.HasSuffix(got, strings.Repeat("é", 3)+strings.Repeat("b", 70)) {
+				t.Fatalf("offset %d, %q: %q", off, bad, got)
+			}
+		}
+	}
+	if s := strings.Repeat("plain text, tabs\tand newlines\n", 20); String(s) != s {
+		t.Error("safe text must pass unchanged")
+	}
+}
