@@ -58,6 +58,23 @@ func TestNeverBlockBeyondResolve(t *testing.T) {
 		}
 		_ = identity.Derive(node, res, root)
 		_ = components.Inspect(node, res)
+		// Not "absent": each of the host files is unreadable input, the report incomplete
+		// (exit 3), and the rest of it is there.
+		if !res.Incomplete() {
+			t.Error("FIFOs at /etc/hostname, /etc/machine-id, /etc/os-release: the report is incomplete")
+		}
+		for _, p := range []string{"/etc/hostname", "/etc/machine-id", "/etc/os-release"} {
+			found := false
+			for _, d := range res.Diagnostics {
+				found = found || d.Code == "input-unreadable" && d.Pos.File == p
+			}
+			if !found {
+				t.Errorf("%s is a FIFO: want an input-unreadable finding for it", p)
+			}
+		}
+		if k := res.Key("with-node-id"); k == nil || k.Value != true {
+			t.Error("the rest of the report (config.yaml) must still be read")
+		}
 	}()
 	select {
 	case <-done:

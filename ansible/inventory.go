@@ -1,6 +1,7 @@
 package ansible
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/k3sconf/k3sconf/diag"
 	"github.com/k3sconf/k3sconf/internal/rootfs"
+	"github.com/k3sconf/k3sconf/internal/yamlalias"
 )
 
 // Def is one assignment of a variable in an input.
@@ -69,6 +71,8 @@ type Inventory struct {
 	HostOrder  []string
 	// Diagnostics are problems found while parsing (files skipped, warnings ansible prints).
 	Diagnostics []diag.Diagnostic
+	// Unexpanded are the values k3sconf did not expand (also among Diagnostics).
+	Unexpanded []*LimitError
 }
 
 func newInventory() *Inventory {
@@ -299,7 +303,8 @@ func LoadInventory(sources []string) (*Inventory, error) {
 	inv := newInventory()
 	inv.Sources = sources
 	for _, src := range sources {
-		if err := inv.parseSource(src, true); err != nil {
+		var w dirWalk
+		if err := inv.parseSource(&w, src, true); err != nil {
 			return inv, err
 		}
 	}
@@ -307,7 +312,7 @@ func LoadInventory(sources []string) (*Inventory, error) {
 	return inv, nil
 }
 
-func (inv *Inventory) parseSource(path string, top bool) error {
+func (inv *Inventory) parseSource(w *dirWalk, path string, top bool) error {
 	fi, err := os.Stat(path)
 	if err != nil {
 		if top {
@@ -316,6 +321,13 @@ func (inv *Inventory) parseSource(path string, top bool) error {
 		return nil
 	}
 	if fi.IsDir() {
+		if ok, d := w.enter(path, fi); !ok {
+			if d != nil {
+				inv.Diagnostics = append(inv.Diagnostics, *d)
+			}
+			return nil
+		}
+		defer w.leave(fi)
 		ents, err := os.ReadDir(path)
 		if err != nil {
 			return err
@@ -335,16 +347,27 @@ func (inv *Inventory) parseSource(path string, top bool) error {
 				}
 				continue
 			}
-			if err := inv.parseSource(filepath.Join(path, n), false); err != nil {
+			if err := inv.parseSource(w, filepath.Join(path, n), false); err != nil {
 				return err
 			}
 		}
 		return nil
 	}
-	if !fi.Mode().IsRegular() {
-		return &diag.ParseError{Pos: diag.Position{File: path}, Msg: "not a regular file"}
+	var data []byte
+	if top {
+		// Named with -i: the one reader of file arguments (a FIFO, socket or device is
+		// refused, the size is bounded).
+		data, err = rootfs.ReadArg(path, false)
+	} else {
+		data, err = rootfs.ReadHostFile(path)
 	}
-	data, err := rootfs.ReadHostFile(path)
+	if !top && err != nil {
+		// A FIFO, device or unreadable file in a folder given to -i: ansible would try to
+		// parse it (a FIFO waits for a writer); k3sconf reads the rest and says so.
+		inv.Diagnostics = append(inv.Diagnostics, diag.Diagnostic{Severity: diag.Error, Code: "input-unreadable", Pos: diag.Position{File: path},
+			Message: err.Error() + " (ansible-inventory 2.14.18 waits on a FIFO here for a writer)", Hint: "the report lacks this file's hosts and variables"})
+		return nil
+	}
 	if err != nil {
 		return err
 	}
@@ -613,12 +636,51 @@ func (inv *Inventory) parseYAML(path string, data []byte) error {
 			Message: "inventory plugin configuration (plugin: " + plugin.Value + ") is not run by k3sconf; its hosts and variables are missing", Hint: "save `ansible-inventory -i FILE --list --yaml` output and pass that"})
 		return nil
 	}
+	w := &groupWalk{path: path}
 	for i := 0; i+1 < len(root.Content); i += 2 {
-		if _, err := inv.yamlGroup(path, root.Content[i], root.Content[i+1]); err != nil {
+		if _, err := inv.yamlGroup(w, root.Content[i], root.Content[i+1]); err != nil {
+			var le *LimitError
+			if errors.As(err, &le) {
+				// The groups read so far stay; the report is incomplete.
+				inv.Diagnostics = append(inv.Diagnostics, LimitDiagnostic(le))
+				return nil
+			}
 			return err
 		}
 	}
 	return nil
+}
+
+// groupWalk is one YAML inventory file's walk of its groups: children written as aliases
+// are expanded as yaml.plugin's _parse_group recurses into them, within yaml.v2's alias
+// budget (a group's children that alias a mapping holding them would never end).
+type groupWalk struct {
+	path   string
+	budget yamlalias.Budget
+	open   map[*yaml.Node]bool
+}
+
+// vars reads a vars mapping; a variable k3sconf does not expand is left out with an
+// input-unreadable finding (the report is incomplete), the others are read.
+func (inv *Inventory) vars(w *groupWalk, n *yaml.Node) ([]Entry, error) {
+	es, err := mappingEntries(w.path, n)
+	var le *LimitError
+	if errors.As(err, &le) {
+		inv.Diagnostics = append(inv.Diagnostics, LimitDiagnostic(le))
+		inv.Unexpanded = append(inv.Unexpanded, le)
+		return es, nil
+	}
+	return es, err
+}
+
+// LimitDiagnostic is the finding for a value k3sconf does not expand.
+func LimitDiagnostic(le *LimitError) diag.Diagnostic {
+	key := ""
+	if len(le.Names) > 0 {
+		key = le.Names[0]
+	}
+	return diag.Diagnostic{Severity: diag.Error, Code: "input-unreadable", Key: key, Pos: le.Pos, Message: le.message(),
+		Hint: "k3sconf's limit, not Ansible's: the report lacks this variable; write the value out without aliases to see it"}
 }
 
 func mapGet(n *yaml.Node, key string) *yaml.Node {
@@ -638,9 +700,24 @@ func isNullNode(n *yaml.Node) bool {
 	return n.Kind == yaml.ScalarNode && n.Style == 0 && reNull.MatchString(n.Value)
 }
 
-func (inv *Inventory) yamlGroup(path string, kn, vn *yaml.Node) (*Group, error) {
-	vn = resolveAlias(vn)
+func (inv *Inventory) yamlGroup(w *groupWalk, kn, vn *yaml.Node) (*Group, error) {
+	path := w.path
 	pos := diag.Position{File: path, Line: kn.Line, Column: kn.Column}
+	if w.budget.Step() {
+		return nil, &LimitError{Pos: pos, Msg: "k3sconf stops reading the groups here: their YAML aliases multiply (" + yamlalias.Excessive + ", the limit k3s's YAML reader applies)"}
+	}
+	if vn.Kind == yaml.AliasNode && vn.Alias != nil {
+		if w.open[vn] {
+			return nil, &LimitError{Pos: pos, Msg: fmt.Sprintf("k3sconf stops reading the groups here: alias *%s is inside the group it names", vn.Value)}
+		}
+		if w.open == nil {
+			w.open = map[*yaml.Node]bool{}
+		}
+		w.open[vn] = true
+		w.budget.Enter()
+		defer func() { w.budget.Leave(); delete(w.open, vn) }()
+	}
+	vn = resolveAlias(vn)
 	if vn.Kind != yaml.MappingNode && !isNullNode(vn) {
 		inv.Diagnostics = append(inv.Diagnostics, diag.Diagnostic{Severity: diag.Warning, Code: "AN003", Pos: pos,
 			Message: fmt.Sprintf("ansible skips %q: not a valid group definition (a mapping with vars, children, hosts)", kn.Value)})
@@ -669,7 +746,7 @@ func (inv *Inventory) yamlGroup(path string, kn, vn *yaml.Node) (*Group, error) 
 		}
 		switch k.Value {
 		case "vars":
-			es, err := mappingEntries(path, v)
+			es, err := inv.vars(w, v)
 			if err != nil {
 				return nil, err
 			}
@@ -684,7 +761,7 @@ func (inv *Inventory) yamlGroup(path string, kn, vn *yaml.Node) (*Group, error) 
 			}
 		case "children":
 			for j := 0; j+1 < len(v.Content); j += 2 {
-				sub, err := inv.yamlGroup(path, v.Content[j], v.Content[j+1])
+				sub, err := inv.yamlGroup(w, v.Content[j], v.Content[j+1])
 				if err != nil {
 					return nil, err
 				}
@@ -705,7 +782,7 @@ func (inv *Inventory) yamlGroup(path string, kn, vn *yaml.Node) (*Group, error) 
 				}
 				var vars []Def
 				if hv.Kind == yaml.MappingNode {
-					es, err := mappingEntries(path, hv)
+					es, err := inv.vars(w, hv)
 					if err != nil {
 						return nil, err
 					}

@@ -89,10 +89,10 @@ func loadRoleDir(dir string) ([]Def, []string, error) {
 	var defs []Def
 	for _, f := range files {
 		ds, err := LoadVarsFile(f)
+		defs = append(defs, ds...)
 		if err != nil {
 			return defs, files, err
 		}
-		defs = append(defs, ds...)
 	}
 	return defs, files, nil
 }
@@ -101,6 +101,13 @@ func loadRoleDir(dir string) ([]Def, []string, error) {
 // folder contributes its files (recursively, sorted, hidden and backup files skipped,
 // only files without extension or with one of exts).
 func FindVarsFiles(dir, name string, exts []string) []string {
+	files, _ := findVarsFiles(dir, name, exts)
+	return files
+}
+
+// findVarsFiles is FindVarsFiles with the findings of the walk: links that loop back to a
+// folder being read (see dirWalk).
+func findVarsFiles(dir, name string, exts []string) ([]string, []diag.Diagnostic) {
 	for _, ext := range exts {
 		p := filepath.Join(dir, name+ext)
 		fi, err := os.Stat(p)
@@ -108,14 +115,23 @@ func FindVarsFiles(dir, name string, exts []string) []string {
 			continue
 		}
 		if fi.IsDir() {
-			return dirVarsFiles(p, exts)
+			var w dirWalk
+			var ds []diag.Diagnostic
+			return w.varsFiles(p, fi, exts, &ds), ds
 		}
-		return []string{p}
+		return []string{p}, nil
 	}
-	return nil
+	return nil, nil
 }
 
-func dirVarsFiles(dir string, exts []string) []string {
+func (w *dirWalk) varsFiles(dir string, dfi os.FileInfo, exts []string, ds *[]diag.Diagnostic) []string {
+	if ok, d := w.enter(dir, dfi); !ok {
+		if d != nil {
+			*ds = append(*ds, *d)
+		}
+		return nil
+	}
+	defer w.leave(dfi)
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		return nil
@@ -137,7 +153,7 @@ func dirVarsFiles(dir string, exts []string) []string {
 			continue
 		}
 		if fi.IsDir() && ext == "" {
-			out = append(out, dirVarsFiles(p, exts)...)
+			out = append(out, w.varsFiles(p, fi, exts, ds)...)
 		} else if fi.Mode().IsRegular() && (ext == "" || slices.Contains(exts, ext)) {
 			out = append(out, p)
 		}
@@ -152,8 +168,13 @@ func LoadVarsFile(path string) ([]Def, error) {
 	if err != nil {
 		return nil, err
 	}
+	return varsFileDefs(path, data)
+}
+
+func varsFileDefs(path string, data []byte) ([]Def, error) {
 	es, err := LoadVarsYAML(path, data)
-	if err != nil {
+	var limit *LimitError
+	if err != nil && !errors.As(err, &limit) {
 		return nil, err
 	}
 	if isJSON(data) {
@@ -173,6 +194,10 @@ func LoadVarsFile(path string) ([]Def, error) {
 	out := make([]Def, len(es))
 	for i, e := range es {
 		out[i] = Def(e)
+	}
+	if limit != nil {
+		// The other variables of the file are read; the report says which one is not.
+		return out, limit
 	}
 	return out, nil
 }
@@ -253,6 +278,8 @@ type Result struct {
 	Vars   map[string]*Var
 	// VarsFiles are the group_vars/host_vars files read, in merge order.
 	VarsFiles []VarsFile
+	// Diagnostics are findings about the folders walked (links that loop).
+	Diagnostics []diag.Diagnostic
 }
 
 // VarsFile is one group_vars/host_vars file ansible reads for the host.
@@ -314,15 +341,15 @@ func Resolve(o Options) (*Result, error) {
 	vf := func(dirs []string, sub, where string, names []string) {
 		for _, dir := range dirs {
 			for _, n := range names {
-				files, e := varsFilesFor(dir, sub, n)
-				if e != nil {
-					errs = append(errs, e)
-				}
+				files, ds := varsFilesFor(dir, sub, n)
+				res.Diagnostics = append(res.Diagnostics, ds...)
 				for _, f := range files {
 					defs, err := LoadVarsFile(f)
 					if err != nil {
 						errs = append(errs, err)
-						continue
+						if len(defs) == 0 {
+							continue
+						}
 					}
 					kind := KindGroupVars
 					if sub == "host_vars" {
@@ -434,7 +461,7 @@ func inventoryDirs(srcs []string) []string {
 	return out
 }
 
-func varsFilesFor(base, sub, name string) ([]string, error) {
+func varsFilesFor(base, sub, name string) ([]string, []diag.Diagnostic) {
 	opath := filepath.Join(base, sub)
 	if r, err := filepath.EvalSymlinks(opath); err == nil {
 		opath = r
@@ -446,7 +473,7 @@ func varsFilesFor(base, sub, name string) ([]string, error) {
 	if !fi.IsDir() {
 		return nil, nil
 	}
-	return FindVarsFiles(opath, name, []string{"", ".yml", ".yaml", ".json"}), nil
+	return findVarsFiles(opath, name, []string{"", ".yml", ".yaml", ".json"})
 }
 
 // ExtraVars is one -e argument and what it sets.
@@ -465,11 +492,16 @@ func ParseExtraVars(arg string, n int) (ExtraVars, error) {
 	}
 	switch {
 	case strings.HasPrefix(arg, "@"):
-		defs, err := LoadVarsFile(arg[1:])
+		// Named on the command line: the one reader of file arguments.
+		data, err := rootfs.ReadArg(arg[1:], false)
 		if err != nil {
 			return x, err
 		}
+		defs, err := varsFileDefs(arg[1:], data)
 		x.Defs = defs
+		if err != nil {
+			return x, err
+		}
 	case arg[0] == '/' || arg[0] == '.':
 		return x, fmt.Errorf("please prepend extra_vars filename '%s' with '@'", arg)
 	case arg[0] == '[' || arg[0] == '{':

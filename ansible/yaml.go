@@ -13,6 +13,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/k3sconf/k3sconf/diag"
+	"github.com/k3sconf/k3sconf/internal/yamlalias"
 )
 
 // PyYAML's implicit resolvers for YAML 1.1 (yaml/resolver.py, PyYAML 6.0 as Debian 12
@@ -170,7 +171,9 @@ type Entry struct {
 
 // LoadVarsYAML reads a vars file (YAML or JSON) as Ansible's DataLoader.load_from_file
 // does, returning its top-level keys in file order. An empty file (or one holding only
-// null) gives no entries; a file whose top level is not a mapping is an error.
+// null) gives no entries; a file whose top level is not a mapping is an error. A variable
+// whose value k3sconf will not expand (a [LimitError]) is left out; the others are returned
+// with the first such error.
 func LoadVarsYAML(file string, data []byte) ([]Entry, error) {
 	root, err := parseYAMLNode(file, data)
 	if err != nil || root == nil {
@@ -186,12 +189,61 @@ func LoadVarsYAML(file string, data []byte) ([]Entry, error) {
 	return mappingEntries(file, root)
 }
 
+// LimitError is a value k3sconf does not expand: YAML aliases that would multiply into more
+// values than yaml.v2 allows (the rule of [yamlalias.Budget], the one k3s's own YAML reader
+// applies), or an alias inside the value it names. It is k3sconf's limit, not Ansible's:
+// PyYAML shares an aliased value instead of copying it, so ansible-playbook loads such a
+// file (checked with ansible-core 2.14.18: a 478-byte file of ten anchors, each nine aliases
+// to the one before, loads in 1.1 s and 57 MB; `ansible-inventory --host` renders the
+// expansion and does not end in 60 s). The report is incomplete (exit 3).
+type LimitError struct {
+	Pos diag.Position
+	Msg string
+	// Names are the variables left out (the first is the one Pos and Msg are about), At
+	// where each is set.
+	Names []string
+	At    []diag.Position
+}
+
+func (e *LimitError) Error() string {
+	return e.Pos.String() + ": " + e.message()
+}
+
+// message is Msg with the variables left out after the first.
+func (e *LimitError) message() string {
+	if len(e.Names) > 1 {
+		return e.Msg + fmt.Sprintf(" (and %d more variables of the file: %s)", len(e.Names)-1, strings.Join(e.Names[1:], ", "))
+	}
+	return e.Msg
+}
+
+// mappingEntries reads a mapping's keys as variables. Each variable's value is expanded
+// with its own alias budget; one over it is left out and reported as a [LimitError] (the
+// first, with a count of the rest), the others are read.
 func mappingEntries(file string, n *yaml.Node) ([]Entry, error) {
 	var out []Entry
+	var limit *LimitError
+	// skip records a variable left out: the finding is at its key, naming it.
+	skip := func(err error, k *yaml.Node) bool {
+		le, ok := err.(*LimitError)
+		if !ok {
+			return false
+		}
+		if limit == nil {
+			limit = &LimitError{Pos: diag.Position{File: file, Line: k.Line, Column: k.Column},
+				Msg: fmt.Sprintf("%s: %s (at %d:%d)", k.Value, le.Msg, le.Pos.Line, le.Pos.Column)}
+		}
+		limit.Names = append(limit.Names, k.Value)
+		limit.At = append(limit.At, diag.Position{File: file, Line: k.Line, Column: k.Column})
+		return true
+	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
 		if k.Value == "<<" && k.Tag == "!!merge" {
-			mv, err := nodeValue(file, v)
+			mv, err := newLoader(file).value(v, 0)
+			if skip(err, k) {
+				continue
+			}
 			if err != nil {
 				return nil, err
 			}
@@ -202,19 +254,25 @@ func mappingEntries(file string, n *yaml.Node) ([]Entry, error) {
 			}
 			continue
 		}
-		kv, err := nodeValue(file, k)
-		if err != nil {
+		l := newLoader(file)
+		kv, err := l.value(k, 0)
+		if err == nil {
+			var val any
+			if val, err = l.value(v, 0); err == nil {
+				e := Entry{Name: pyStr(kv), Value: val, Pos: diag.Position{File: file, Line: k.Line, Column: k.Column}}
+				if r := resolveAlias(v); r.Kind == yaml.ScalarNode {
+					e.Raw = r.Value
+				}
+				out = append(out, e)
+				continue
+			}
+		}
+		if !skip(err, k) {
 			return nil, err
 		}
-		val, err := nodeValue(file, v)
-		if err != nil {
-			return nil, err
-		}
-		e := Entry{Name: pyStr(kv), Value: val, Pos: diag.Position{File: file, Line: k.Line, Column: k.Column}}
-		if r := resolveAlias(v); r.Kind == yaml.ScalarNode {
-			e.Raw = r.Value
-		}
-		out = append(out, e)
+	}
+	if limit != nil {
+		return out, limit
 	}
 	return out, nil
 }
@@ -262,23 +320,49 @@ func resolveAlias(n *yaml.Node) *yaml.Node {
 	return n
 }
 
-// nodeValue converts a node into a Python-typed value as AnsibleLoader constructs it.
-func nodeValue(file string, n *yaml.Node) (any, error) {
-	return nodeValueDepth(file, n, 0)
+// loader converts the nodes of one value into Python-typed values as AnsibleLoader
+// constructs them, counting alias expansions with yaml.v2's budget.
+type loader struct {
+	file   string
+	budget yamlalias.Budget
+	// open are the aliases being expanded: one met again names a value that contains itself.
+	open map[*yaml.Node]bool
 }
 
-func nodeValueDepth(file string, n *yaml.Node, depth int) (any, error) {
+func newLoader(file string) *loader { return &loader{file: file} }
+
+func (l *loader) pos(n *yaml.Node) diag.Position {
+	return diag.Position{File: l.file, Line: n.Line, Column: n.Column}
+}
+
+func (l *loader) value(n *yaml.Node, depth int) (any, error) {
 	if depth > 200 {
-		return nil, &diag.ParseError{Pos: diag.Position{File: file, Line: n.Line, Column: n.Column}, Msg: "YAML nested too deeply"}
+		return nil, &diag.ParseError{Pos: l.pos(n), Msg: "YAML nested too deeply"}
 	}
-	n = resolveAlias(n)
+	if l.budget.Step() {
+		return nil, &LimitError{Pos: l.pos(n), Msg: "k3sconf does not expand this value: its YAML aliases multiply (" + yamlalias.Excessive + ", the limit k3s's YAML reader applies)"}
+	}
+	if n.Kind == yaml.AliasNode && n.Alias != nil {
+		if l.open[n] {
+			return nil, &LimitError{Pos: l.pos(n), Msg: fmt.Sprintf("k3sconf does not expand this value: alias *%s is inside the value it names (PyYAML builds a recursive value)", n.Value)}
+		}
+		if l.open == nil {
+			l.open = map[*yaml.Node]bool{}
+		}
+		l.open[n] = true
+		l.budget.Enter()
+		v, err := l.value(n.Alias, depth)
+		l.budget.Leave()
+		delete(l.open, n)
+		return v, err
+	}
 	switch n.Kind {
 	case yaml.ScalarNode:
 		return scalarValue(n), nil
 	case yaml.SequenceNode:
 		out := make([]any, 0, len(n.Content))
 		for _, c := range n.Content {
-			v, err := nodeValueDepth(file, c, depth+1)
+			v, err := l.value(c, depth+1)
 			if err != nil {
 				return nil, err
 			}
@@ -291,7 +375,7 @@ func nodeValueDepth(file string, n *yaml.Node, depth int) (any, error) {
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
 			if k.Value == "<<" && k.Tag == "!!merge" {
-				mv, err := nodeValueDepth(file, v, depth+1)
+				mv, err := l.value(v, depth+1)
 				if err != nil {
 					return nil, err
 				}
@@ -317,11 +401,11 @@ func nodeValueDepth(file string, n *yaml.Node, depth int) (any, error) {
 			if k.Value == "<<" && k.Tag == "!!merge" {
 				continue
 			}
-			kv, err := nodeValueDepth(file, k, depth+1)
+			kv, err := l.value(k, depth+1)
 			if err != nil {
 				return nil, err
 			}
-			vv, err := nodeValueDepth(file, v, depth+1)
+			vv, err := l.value(v, depth+1)
 			if err != nil {
 				return nil, err
 			}
@@ -329,7 +413,7 @@ func nodeValueDepth(file string, n *yaml.Node, depth int) (any, error) {
 		}
 		return m, nil
 	}
-	return nil, &diag.ParseError{Pos: diag.Position{File: file, Line: n.Line, Column: n.Column}, Msg: fmt.Sprintf("unsupported YAML node kind %v", n.Kind)}
+	return nil, &diag.ParseError{Pos: l.pos(n), Msg: fmt.Sprintf("unsupported YAML node kind %v", n.Kind)}
 }
 
 func scalarValue(n *yaml.Node) any {

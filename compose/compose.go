@@ -77,6 +77,13 @@ func Load(host afero.Fs, file string, shell Lookup) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
+	return Parse(host, file, data, shell)
+}
+
+// Parse is Load on the compose file's bytes already read (the command line reads its
+// FILE argument with rootfs.ReadArg, the one reader of file arguments); the .env and
+// env_file: files are still read from host.
+func Parse(host afero.Fs, file string, data []byte, shell Lookup) (*File, error) {
 	abs, err := filepath.Abs(file)
 	if err != nil {
 		abs = file

@@ -18,6 +18,7 @@ var Codes = []string{
 	"tls-san-differs", "datastore-differs", "server-url-differs", "secret-differs",
 	"secret-not-compared", "release-skew-servers", "release-skew-agent-newer",
 	"duplicate-node-name", "duplicate-hostname", "fleet-node-incomplete",
+	"separate-clusters",
 }
 
 // Finding is one thing the fleet's nodes disagree on.
@@ -58,8 +59,11 @@ func (r *Report) Failed() bool {
 
 // Incomplete reports whether some input could not be read, wholly or in part (a node
 // folder with a file that cannot be read or parsed).
+//
+// A fleet of no node at all is incomplete too: nothing was there to compare (exit 3, as for
+// a node command that finds no node).
 func (r *Report) Incomplete() bool {
-	if len(r.Inputs) > 0 {
+	if len(r.Inputs) > 0 || len(r.Nodes) == 0 {
 		return true
 	}
 	for _, n := range r.Nodes {
@@ -89,6 +93,7 @@ func Analyze(nodes []*Node, inputs []InputError) *Report {
 	a.components()
 	a.tlsSAN()
 	a.datastore()
+	a.separateClusters()
 	a.serverURLs()
 	a.secrets()
 	a.releases()
@@ -577,6 +582,38 @@ func (a *analysis) datastore() {
 				return keyString(n, key, "")
 			})
 	}
+}
+
+// separateClusters reports servers that each start a cluster of their own: cluster-init
+// (embedded etcd) with no server to join and no external datastore. k3s's server with
+// --cluster-init and no --server initialises a new etcd cluster (pkg/etcd: a new member
+// list with only itself), so two such servers are two clusters, whatever else they agree
+// on. Only nodes read from their files count: the Node objects of one `kubectl get nodes`
+// are in one cluster by definition (a server keeps its etcd membership when its data
+// directory has one, whatever its flags say later).
+func (a *analysis) separateClusters() {
+	var founders []*Node
+	for _, s := range a.servers {
+		if s.Kind == KindNodeObject || external(s) || keyString(s, "server", "") != "" || !keyBool(s, "cluster-init") {
+			continue
+		}
+		founders = append(founders, s)
+	}
+	if len(founders) < 2 {
+		return
+	}
+	names := make([]string, len(founders))
+	for i, n := range founders {
+		names[i] = n.Name
+	}
+	f := newFinding(diag.Error, "separate-clusters",
+		fmt.Sprintf("%d servers each start a cluster of their own (%s): cluster-init with no server to join, so each initialises its own embedded etcd; they are %d clusters, not one", len(founders), strings.Join(names, ", "), len(founders)),
+		"keep cluster-init on one server and give the others server: https://<that server>:6443 (and the same token)")
+	for _, n := range founders {
+		f.set(n, "cluster-init", "true")
+		f.set(n, "server", "")
+	}
+	a.add(f)
 }
 
 // serverURLs reports agents (and joining servers) whose --server URLs point at different

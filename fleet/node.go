@@ -143,7 +143,8 @@ func (l *Loader) Path(path string) ([]*Node, []InputError) {
 			var nodes []*Node
 			var errs []InputError
 			for _, d := range docs {
-				n, e := l.Path(d)
+				// A document, never a folder again: x.json linked to "." would recurse.
+				n, e := l.document(d)
 				nodes = append(nodes, n...)
 				errs = append(errs, e...)
 			}
@@ -155,10 +156,14 @@ func (l *Loader) Path(path string) ([]*Node, []InputError) {
 		}
 		return []*Node{n}, nil
 	}
-	if !fi.Mode().IsRegular() {
-		return nil, []InputError{{Input: path, Error: "not a regular file or folder (" + fi.Mode().Type().String() + ")"}}
-	}
-	data, err := rootfs.ReadHostFile(path)
+	return l.document(path)
+}
+
+// document reads a show document or node list named by path, through the one reader of
+// file arguments (rootfs.ReadArg: a regular file under the size limit, never a FIFO or
+// device, so nothing blocks).
+func (l *Loader) document(path string) ([]*Node, []InputError) {
+	data, err := rootfs.ReadArg(path, false)
 	if err != nil {
 		return nil, []InputError{{Input: path, Error: err.Error()}}
 	}

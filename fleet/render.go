@@ -160,7 +160,16 @@ func (r *Report) Text(w io.Writer) {
 	for _, in := range r.Inputs {
 		fmt.Fprintf(w, "\nunreadable: %s: %s\n", in.Input, in.Error)
 	}
+	if len(r.Nodes) == 0 {
+		// Nothing read is nothing compared: never "consistent".
+		fmt.Fprintln(w, "\nno node to compare: no input gave a node")
+		return
+	}
 	if len(r.Findings) == 0 {
+		if r.Incomplete() {
+			fmt.Fprintf(w, "\nno difference among the %d nodes read, but some input could not be read: the fleet is not known to be consistent\n", len(r.Nodes))
+			return
+		}
 		fmt.Fprintln(w, "\nconsistent: the servers would accept each other, and nothing else differs")
 		return
 	}

@@ -173,8 +173,12 @@ func (id *Identity) hostname(node afero.Fs, root string, live func() (string, er
 		}
 	}
 	id.BaseFrom = FromUnknown
+	why := "the node's files have no /etc/hostname"
+	if st == StateUnreadable {
+		why = "k3sconf cannot read the node's /etc/hostname (not a regular file, or no permission)"
+	}
 	id.Diagnostics = append(id.Diagnostics, diag.Diagnostic{Severity: diag.Info, Code: "identity-hostname-unknown", Key: "node-name",
-		Message: "node-name is not set and the node's files have no /etc/hostname, so the name depends on the host name at k3s's start, which k3sconf cannot see",
+		Message: "node-name is not set and " + why + ", so the name depends on the host name at k3s's start, which k3sconf cannot see",
 		Hint:    "pin the name with node-name: in config.yaml, or include /etc/hostname in the copy of the node's files"})
 }
 

@@ -37,6 +37,9 @@ type Explained struct {
 	Var *ansible.Var
 	// Refs are the variables a templated value uses, each resolved one level down.
 	Refs []*ansible.Var
+	// Unread is where a value k3sconf did not expand sets the variable (an
+	// input-unreadable finding): the variable is not known to be undefined.
+	Unread *diag.Position
 	// RefNames lists the referenced names (also the undefined ones).
 	RefNames []string
 }
@@ -70,6 +73,26 @@ func Explain(o Options) (*Report, error) {
 	rep := &Report{Host: o.Host}
 	rep.Diagnostics = append(rep.Diagnostics, c.Diagnostics...)
 	rep.Diagnostics = append(rep.Diagnostics, inv.Diagnostics...)
+	// unread are the variables set by a value k3sconf did not expand (ansible.LimitError).
+	unread := map[string]diag.Position{}
+	note := func(le *ansible.LimitError) {
+		for i, n := range le.Names {
+			if _, ok := unread[n]; !ok && i < len(le.At) {
+				unread[n] = le.At[i]
+			}
+		}
+	}
+	for _, d := range inv.Diagnostics {
+		switch d.Code {
+		case "input-unreadable":
+			rep.InputError = true
+		case ansible.CodeDirLoop:
+			rep.Invalid = true // ansible-playbook does not end on it
+		}
+	}
+	for _, le := range inv.Unexpanded {
+		note(le)
+	}
 	if inv.Hosts[o.Host] == nil {
 		why := ""
 		for _, d := range inv.Diagnostics {
@@ -83,7 +106,12 @@ func Explain(o Options) (*Report, error) {
 	var extra []ansible.ExtraVars
 	for i, e := range o.Extra {
 		x, err := ansible.ParseExtraVars(e, i+1)
-		if err != nil {
+		var le *ansible.LimitError
+		if errors.As(err, &le) {
+			rep.Diagnostics = append(rep.Diagnostics, ansible.LimitDiagnostic(le))
+			rep.InputError = true
+			note(le)
+		} else if err != nil {
 			return nil, fmt.Errorf("-e %s: %w", e, err)
 		}
 		extra = append(extra, x)
@@ -114,7 +142,12 @@ func Explain(o Options) (*Report, error) {
 			d := diag.Diagnostic{Severity: diag.Error, Code: "KS000", Message: e.Error(),
 				Hint: "fix the file: ansible-playbook stops on it too"}
 			var pe *diag.ParseError
-			if errors.As(e, &pe) {
+			var le *ansible.LimitError
+			if errors.As(e, &le) {
+				d = ansible.LimitDiagnostic(le)
+				rep.InputError = true
+				note(le)
+			} else if errors.As(e, &pe) {
 				d.Pos, d.Message = pe.Pos, pe.Msg
 				rep.Invalid = true
 			} else {
@@ -128,6 +161,15 @@ func Explain(o Options) (*Report, error) {
 	}
 	for _, g := range base.Groups {
 		rep.Groups = append(rep.Groups, g.Name)
+	}
+	for _, d := range base.Diagnostics {
+		rep.Diagnostics = append(rep.Diagnostics, d)
+		switch d.Code {
+		case "input-unreadable":
+			rep.InputError = true
+		case ansible.CodeDirLoop:
+			rep.Invalid = true
+		}
 	}
 	for _, name := range o.Vars {
 		play := firstOf(plays)
@@ -146,6 +188,9 @@ func Explain(o Options) (*Report, error) {
 			}
 		}
 		ex := &Explained{Name: name, Play: play, Var: res.Vars[name]}
+		if p, ok := unread[name]; ok {
+			ex.Unread = &p
+		}
 		if ex.Var != nil && ansible.IsTemplated(ex.Var.Value) {
 			ex.RefNames = ansible.Refs(ex.Var.Value)
 			for _, rn := range ex.RefNames {
@@ -326,7 +371,7 @@ var boolish = regexp.MustCompile(`^(?i:true|false|yes|no|on|off)$`)
 func (c *Checkout) findings(inv *ansible.Inventory, o Options, name string, ex *Explained, res *ansible.Result) []diag.Diagnostic {
 	var ds []diag.Diagnostic
 	v := ex.Var
-	if v == nil {
+	if v == nil && ex.Unread == nil {
 		known := c.knownVars()
 		if !known[name] {
 			d := diag.Diagnostic{Severity: diag.Error, Code: "KS006", Key: name,

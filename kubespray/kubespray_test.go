@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -398,5 +399,40 @@ func TestWhereMetaDependencyTags(t *testing.T) {
 	}
 	if d := cmp.Diff([]string{"container-engine", "containerd", "runc"}, uses[0].Tags); d != "" {
 		t.Errorf("(-want +got):\n%s", d)
+	}
+}
+
+// TestAliasBombExtraVars: -e @file with an alias bomb ends at once; the bomb's variables
+// are input-unreadable at their line (not "undefined", no KS006), the report is incomplete
+// and the file's other variables are read.
+func TestAliasBombExtraVars(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`a0: &a0 ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]` + "\n")
+	for i := 1; i < 10; i++ {
+		b.WriteString("a" + string(rune('0'+i)) + ": &a" + string(rune('0'+i)) + " [" + strings.Repeat("*a"+string(rune('0'+i-1))+",", 8) + "*a" + string(rune('0'+i-1)) + "]\n")
+	}
+	b.WriteString("keep_me: 7\n")
+	p := filepath.Join(t.TempDir(), "bomb.yml")
+	if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan *Report, 1)
+	go func() {
+		done <- explain(t, Options{Host: "node1", Vars: []string{"a9", "keep_me"}, Extra: []string{"@" + p}})
+	}()
+	var r *Report
+	select {
+	case r = <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("an alias bomb in -e @file did not end within 10 s")
+	}
+	if !r.InputError {
+		t.Error("the report must be incomplete (exit 3)")
+	}
+	if r.Vars[0].Unread == nil || r.Vars[0].Unread.Line != 10 || r.Vars[1].Var == nil {
+		t.Errorf("a9 is unread at line 10, keep_me is read: %+v %+v", r.Vars[0].Unread, r.Vars[1].Var)
+	}
+	if slices.Contains(codes(r, "a9"), "KS006") || !slices.Contains(codes(r, ""), "input-unreadable") {
+		t.Errorf("a9 is set (unread), not undefined: %v", codes(r, "a9"))
 	}
 }

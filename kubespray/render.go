@@ -24,7 +24,9 @@ func Text(w io.Writer, r *Report) {
 			fmt.Fprintf(w, "# for play %q (%s)\n", ex.Play.Name, ex.Play.Pos)
 		}
 		v := ex.Var
-		if v == nil {
+		if v == nil && ex.Unread != nil {
+			fmt.Fprintf(w, "%s is not known on %s: k3sconf did not expand the value set at %s (see the findings)\n", ex.Name, r.Host, ex.Unread)
+		} else if v == nil {
 			fmt.Fprintf(w, "%s is undefined on %s\n", ex.Name, r.Host)
 		} else {
 			fmt.Fprintf(w, "%s = %s  (%s)\n", ex.Name, ansible.Repr(v.Value), ansible.TypeName(v.Value))

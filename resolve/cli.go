@@ -49,6 +49,9 @@ var helpFlag = &profile.Flag{Name: "help", Aliases: []string{"h"}, Type: profile
 type sliceValue struct {
 	items      []sliceItem
 	hasBeenSet bool
+	// capHint is how many items the arguments can give (the config tokens of the flag):
+	// the items are allocated once for them instead of growing (see resolver.argCount).
+	capHint int
 }
 
 type sliceItem struct {
@@ -340,11 +343,17 @@ func (fs *flagSet) set(f *profile.Flag, value string, a *Assignment) error {
 // internal to one process and cannot come from a user). v1: plain append, no trimming.
 func (fs *flagSet) appendSlice(sv *sliceValue, value string, a *Assignment) {
 	if fs.era == EraV1 {
+		if sv.items == nil && sv.capHint > 0 {
+			sv.items = make([]sliceItem, 0, sv.capHint)
+		}
 		sv.items = append(sv.items, sliceItem{text: value, by: a})
 		return
 	}
 	if !sv.hasBeenSet {
 		sv.items = nil
+		if sv.capHint > 0 {
+			sv.items = make([]sliceItem, 0, sv.capHint)
+		}
 		sv.hasBeenSet = true
 	}
 	sv.items = append(sv.items, sliceItem{text: strings.TrimSpace(value), by: a})

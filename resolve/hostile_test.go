@@ -69,9 +69,9 @@ func TestHostileNodes(t *testing.T) {
 		{"huge-env-file", "a large env file is read", map[string]string{unitPath: "[Service]\nEnvironmentFile=/e\nExecStart=/usr/local/bin/k3s server\n", "/e": strings.Repeat("K3S_NODE_NAME=x\n", 200000)}, false, ""},
 		{"config-is-dir", "a directory where config.yaml should be is a read error, as for k3s", map[string]string{configPath + "/x": "a: b\n"}, true, "is a directory"},
 		{"dropins-is-file", "a file where config.yaml.d should be is fatal for k3s too", map[string]string{configPath: "a: b\n", configPath + ".d": "x"}, true, "config.yaml.d"},
-		{"unit-is-dir", "a directory named like the unit is skipped", map[string]string{unitPath + "/x": "x"}, false, ""},
+		{"unit-is-dir", "a directory named like the unit is skipped (the config file makes it a node)", map[string]string{unitPath + "/x": "x", configPath: "node-name: a\n"}, false, ""},
 		{"binary-unit", "binary garbage in the unit is reported, not fatal to k3sconf", map[string]string{unitPath: "\x00\x01\x02[Service\nExecStart=\xff\n"}, true, ""},
-		{"too-large", "a file over the size limit is refused with the limit named", map[string]string{configPath: strings.Repeat("#", 17<<20)}, true, "limit"},
+		{"too-large", "a file over k3sconf's size limit: incomplete, and not refused (k3s reads a file of any size; checked below)", map[string]string{configPath: strings.Repeat("#", 17<<20)}, true, ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -87,6 +87,18 @@ func TestHostileNodes(t *testing.T) {
 			}
 			if res.InputInvalid() != tc.wantInvalid {
 				t.Errorf("%s: InputInvalid = %v, want %v (error %q)", tc.reason, res.InputInvalid(), tc.wantInvalid, res.Error)
+			}
+			if tc.name == "too-large" {
+				if res.Refused() || !res.Incomplete() {
+					t.Errorf("%s: Refused %v (error %q), Incomplete %v", tc.reason, res.Refused(), res.Error, res.Incomplete())
+				}
+				named := false
+				for _, d := range res.Diagnostics {
+					named = named || d.Code == "input-unreadable" && strings.Contains(d.Message, "limit")
+				}
+				if !named {
+					t.Errorf("%s: the finding must name the limit: %v", tc.reason, res.Diagnostics)
+				}
 			}
 			if tc.wantErrPart != "" && !strings.Contains(res.Error, tc.wantErrPart) {
 				t.Errorf("%s: error %q does not mention %q", tc.reason, res.Error, tc.wantErrPart)

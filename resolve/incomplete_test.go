@@ -127,3 +127,103 @@ func TestIncompleteOrRefused(t *testing.T) {
 		})
 	}
 }
+
+// denyFs fails Stat, Lstat, Open and ReadDir of every path under dir with EACCES: a unit
+// directory k3sconf may not search (tests run as root, where chmod does not stop it).
+type denyFs struct {
+	afero.Fs
+	dir string
+}
+
+func (f denyFs) denied(name string) bool {
+	return name == f.dir || strings.HasPrefix(name, f.dir+"/")
+}
+
+func (f denyFs) Stat(name string) (os.FileInfo, error) {
+	if f.denied(name) {
+		return nil, &os.PathError{Op: "stat", Path: name, Err: syscall.EACCES}
+	}
+	return f.Fs.Stat(name)
+}
+
+func (f denyFs) Open(name string) (afero.File, error) {
+	if f.denied(name) {
+		return nil, &os.PathError{Op: "open", Path: name, Err: syscall.EACCES}
+	}
+	return f.Fs.Open(name)
+}
+
+func (f denyFs) LstatIfPossible(name string) (os.FileInfo, bool, error) {
+	if f.denied(name) {
+		return nil, true, &os.PathError{Op: "lstat", Path: name, Err: syscall.EACCES}
+	}
+	if l, ok := f.Fs.(afero.Lstater); ok {
+		return l.LstatIfPossible(name)
+	}
+	fi, err := f.Fs.Stat(name)
+	return fi, false, err
+}
+
+// TestWrongCauseOrCode: k3sconf's own limits and permissions are incomplete input (exit
+// 3), never a refusal by k3s and never "not found".
+func TestWrongCauseOrCode(t *testing.T) {
+	unit := "[Service]\nExecStart=/usr/local/bin/k3s server\n"
+	t.Run("unit-dir-denied", func(t *testing.T) {
+		mem := afero.NewMemMapFs()
+		afero.WriteFile(mem, unitPath, []byte(unit), 0o644)
+		res, err := resolve.Resolve(resolve.Options{FS: denyFs{Fs: mem, dir: "/etc/systemd/system"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !res.Incomplete() || res.Refused() {
+			t.Errorf("a unit directory k3sconf may not search: incomplete, not refused (Incomplete %v, error %q)", res.Incomplete(), res.Error)
+		}
+		found := false
+		for _, d := range res.Diagnostics {
+			if d.Code == "input-unreadable" && strings.HasPrefix(d.Pos.File, "/etc/systemd/system") {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("want input-unreadable naming the unit directory: %v", res.Diagnostics)
+		}
+	})
+	t.Run("unit-dir-readable", func(t *testing.T) {
+		mem := afero.NewMemMapFs()
+		afero.WriteFile(mem, unitPath, []byte(unit), 0o644)
+		res, _ := resolve.Resolve(resolve.Options{FS: mem})
+		if res.Incomplete() {
+			t.Errorf("clean case: a readable unit directory is complete: %v", res.Diagnostics)
+		}
+	})
+	t.Run("config-over-limit", func(t *testing.T) {
+		dir := t.TempDir()
+		host := filepath.Join(dir, filepath.FromSlash(configPath))
+		os.MkdirAll(filepath.Dir(host), 0o755)
+		if err := os.WriteFile(host, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Truncate(host, 17<<20); err != nil {
+			t.Fatal(err)
+		}
+		res, err := resolve.Resolve(resolve.Options{FS: k3sconf.Node(dir)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !res.Incomplete() || res.Refused() {
+			t.Errorf("a config over k3sconf's limit: k3s reads it, so incomplete and not refused (error %q)", res.Error)
+		}
+		n := 0
+		for _, d := range res.Diagnostics {
+			if d.Code == "input-unreadable" && d.Pos.File == configPath {
+				n++
+			}
+			if d.Code == "input-invalid" {
+				t.Errorf("no input-invalid for k3sconf's own limit: %v", d)
+			}
+		}
+		if n != 1 {
+			t.Errorf("want one input-unreadable for %s, got %d: %v", configPath, n, res.Diagnostics)
+		}
+	})
+}

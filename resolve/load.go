@@ -63,7 +63,7 @@ func readFile(fsys afero.Fs, name string) ([]byte, error) {
 		return nil, &os.PathError{Op: "read", Path: name, Err: syscall.EISDIR}
 	}
 	if fi.Size() > maxFileSize {
-		return nil, fmt.Errorf("read %s: file is %d bytes, more than k3sconf's limit of %d", name, fi.Size(), maxFileSize)
+		return nil, &rootfs.TooLargeError{Path: name, Size: fi.Size(), Limit: maxFileSize}
 	}
 	// Size the buffer from the stat, as os.ReadFile does, so a file is read in one call.
 	data := make([]byte, 0, fi.Size()+512)
@@ -84,7 +84,7 @@ func readFile(fsys afero.Fs, name string) ([]byte, error) {
 		}
 	}
 	if len(data) > maxFileSize {
-		return nil, fmt.Errorf("read %s: more than k3sconf's limit of %d bytes", name, maxFileSize)
+		return nil, &rootfs.TooLargeError{Path: name, Size: -1, Limit: maxFileSize}
 	}
 	return data, nil
 }
@@ -102,7 +102,10 @@ func nodeErr(op, name string, err error) error {
 // file from the first directory that has it; drop-ins "<unit>.d/*.conf" from every directory,
 // where a drop-in in a higher-priority directory masks one of the same name in a lower one,
 // applied in file-name order.
-func unitFiles(fsys afero.Fs, dirs []string, name, explicit string) (main string, dropins []string, searched []string) {
+//
+// unread are the paths k3sconf could not look at (a unit directory it may not search, a
+// drop-in folder it may not list): systemd, as root, would, so the report is incomplete.
+func unitFiles(fsys afero.Fs, dirs []string, name, explicit string) (main string, dropins []string, searched []string, unread []unreadPath) {
 	if explicit != "" {
 		main = explicit
 		dirs = []string{path.Dir(explicit)}
@@ -111,9 +114,13 @@ func unitFiles(fsys afero.Fs, dirs []string, name, explicit string) (main string
 		for _, d := range dirs {
 			p := path.Join(d, name)
 			searched = append(searched, p)
-			if fi, err := fsys.Stat(p); (err == nil && !fi.IsDir()) || unitMasked(fsys, p) != "" {
+			fi, err := fsys.Stat(p)
+			if (err == nil && !fi.IsDir()) || unitMasked(fsys, p) != "" {
 				main = p
 				break
+			}
+			if err != nil && cannotLook(err) {
+				unread = append(unread, unreadPath{p, err})
 			}
 		}
 	}
@@ -122,6 +129,9 @@ func unitFiles(fsys afero.Fs, dirs []string, name, explicit string) (main string
 		dd := path.Join(d, name+".d")
 		infos, err := afero.ReadDir(fsys, dd)
 		if err != nil {
+			if cannotLook(err) {
+				unread = append(unread, unreadPath{dd, err})
+			}
 			continue
 		}
 		for _, fi := range infos {
@@ -141,7 +151,19 @@ func unitFiles(fsys afero.Fs, dirs []string, name, explicit string) (main string
 	for _, n := range names {
 		dropins = append(dropins, seen[n])
 	}
-	return main, dropins, searched
+	return main, dropins, searched, unread
+}
+
+// unreadPath is a path k3sconf could not look at, and why.
+type unreadPath struct {
+	path string
+	err  error
+}
+
+// cannotLook tells an error that hides whether a path exists (no permission to search or
+// list a directory, an I/O error) from one that says it does not (ENOENT, ENOTDIR).
+func cannotLook(err error) bool {
+	return !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR)
 }
 
 // configFiles reproduces dotDFiles and the start of readConfigFile (k3s
@@ -300,9 +322,19 @@ func readEnvFiles(fsys afero.Fs, refs []sources.EnvFileRef) (assigns [][]sources
 // not empty or a comment, trimmed), /etc/machine-info's PRETTY_HOSTNAME, /etc/machine-id (32
 // hex digits) and /etc/os-release, falling back to /usr/lib/os-release as systemd does. A
 // file that is missing or unreadable leaves its specifiers unknown.
-func nodeHost(fsys afero.Fs, unitPath string) sources.Host {
-	h := sources.Host{FragmentPath: unitPath}
-	if b, err := readFile(fsys, "/etc/hostname"); err == nil {
+//
+// unread are the files that exist but could not be read (a FIFO, a device, no permission):
+// the caller reports them, since the report is then incomplete.
+func nodeHost(fsys afero.Fs, unitPath string) (h sources.Host, unread []unreadPath) {
+	h = sources.Host{FragmentPath: unitPath}
+	read := func(p string) ([]byte, error) {
+		b, err := readFile(fsys, p)
+		if err != nil && cannotLook(err) {
+			unread = append(unread, unreadPath{p, err})
+		}
+		return b, err
+	}
+	if b, err := read("/etc/hostname"); err == nil {
 		for _, l := range strings.Split(string(b), "\n") {
 			l = strings.TrimSpace(l)
 			if l == "" || strings.HasPrefix(l, "#") {
@@ -312,7 +344,7 @@ func nodeHost(fsys afero.Fs, unitPath string) sources.Host {
 			break
 		}
 	}
-	if b, err := readFile(fsys, "/etc/machine-info"); err == nil {
+	if b, err := read("/etc/machine-info"); err == nil {
 		as, _ := sources.ParseEnvFile("/etc/machine-info", b)
 		for _, a := range as {
 			if a.Name == "PRETTY_HOSTNAME" {
@@ -320,14 +352,14 @@ func nodeHost(fsys afero.Fs, unitPath string) sources.Host {
 			}
 		}
 	}
-	if b, err := readFile(fsys, "/etc/machine-id"); err == nil {
+	if b, err := read("/etc/machine-id"); err == nil {
 		id := strings.TrimSpace(string(b))
 		if len(id) == 32 && strings.Trim(id, "0123456789abcdef") == "" {
 			h.MachineID, h.HasMachineID = id, true
 		}
 	}
 	for _, p := range []string{"/etc/os-release", "/usr/lib/os-release"} {
-		b, err := readFile(fsys, p)
+		b, err := read(p)
 		if err != nil {
 			continue
 		}
@@ -338,7 +370,7 @@ func nodeHost(fsys afero.Fs, unitPath string) sources.Host {
 		}
 		break
 	}
-	return h
+	return h, unread
 }
 
 // unitMasked says why systemd counts the unit file at p as masked, or "" when it does not: a

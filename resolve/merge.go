@@ -50,6 +50,16 @@ type mergedKey struct {
 	// live are the entries whose value is still part of the key's value: the ones since the
 	// last plain assignment. Only they can be replaced next, which keeps the merge linear.
 	live []*configEntry
+	// left counts the pieces the entries not merged yet can add (mergeConfig).
+	left int
+}
+
+// entryPieces is how many pieces an entry's value can add: a list's items, else one.
+func entryPieces(e *sources.ConfigEntry) int {
+	if l, ok := e.Value.([]any); ok {
+		return len(l)
+	}
+	return 1
 }
 
 // mergeConfig reproduces readConfigFile in k3s pkg/configfilearg/parser.go: for each file in
@@ -61,24 +71,51 @@ type mergedKey struct {
 func mergeConfig(files []*sources.ConfigFile, seq *int, program string) []*mergedKey {
 	var order []*mergedKey
 	byName := map[string]*mergedKey{}
+	// A first pass finds each entry's key (the only map lookup per entry) and counts, per
+	// key, the pieces its entries can add: a list appended to by every drop-in grows to that
+	// size at most, so it is allocated once instead of being copied as append grows it
+	// (62 MB of garbage on 2,000 drop-ins of flow lists).
+	n := 0
+	for _, f := range files {
+		n += len(f.Entries)
+	}
+	keyOf := make([]*mergedKey, 0, n)
+	for _, f := range files {
+		for i := range f.Entries {
+			e := &f.Entries[i]
+			mk := byName[e.Key]
+			if mk == nil {
+				mk = &mergedKey{name: e.Key}
+				byName[e.Key] = mk
+				order = append(order, mk)
+			}
+			mk.left += entryPieces(e)
+			keyOf = append(keyOf, mk)
+		}
+	}
+	j := 0
 	for _, f := range files {
 		for i := range f.Entries {
 			e := &f.Entries[i]
 			*seq++
 			ce := &configEntry{file: f, entry: e, order: int64(*seq)}
-			mk, seen := byName[e.Key]
-			if !seen {
-				mk = &mergedKey{name: e.Key}
-				byName[e.Key] = mk
-				order = append(order, mk)
-			}
+			mk := keyOf[j]
+			j++
+			seen := len(mk.entries) > 0
 			exists := seen // a previous value exists, even a null one
 			newPieces, newIsList := valuePieces(ce)
+			rest := mk.left
+			mk.left -= entryPieces(e)
 			if exists && e.Append {
 				old := toSlicePieces(mk)
 				add := newPieces
 				if !newIsList {
 					add = toSliceScalar(newPieces)
+				}
+				if len(old)+len(add) > cap(old) {
+					grown := make([]piece, len(old), len(old)+max(rest, len(add)))
+					copy(grown, old)
+					old = grown
 				}
 				mk.pieces = append(old, add...)
 				mk.list = true

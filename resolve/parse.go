@@ -156,6 +156,15 @@ func (r *resolver) parseCommand(flags []*profile.Flag, args []token, reorder boo
 	if err != nil {
 		return fs, args, err
 	}
+	for name, n := range r.argCount {
+		if f := fs.byName[name]; f != nil && n > 8 {
+			fv := fs.vals[f]
+			fv.occurrences = make([]*Assignment, 0, n)
+			if fv.slice != nil {
+				fv.slice.capHint = n
+			}
+		}
+	}
 	if r.era == EraV1 && reorder {
 		args = reorderV1(fs.byName, args)
 	}
@@ -178,13 +187,22 @@ func (r *resolver) parseCommand(flags []*profile.Flag, args []token, reorder boo
 // parse splices the config values into the argv and runs the CLI passes.
 func (r *resolver) parse(files []*sources.ConfigFile) {
 	argv := r.argv
-	var cfgToks []token
+	before, after := argv[:r.res.splitAt], argv[r.res.splitAt:]
+	// spliced is argv with the config values spliced in at splitAt, built in one array:
+	// configTokens leaves room for the command-line words around the config's, and strip
+	// filters in place. A node with 2,000 drop-ins of lists has ~90,000 config tokens; each
+	// copy of them was 10 MB live at the peak (docs/performance.md).
+	var spliced []token
 	if len(files) > 0 {
 		program := ""
 		if r.p.Program != "k3s" {
 			program = r.p.Program
 		}
 		keys := mergeConfig(files, &r.seq, program)
+		r.argCount = make(map[string]int, len(keys))
+		for _, mk := range keys {
+			r.argCount[mk.name] = len(mk.pieces)
+		}
 		r.entriesByKey = make(map[string][]*configEntry, len(keys))
 		n := 0
 		for _, mk := range keys {
@@ -195,13 +213,14 @@ func (r *resolver) parse(files []*sources.ConfigFile) {
 			r.entries = append(r.entries, mk.entries...)
 			r.entriesByKey[mk.name] = mk.entries
 		}
-		cfgToks = configTokens(keys)
-		cfgToks = r.strip(cfgToks)
+		spliced = configTokens(keys, len(before), len(after))
+		kept := r.strip(spliced[len(before):])
+		spliced = spliced[:len(before)+len(kept)]
+	} else {
+		spliced = make([]token, len(before), len(argv))
 	}
-	spliced := make([]token, 0, len(argv)+len(cfgToks))
-	spliced = append(spliced, argv[:r.res.splitAt]...)
-	spliced = append(spliced, cfgToks...)
-	spliced = append(spliced, argv[r.res.splitAt:]...)
+	copy(spliced, before)
+	spliced = append(spliced, after...)
 	r.res.Args = make([]Arg, 0, len(spliced))
 	for i := range spliced {
 		spliced[i].argIndex = i
@@ -245,7 +264,7 @@ func (r *resolver) strip(toks []token) []token {
 	if cmd == nil || !cmd.FiltersConfig {
 		return toks
 	}
-	out := make([]token, 0, len(toks))
+	out := toks[:0] // in place: out never passes the token being read
 	for _, t := range toks {
 		name := configArgName(t.text)
 		if cmd.ConfigValid[name] {

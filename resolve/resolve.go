@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"syscall"
@@ -77,7 +78,65 @@ func Resolve(opts Options) (*Result, error) {
 	r.res = &Result{Product: p.Name, Version: beh.Version, Era: r.era.String(), keyIndex: map[string]*Key{}}
 	r.res.Sources = append(r.res.Sources, Source{Role: "product", Path: p.Name, State: "chosen", Why: productWhy})
 	r.run()
+	r.nodeFound()
 	return r.res, nil
+}
+
+// nodeFound sets Result.NotFound when nothing of the product was found: every source
+// k3sconf looked for is missing, and neither the product's /etc/rancher folder nor its data
+// directory exists. Callers that give the arguments or environment themselves (compose, a
+// container spec), or name the unit or config file, resolve what they gave.
+func (r *resolver) nodeFound() {
+	o := r.opts
+	if o.Args != nil || o.Env != nil || o.Unit != "" || o.Config != "" {
+		return
+	}
+	var units, files []string
+	for _, s := range r.res.Sources {
+		if s.Role == "product" {
+			continue
+		}
+		if s.State != "missing" {
+			return
+		}
+		if s.Role == "unit" {
+			if b := path.Base(s.Path); !slices.Contains(units, b) {
+				units = append(units, b)
+			}
+			continue
+		}
+		files = append(files, s.Path)
+	}
+	configDir := path.Dir(r.p.DefaultConfig)
+	for _, d := range []string{configDir, r.p.DataDir} {
+		if _, err := r.fs.Stat(d); err == nil || cannotLook(err) {
+			return
+		}
+	}
+	files = append(files, configDir, r.p.DataDir)
+	msg := fmt.Sprintf("no %s node found: no unit %s in %s; none of %s", r.p.Name, strings.Join(units, " or "), strings.Join(r.p.UnitDirs, ", "), strings.Join(files, ", "))
+	// Say why a node that is there was not seen: another product's, or /etc/rancher a link
+	// that leads out of the node's files (links resolve inside --root, as on the node).
+	for _, pr := range profile.Products {
+		if pr.Name == r.p.Name {
+			continue
+		}
+		if other, why := DetectProduct(r.fs); other.Name == pr.Name && !strings.HasPrefix(why, "no ") {
+			msg += fmt.Sprintf("; but %s is there (%s): drop --product or use --product %s", pr.Name, strings.TrimPrefix(why, "detected: "), pr.Name)
+		}
+	}
+	if lr, ok := r.fs.(afero.LinkReader); ok {
+		for _, l := range []string{"/etc/rancher", configDir, "/var/lib/rancher", r.p.DataDir} {
+			if t, err := lr.ReadlinkIfPossible(l); err == nil {
+				msg += fmt.Sprintf("; %s is a link to %s, which is not among the node's files (a link is followed inside --root, as on the node)", l, t)
+				break
+			}
+		}
+	}
+	r.res.NotFound = msg
+	r.res.incomplete = true
+	r.diag(diag.Diagnostic{Severity: diag.Error, Code: "node-not-found", Message: msg,
+		Hint: "point --root at the node's files (the folder holding etc/ and var/), or name the product with --product"})
 }
 
 type resolver struct {
@@ -100,6 +159,9 @@ type resolver struct {
 	parsed map[string]*parsedConfig
 	// ignoredFileEntries are keys set in drop-in files k3s skips for their name.
 	ignoredFileEntries map[string][]*Assignment
+	// argCount is the number of config arguments per key, to size the per-flag lists the
+	// CLI passes fill (a list appended to by 2,000 drop-ins has 8,000 items).
+	argCount map[string]int
 	// entriesByKey indexes entries by config key, for per-flag lookups.
 	entriesByKey map[string][]*configEntry
 	seq          int
@@ -143,12 +205,18 @@ func (r *resolver) loadUnit() {
 	}
 	var mainPath string
 	var dropins []string
+	unitUnread := false
 	for _, c := range candidates {
 		explicit := ""
 		if r.opts.Unit != "" {
 			explicit = c
 		}
-		m, d, searched := unitFiles(r.fs, r.p.UnitDirs, c, explicit)
+		m, d, searched, unread := unitFiles(r.fs, r.p.UnitDirs, c, explicit)
+		unitUnread = unitUnread || len(unread) > 0
+		for _, u := range unread {
+			r.res.Sources = append(r.res.Sources, Source{Role: "unit", Path: u.path, State: "unreadable", Why: u.err.Error()})
+			r.readError(stageSystemd, diag.Position{File: u.path}, u.err)
+		}
 		if m == "" && explicit == "" {
 			for _, s := range searched {
 				r.res.Sources = append(r.res.Sources, Source{Role: "unit", Path: s, State: "missing", Why: "not found in this unit directory"})
@@ -169,7 +237,12 @@ func (r *resolver) loadUnit() {
 	if mainPath == "" && r.opts.Unit == "" && r.opts.Args == nil {
 		// No unit of the product's names: look for one whose ExecStart runs the product.
 		if p := r.discoverUnit(cmd); p != "" {
-			mainPath, dropins, _ = unitFiles(r.fs, r.p.UnitDirs, path.Base(p), "")
+			var unread []unreadPath
+			mainPath, dropins, _, unread = unitFiles(r.fs, r.p.UnitDirs, path.Base(p), "")
+			for _, u := range unread {
+				r.res.Sources = append(r.res.Sources, Source{Role: "unit", Path: u.path, State: "unreadable", Why: u.err.Error()})
+				r.readError(stageSystemd, diag.Position{File: u.path}, u.err)
+			}
 		}
 	}
 	r.env = map[string]*EnvVar{}
@@ -177,8 +250,12 @@ func (r *resolver) loadUnit() {
 		return
 	}
 	if mainPath == "" && r.opts.Args == nil {
+		where := ""
+		if unitUnread {
+			where = " where k3sconf could look (see input-unreadable: systemd, as root, may find one there)"
+		}
 		r.diag(diag.Diagnostic{Severity: diag.Info, Code: "unit-not-found",
-			Message: fmt.Sprintf("no systemd unit found (%s); resolving with no command-line arguments and an empty environment", strings.Join(candidates, ", ")),
+			Message: fmt.Sprintf("no systemd unit found%s (%s); resolving with no command-line arguments and an empty environment", where, strings.Join(candidates, ", ")),
 			Hint:    "point k3sconf at the unit with --unit PATH, or at the node's files with --root DIR"})
 		return
 	}
@@ -223,7 +300,21 @@ func (r *resolver) loadUnit() {
 	if len(files) > 0 {
 		r.checkConditions(files, path.Base(mainPath))
 	}
-	u := sources.MergeUnitOn(path.Base(mainPath), files, nodeHost(r.fs, mainPath))
+	host, hostUnread := nodeHost(r.fs, mainPath)
+	for _, u := range hostUnread {
+		pos := diag.Position{File: u.path}
+		r.res.Sources = append(r.res.Sources, Source{Role: "host-file", Path: u.path, State: "unreadable", Why: u.err.Error()})
+		if nr, ok := rootfs.AsNotRegular(u.err); ok {
+			r.notRegular(stageSystemd, "host-file", nr, pos)
+			continue
+		}
+		// Never a refusal: systemd and k3s would read it; k3sconf could not.
+		r.res.incomplete = true
+		r.diag(diag.Diagnostic{Severity: diag.Error, Code: "input-unreadable", Pos: pos,
+			Message: fmt.Sprintf("k3sconf cannot read %s (%s): the host values it holds, for the unit's specifiers, are unknown", u.path, u.err),
+			Hint:    "run k3sconf with sudo, or copy the node's files somewhere readable and use --root"})
+	}
+	u := sources.MergeUnitOn(path.Base(mainPath), files, host)
 	r.res.Diagnostics = append(r.res.Diagnostics, u.Diagnostics...)
 	if u.Refused != "" {
 		// A unit systemd will not load or start is broken input: k3s never runs.
@@ -416,6 +507,25 @@ func (r *resolver) readError(stage int, pos diag.Position, err error) {
 		r.diag(diag.Diagnostic{Severity: diag.Error, Code: "input-unreadable", Pos: pos,
 			Message: fmt.Sprintf("k3sconf cannot read %s (%s); what it would set is missing from this report — k3s, running as root, reads it", pos.File, msg),
 			Hint:    "run k3sconf with sudo, or copy the node's files somewhere readable and use --root"})
+		return
+	}
+	if tl, ok := rootfs.AsTooLarge(err); ok {
+		// k3sconf's own limit: k3s and systemd read a file of any size, so the node is not
+		// refused; the report lacks what the file sets.
+		r.res.incomplete = true
+		for _, d := range r.res.Diagnostics {
+			// The wrapper's early read and the config reader meet the same file: say it once.
+			if d.Code == "input-unreadable" && d.Pos == pos {
+				return
+			}
+		}
+		size := "more"
+		if tl.Size >= 0 {
+			size = fmt.Sprintf("%d bytes,", tl.Size)
+		}
+		r.diag(diag.Diagnostic{Severity: diag.Error, Code: "input-unreadable", Pos: pos,
+			Message: fmt.Sprintf("k3sconf does not read %s: %s more than its limit of %d bytes; what it would set is missing from this report (k3s reads a file of any size)", pos.File, size, tl.Limit),
+			Hint:    "a configuration file is a few KiB: look at what this one holds"})
 		return
 	}
 	if !wrongFileType(err) {

@@ -151,6 +151,12 @@ type Result struct {
 	Error string
 	// ErrorPos points at the input that causes Error, when known.
 	ErrorPos diag.Position
+	// NotFound is set when the node's files hold no node of the product at all: no unit,
+	// no config file, no env file, no /etc/rancher/<product> and no data directory. It says
+	// what was looked for and where. Every key then has its default only because nothing
+	// was there to read, which is no answer: the result is Incomplete too (exit 3, as for a
+	// --root that is not there).
+	NotFound string
 
 	// Stray are assignments to names the command has no flag for (config keys k3s
 	// skipped, flags after a positional argument that the command does not define, …).

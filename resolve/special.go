@@ -49,6 +49,10 @@ func specialOutcome(role, kind, program string) (what string, stops bool) {
 		default:
 			return "systemd reads the device to its end (/dev/null is an empty drop-in; /dev/zero never ends and systemd hangs)", false
 		}
+	case "host-file":
+		// /etc/hostname, /etc/machine-id, /etc/os-release: what the unit's specifiers (and
+		// the node name from the host name) would be is unknown.
+		return "the values it holds (host name, machine ID or OS release, for the unit's specifiers) are unknown", false
 	case "envfile":
 		switch kind {
 		case "FIFO":

@@ -107,12 +107,15 @@ func configArgName(arg string) string {
 
 // configTokens renders merged keys as k3s does: "-k=v" for one-byte keys, "--key=v"
 // otherwise, one argument per list item, none for an empty list.
-func configTokens(keys []*mergedKey) []token {
+//
+// The tokens start at index before of the returned slice, whose capacity leaves after more:
+// room for the command-line words the caller splices around them.
+func configTokens(keys []*mergedKey, before, after int) []token {
 	n := 0
 	for _, mk := range keys {
 		n += len(mk.pieces)
 	}
-	out := make([]token, 0, n)
+	out := make([]token, before, before+n+after)
 	for _, mk := range keys {
 		prefix := "--"
 		if len(mk.name) == 1 {

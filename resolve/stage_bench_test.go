@@ -30,7 +30,7 @@ func BenchmarkMerge(b *testing.B) {
 			b.ReportAllocs()
 			for i := 0; i < b.N; i++ {
 				seq := 0
-				_ = configTokens(mergeConfig(files, &seq, ""))
+				_ = configTokens(mergeConfig(files, &seq, ""), 0, 0)
 			}
 		})
 	}
@@ -41,7 +41,7 @@ func BenchmarkCLI(b *testing.B) {
 	for _, n := range []int{3, 2000} {
 		files := parsedFiles(b, n)
 		seq := 0
-		toks := append([]token{{text: "server", kind: sources.KindCLI}}, configTokens(mergeConfig(files, &seq, ""))...)
+		toks := append([]token{{text: "server", kind: sources.KindCLI}}, configTokens(mergeConfig(files, &seq, ""), 0, 0)...)
 		b.Run(fmt.Sprintf("dropins=%d", n), func(b *testing.B) {
 			b.ReportAllocs()
 			r := &resolver{p: profile.K3s(), era: EraV2, env: map[string]*EnvVar{}, res: &Result{}}

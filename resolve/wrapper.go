@@ -149,7 +149,7 @@ func (r *resolver) wrapperFail(pos diag.Position, err error) {
 	msg := err.Error()
 	var pe *diag.ParseError
 	if !errors.As(err, &pe) {
-		if errors.Is(err, fs.ErrPermission) || strings.Contains(msg, "permission denied") {
+		if _, tooLarge := rootfs.AsTooLarge(err); tooLarge || errors.Is(err, fs.ErrPermission) || strings.Contains(msg, "permission denied") {
 			r.readError(stageWrapperConfig, pos, err)
 			return
 		}

@@ -255,8 +255,11 @@ func (p *fastParser) entry(l string, n int) (ConfigEntry, bool) {
 // flow indicators, ':' or '#', or a quoted scalar without escapes; items separated by ","
 // and blanks; no empty item and no trailing comma. Anything else is declined.
 func (p *fastParser) flowSequence(e *ConfigEntry, l string, n, c int) bool {
-	values := []any{}
-	items := []ConfigItem{}
+	// Sized from the commas (an upper bound of the items, quoted commas included): grown by
+	// append, the two slices were a tenth of all allocation on a node of flow lists.
+	size := strings.Count(l[c:], ",") + 1
+	values := make([]any, 0, size)
+	items := make([]ConfigItem, 0, size)
 	i := c + 1
 	skip := func() {
 		for i < len(l) && l[i] == ' ' {

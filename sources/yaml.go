@@ -17,6 +17,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/k3sconf/k3sconf/diag"
+	"github.com/k3sconf/k3sconf/internal/yamlalias"
 )
 
 // ConfigFile is one config.yaml or drop-in as k3s decodes it.
@@ -570,8 +571,8 @@ type decoder struct {
 	diags []diag.Diagnostic
 
 	// yaml.v2's alias accounting (decode.go), so that the same documents are refused.
-	decodeCount, aliasCount, aliasDepth int
-	aliases                             map[*yaml.Node]bool
+	budget  yamlalias.Budget
+	aliases map[*yaml.Node]bool
 	// warned keeps one merge-key warning per node, however often an alias repeats it.
 	warned map[*yaml.Node]bool
 	// typeErrors are yaml.v2's non-fatal "cannot unmarshal" errors; any of them fails the
@@ -608,28 +609,10 @@ func (d *decoder) fail(n *yaml.Node, format string, args ...any) {
 	panic(decodeFailure{&diag.ParseError{Pos: d.pos(n), Msg: fmt.Sprintf(format, args...)}})
 }
 
-// allowedAliasRatio is yaml.v2's limit on the share of decode operations that come from
-// alias expansion (decode.go).
-func allowedAliasRatio(decodeCount int) float64 {
-	const low, high = 400000, 4000000
-	switch {
-	case decodeCount <= low:
-		return 0.99
-	case decodeCount >= high:
-		return 0.10
-	default:
-		return 0.99 - 0.89*(float64(decodeCount-low)/float64(high-low))
-	}
-}
-
 // count does yaml.v2's bookkeeping at the start of every unmarshal call.
 func (d *decoder) count(n *yaml.Node) {
-	d.decodeCount++
-	if d.aliasDepth > 0 {
-		d.aliasCount++
-	}
-	if d.aliasCount > 100 && d.decodeCount > 1000 && float64(d.aliasCount)/float64(d.decodeCount) > allowedAliasRatio(d.decodeCount) {
-		d.fail(n, "document contains excessive aliasing")
+	if d.budget.Step() {
+		d.fail(n, yamlalias.Excessive)
 	}
 }
 
@@ -672,9 +655,9 @@ func (d *decoder) alias(n *yaml.Node, then func(*yaml.Node) value) value {
 		d.fail(n, "unknown anchor '%s' referenced", n.Value)
 	}
 	d.aliases[n] = true
-	d.aliasDepth++
+	d.budget.Enter()
 	v := then(n.Alias)
-	d.aliasDepth--
+	d.budget.Leave()
 	delete(d.aliases, n)
 	return v
 }

@@ -17,9 +17,11 @@ import (
 func runCheck(g globals, res *resolve.Result, red *report.Redactor, stdout, stderr io.Writer, code int) int {
 	var st *live.Status
 	if isLiveRoot(g.root) || g.nodeJSON != "" {
-		if s, err := inspectLive(g, res); err == nil {
+		s, err := inspectLive(g, res)
+		if err == nil {
 			st = s
 		}
+		code = worst(code, nodeJSONCode(stderr, g, err))
 	}
 	all := findings.All(k3sconf.Node(g.root), res, st, g.root)
 	c := checkCode(all, g.strict, code)

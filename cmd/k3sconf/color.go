@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"regexp"
+
+	"github.com/k3sconf/k3sconf/internal/termesc"
 )
 
 // Colour is for people at a terminal only: never in pipes or files, and never when NO_COLOR
@@ -69,4 +71,31 @@ func (c *colorWriter) Flush() {
 		_, _ = c.dst.Write(colorize(c.buf.Bytes()))
 		c.buf.Reset()
 	}
+}
+
+// output is standard output as every command sees it: the escaper, then a colorWriter
+// (buffering, and colouring when a node command's text goes to a terminal), then the
+// destination.
+type output struct {
+	*termesc.Writer
+	color *colorWriter
+	raw   io.Writer
+}
+
+func newOutput(dst io.Writer) *output {
+	cw := &colorWriter{dst: dst}
+	return &output{Writer: termesc.NewWriter(cw), color: cw, raw: dst}
+}
+
+// colorOutput turns colour on for a node command's text, when w is standard output at a
+// terminal and NO_COLOR is unset.
+func colorOutput(w io.Writer) {
+	if o, ok := w.(*output); ok {
+		o.color.on = useColor(o.raw)
+	}
+}
+
+func (o *output) flush() {
+	_ = o.Writer.Flush()
+	o.color.Flush()
 }

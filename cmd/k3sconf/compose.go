@@ -10,6 +10,7 @@ import (
 
 	"github.com/k3sconf/k3sconf/compose"
 	"github.com/k3sconf/k3sconf/diag"
+	"github.com/k3sconf/k3sconf/internal/rootfs"
 )
 
 // runCompose checks the k3s nodes of a docker compose file: exit 1 when a node's identity
@@ -37,7 +38,11 @@ func runCompose(args []string, g globals, stdout, stderr io.Writer) int {
 			return exitUsage
 		}
 	}
-	f, err := compose.Load(host, file, os.LookupEnv)
+	data, err := rootfs.ReadArg(file, false)
+	var f *compose.File
+	if err == nil {
+		f, err = compose.Parse(host, file, data, os.LookupEnv)
+	}
 	if err != nil {
 		var pe *diag.ParseError
 		fmt.Fprintf(stderr, "k3sconf compose: %v\n", err)

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -85,6 +86,14 @@ func TestExitCodes(t *testing.T) {
 			edit: tooBig("etc/systemd/system/k3s.service.env"), code: exitInput},
 		{name: "unreadable-config", reason: "k3sconf cannot read config.yaml: the report is incomplete",
 			edit: tooBig("etc/rancher/k3s/config.yaml"), code: exitInput},
+		{name: "hostname-fifo", reason: "a FIFO at /etc/hostname is unreadable input, not an absent file: incomplete",
+			edit: func(t *testing.T, dir string) {
+				p := filepath.Join(dir, "etc/hostname")
+				os.Remove(p)
+				if err := syscall.Mkfifo(p, 0o644); err != nil {
+					t.Skipf("mkfifo: %v", err)
+				}
+			}, code: exitInput},
 		{name: "unreadable-and-broken", reason: "both apply: 3 wins, because the report is incomplete",
 			edit: func(t *testing.T, dir string) {
 				brokenYAML(t, dir)

@@ -13,6 +13,7 @@ import (
 	"github.com/k3sconf/k3sconf"
 	"github.com/k3sconf/k3sconf/fleet"
 	"github.com/k3sconf/k3sconf/identity"
+	"github.com/k3sconf/k3sconf/internal/rootfs"
 	"github.com/k3sconf/k3sconf/profile"
 	"github.com/k3sconf/k3sconf/report"
 	"github.com/k3sconf/k3sconf/resolve"
@@ -60,13 +61,8 @@ func runFleet(args []string, g globals, stdout, stderr io.Writer) int {
 	var nodes []*fleet.Node
 	var bad []fleet.InputError
 	if *nodesJSON != "" {
-		var data []byte
-		var err error
-		if *nodesJSON == "-" {
-			data, err = io.ReadAll(os.Stdin)
-		} else {
-			data, err = os.ReadFile(*nodesJSON)
-		}
+		// A stream is documented here: - and <(kubectl get nodes -o json).
+		data, err := rootfs.ReadArg(*nodesJSON, true)
 		if err != nil {
 			bad = append(bad, fleet.InputError{Input: *nodesJSON, Error: err.Error()})
 		} else {

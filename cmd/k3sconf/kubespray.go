@@ -184,8 +184,8 @@ func kubesprayErr(stderr io.Writer, err error) int {
 	if errors.As(err, &pe) {
 		return exitProblem // the file does not parse: ansible-playbook stops on it too
 	}
-	if errors.Is(err, fs.ErrPermission) {
-		return exitInput
+	if errors.Is(err, fs.ErrPermission) || isReadError(err) {
+		return exitInput // a file named or found that k3sconf cannot read
 	}
 	return exitUsage
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/k3sconf/k3sconf"
 	"github.com/k3sconf/k3sconf/internal/fuzzy"
+	"github.com/k3sconf/k3sconf/internal/termesc"
 	"github.com/k3sconf/k3sconf/profile"
 	"github.com/k3sconf/k3sconf/report"
 	"github.com/k3sconf/k3sconf/resolve"
@@ -108,7 +109,8 @@ Exit codes (every command): 0 ok; 1 the node has a problem: k3s or systemd would
 refuse to start it (broken YAML, a unit systemd refuses, a fatal flag), check found
 errors, a restart is pending (status), an unknown key (explain), an identity lost
 (compose); 2 usage; 3 k3sconf could not read some of its input (permission, a FIFO or
-device, an I/O error, a missing --root), so the report is incomplete. 3 wins over 1.
+device, an I/O error, a missing --root or no node found), so the report is incomplete.
+3 wins over 1.
 
 Examples:
   k3sconf explain write-kubeconfig-mode
@@ -146,7 +148,20 @@ func newFlagSet(g *globals) *flag.FlagSet {
 	return fs
 }
 
+// run is the whole command. Every byte it writes, on standard output and standard error,
+// in text and JSON, passes one control-character escaper (internal/termesc) after the
+// renderers (and so after the redactor) made it: names and values from a stranger's files
+// cannot drive the terminal. Colour, added for terminals, comes after the escaper.
 func run(args []string, stdout, stderr io.Writer) int {
+	out := newOutput(stdout)
+	errw := termesc.NewWriter(stderr)
+	code := dispatch(args, out, errw)
+	out.flush()
+	_ = errw.Flush()
+	return code
+}
+
+func dispatch(args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == completeCommand {
 		return runComplete(args[1:], stdout)
 	}
@@ -231,11 +246,21 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "k3sconf: %v\n", err)
 		return exitUsage
 	}
+	if res.NotFound != "" {
+		// Nothing to report on: not "every key has its default". Said on stderr, exit 3, as
+		// for a --root that is not there; `sources` still lists what was looked for.
+		where := "on this machine"
+		if !isLiveRoot(g.root) {
+			where = "under --root " + g.root
+		}
+		fmt.Fprintf(stderr, "k3sconf: %s: %s\n", where, res.NotFound)
+		if cmd != "sources" || g.json {
+			return exitInput
+		}
+	}
 	red := report.NewRedactor(res, g.showSecrets)
 	if !g.json {
-		cw := &colorWriter{dst: stdout, on: useColor(stdout)}
-		defer cw.Flush()
-		stdout = cw
+		colorOutput(stdout)
 	}
 	code := nodeCode(res)
 	switch cmd {
@@ -284,6 +309,7 @@ func explain(stdout, stderr io.Writer, res *resolve.Result, red *report.Redactor
 	doc := report.ExplainJSON(res, red)
 	// The running value, when a process (or --node-json) tells it (issue 8).
 	st, lerr := inspectLive(g, res)
+	code = worst(code, nodeJSONCode(stderr, g, lerr))
 	runningValue := func(k *resolve.Key) (string, string, bool) {
 		if lerr != nil || st == nil {
 			return "", "", false
@@ -383,6 +409,9 @@ func writeJSON(stdout, stderr io.Writer, v any, code int) int {
 // /dev/null is one too, and output sent there must not be coloured or indented (colouring
 // 300,000 lines cost seconds).
 func isTerminal(w io.Writer) bool {
+	if o, ok := w.(*output); ok {
+		w = o.raw
+	}
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
 }

@@ -10,8 +10,6 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/spf13/afero"
-
 	"github.com/k3sconf/k3sconf"
 	"github.com/k3sconf/k3sconf/internal/rootfs"
 	"github.com/k3sconf/k3sconf/live"
@@ -28,8 +26,7 @@ func runStatus(stdout, stderr io.Writer, g globals, res *resolve.Result, red *re
 		fmt.Fprintf(stderr, "k3sconf status: %v\n", err)
 		// A --node-json file that cannot be read is input k3sconf could not read; one
 		// that is no node object is a wrong argument.
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
+		if isReadError(err) {
 			return exitInput
 		}
 		return exitUsage
@@ -60,8 +57,9 @@ func inspectLive(g globals, res *resolve.Result) (*live.Status, error) {
 	}
 	opts.Resolve.FS = opts.Node
 	if g.nodeJSON != "" {
-		// Stat before open: a FIFO or device given here must not make k3sconf wait.
-		b, err := rootfs.ReadFile(afero.NewOsFs(), g.nodeJSON, 64<<20)
+		// The one reader of file arguments; a stream is documented here
+		// (--node-json <(kubectl get node NAME -o json)).
+		b, err := rootfs.ReadArg(g.nodeJSON, true)
 		if err != nil {
 			return nil, fmt.Errorf("--node-json: %w", err)
 		}
@@ -83,6 +81,35 @@ func inspectLive(g globals, res *resolve.Result) (*live.Status, error) {
 		}
 	}
 	return live.Inspect(opts)
+}
+
+// nodeJSONCode is what a failed --node-json costs explain and check, which go on without
+// the running values: said on stderr, exit 3 when the file could not be read (2, as for
+// status, when it is no node object). Without --node-json it is nothing: a live node that
+// cannot be inspected only has no running values.
+func nodeJSONCode(stderr io.Writer, g globals, err error) int {
+	if err == nil || g.nodeJSON == "" {
+		return exitOK
+	}
+	fmt.Fprintf(stderr, "k3sconf: %v\n", err)
+	if isReadError(err) {
+		return exitInput
+	}
+	return exitUsage
+}
+
+// isReadError reports whether err says a file could not be read (missing, no permission,
+// a FIFO or device, over the size limit): input k3sconf could not read, exit 3.
+func isReadError(err error) bool {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return true
+	}
+	if _, ok := rootfs.AsNotRegular(err); ok {
+		return true
+	}
+	_, ok := rootfs.AsTooLarge(err)
+	return ok
 }
 
 func isLiveRoot(root string) bool {

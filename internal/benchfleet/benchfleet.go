@@ -3,6 +3,7 @@
 package benchfleet
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -20,6 +21,59 @@ const Salt = "bench-salt"
 // cluster, the others join it) and n-3 agents, each a node with a unit, an env file and a
 // config.yaml, as `show --json --secret-salt` writes them. The fleet is consistent.
 func WriteDocs(dir string, n int) error {
+	return each(n, func(i int, res *resolve.Result) error {
+		doc := report.JSON(res, report.NewRedactor(res, false))
+		doc.Fleet = &report.FleetDoc{SaltID: report.SaltID(Salt), Fingerprints: report.SecretFingerprints(res, Salt),
+			NodeName: fmt.Sprintf("node-%04d", i), NodeNameFrom: "node-name"}
+		f, err := os.Create(filepath.Join(dir, fmt.Sprintf("node-%04d.json", i)))
+		if err != nil {
+			return err
+		}
+		if err := report.WriteJSON(f, doc); err != nil {
+			f.Close()
+			return err
+		}
+		return f.Close()
+	})
+}
+
+// WriteNodeList writes the same n nodes as `kubectl get nodes -o json` shows them: each
+// Node object's k3s.io/node-args annotation is the node's argv (k3s writes it at start),
+// k3s.io/node-env its K3S_ variables (secrets written as k3s writes them, "********"); the
+// first three have the control-plane label.
+func WriteNodeList(path string, n int) error {
+	var items []any
+	err := each(n, func(i int, res *resolve.Result) error {
+		args := []string{}
+		for _, a := range res.Args {
+			args = append(args, a.Value)
+		}
+		ann, err := json.Marshal(args)
+		if err != nil {
+			return err
+		}
+		labels := map[string]string{}
+		if i < 3 {
+			labels["node-role.kubernetes.io/control-plane"] = "true"
+		}
+		items = append(items, map[string]any{"kind": "Node", "apiVersion": "v1",
+			"metadata": map[string]any{"name": fmt.Sprintf("node-%04d", i), "labels": labels,
+				"annotations": map[string]string{"k3s.io/node-args": string(ann), "k3s.io/node-env": `{"K3S_TOKEN":"********"}`}},
+			"status": map[string]any{"nodeInfo": map[string]string{"kubeletVersion": "v1.31.4+k3s1"}}})
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	data, err := json.Marshal(map[string]any{"kind": "List", "apiVersion": "v1", "items": items})
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, data, 0o644)
+}
+
+// each resolves the n nodes of the fleet and hands each result to f.
+func each(n int, f func(i int, res *resolve.Result) error) error {
 	for i := 0; i < n; i++ {
 		cmd, unit := "agent", "k3s-agent.service"
 		if i < 3 {
@@ -43,18 +97,7 @@ func WriteDocs(dir string, n int) error {
 		if err != nil {
 			return err
 		}
-		doc := report.JSON(res, report.NewRedactor(res, false))
-		doc.Fleet = &report.FleetDoc{SaltID: report.SaltID(Salt), Fingerprints: report.SecretFingerprints(res, Salt),
-			NodeName: fmt.Sprintf("node-%04d", i), NodeNameFrom: "node-name"}
-		f, err := os.Create(filepath.Join(dir, fmt.Sprintf("node-%04d.json", i)))
-		if err != nil {
-			return err
-		}
-		if err := report.WriteJSON(f, doc); err != nil {
-			f.Close()
-			return err
-		}
-		if err := f.Close(); err != nil {
+		if err := f(i, res); err != nil {
 			return err
 		}
 	}

@@ -55,12 +55,38 @@ var keys = []string{"node-label+", "tls-san+", "kubelet-arg+", "kube-apiserver-a
 	"egress-selector-mode", "servicelb-namespace", "snapshotter", "default-local-storage-path",
 	"etcd-snapshot-schedule-cron", "embedded-registry"}
 
+// Shape is how a node's list keys are written.
+type Shape int
+
+const (
+	// Block writes each list as a block sequence of one item ("key+:\n  - item").
+	Block Shape = iota
+	// Flow writes each list as a one-line flow sequence of FlowItems items
+	// ("key+: [a, b, c, d]"), the shape of issue 19's memory figures.
+	Flow
+)
+
+// FlowItems is the number of items of each list in the Flow shape.
+const FlowItems = 4
+
 // Config returns the text of one drop-in with n keys; i makes the values differ per file.
-func Config(i, n int) string {
+func Config(i, n int) string { return ConfigShape(i, n, Block) }
+
+// ConfigShape is Config with the list keys written in the given shape.
+func ConfigShape(i, n int, shape Shape) string {
 	var b strings.Builder
 	for k := 0; k < n; k++ {
 		key := keys[k%len(keys)]
 		switch {
+		case strings.HasSuffix(key, "+") && shape == Flow:
+			fmt.Fprintf(&b, "%s: [", key)
+			for j := 0; j < FlowItems; j++ {
+				if j > 0 {
+					b.WriteString(", ")
+				}
+				fmt.Fprintf(&b, "item-%d-%d-%d=x", i, k, j)
+			}
+			b.WriteString("]\n")
 		case strings.HasSuffix(key, "+"):
 			fmt.Fprintf(&b, "%s:\n  - item-%d-%d=x\n", key, i, k)
 		case key == "write-kubeconfig-mode":
@@ -81,16 +107,19 @@ func Config(i, n int) string {
 
 // Node writes a node with a unit, an env file, config.yaml and dropins drop-ins of keys
 // keys each into an in-memory filesystem, and returns it with the config file paths.
-func Node(dropins, keysPer int) (afero.Fs, []string) {
+func Node(dropins, keysPer int) (afero.Fs, []string) { return NodeShape(dropins, keysPer, Block) }
+
+// NodeShape is Node with the list keys written in the given shape.
+func NodeShape(dropins, keysPer int, shape Shape) (afero.Fs, []string) {
 	fs := afero.NewMemMapFs()
 	_ = afero.WriteFile(fs, "/etc/systemd/system/k3s.service", []byte(Unit), 0o644)
 	_ = afero.WriteFile(fs, "/etc/systemd/system/k3s.service.env", []byte(EnvFile), 0o600)
 	files := []string{"/etc/rancher/k3s/config.yaml"}
-	_ = afero.WriteFile(fs, files[0], []byte(Config(0, keysPer)), 0o644)
+	_ = afero.WriteFile(fs, files[0], []byte(ConfigShape(0, keysPer, shape)), 0o644)
 	for i := 1; i <= dropins; i++ {
 		p := fmt.Sprintf("/etc/rancher/k3s/config.yaml.d/%05d.yaml", i)
 		files = append(files, p)
-		_ = afero.WriteFile(fs, p, []byte(Config(i, keysPer)), 0o644)
+		_ = afero.WriteFile(fs, p, []byte(ConfigShape(i, keysPer, shape)), 0o644)
 	}
 	return fs, files
 }
@@ -98,7 +127,12 @@ func Node(dropins, keysPer int) (afero.Fs, []string) {
 // WriteDir writes the same node as Node under dir on disk and returns the config file
 // paths (as on disk).
 func WriteDir(dir string, dropins, keysPer int) ([]string, error) {
-	mem, files := Node(dropins, keysPer)
+	return WriteDirShape(dir, dropins, keysPer, Block)
+}
+
+// WriteDirShape is WriteDir with the list keys written in the given shape.
+func WriteDirShape(dir string, dropins, keysPer int, shape Shape) ([]string, error) {
+	mem, files := NodeShape(dropins, keysPer, shape)
 	osfs := afero.NewOsFs()
 	var out []string
 	for _, p := range append([]string{"/etc/systemd/system/k3s.service", "/etc/systemd/system/k3s.service.env"}, files...) {

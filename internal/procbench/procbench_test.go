@@ -122,6 +122,13 @@ func BenchmarkProcess(b *testing.B) {
 		}
 		nodes = append(nodes, node{fmt.Sprintf("dropins=%d", n), root})
 	}
+	// Issue 19's shape: the same 2,000 drop-ins with every list a flow sequence of
+	// benchnode.FlowItems items (four times the list items).
+	flow := filepath.Join(dir, "node2000-flow")
+	if _, err := benchnode.WriteDirShape(flow, 2000, 25, benchnode.Flow); err != nil {
+		b.Fatal(err)
+	}
+	nodes = append(nodes, node{"dropins=2000-flow", flow})
 	for _, n := range nodes {
 		for _, c := range commands {
 			b.Run(n.name+"/"+c.name, func(b *testing.B) {

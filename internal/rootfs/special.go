@@ -106,7 +106,7 @@ func ReadFile(fsys afero.Fs, name string, limit int64) ([]byte, error) {
 		return nil, &os.PathError{Op: "read", Path: name, Err: errIsDir}
 	}
 	if limit > 0 && fi.Size() > limit {
-		return nil, fmt.Errorf("read %s: file is %d bytes, more than k3sconf's limit of %d", name, fi.Size(), limit)
+		return nil, &TooLargeError{Path: name, Size: fi.Size(), Limit: limit}
 	}
 	r := io.Reader(f)
 	if limit > 0 {
@@ -117,9 +117,25 @@ func ReadFile(fsys afero.Fs, name string, limit int64) ([]byte, error) {
 		return nil, err
 	}
 	if limit > 0 && int64(len(data)) > limit {
-		return nil, fmt.Errorf("read %s: more than k3sconf's limit of %d bytes", name, limit)
+		return nil, &TooLargeError{Path: name, Size: -1, Limit: limit}
 	}
 	return data, nil
+}
+
+// TooLargeError is a file over k3sconf's own size limit. The product would read it: the
+// limit is k3sconf's, so the report is incomplete (exit 3), not refused.
+type TooLargeError struct {
+	Path string
+	// Size is the size the file claims, or -1 when it only turned out longer while read (a
+	// file growing, /dev/zero behind standard input).
+	Size, Limit int64
+}
+
+func (e *TooLargeError) Error() string {
+	if e.Size >= 0 {
+		return fmt.Sprintf("read %s: file is %d bytes, more than k3sconf's limit of %d", e.Path, e.Size, e.Limit)
+	}
+	return fmt.Sprintf("read %s: more than k3sconf's limit of %d bytes", e.Path, e.Limit)
 }
 
 // MaxHostFile bounds what ReadHostFile reads: the same 16 MiB as a node file.
