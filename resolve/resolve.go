@@ -108,6 +108,10 @@ type resolver struct {
 	configFix map[string]bool
 	// warnedMissing: token files already reported missing.
 	warnedMissing map[string]bool
+	// stops counts the refusals of validate that stop k3s (the later ones are AfterFixing).
+	stops int
+	// kubeletSkipNodeIP: node-ip was refused before the kubelet; its kubelet check waits for the fix.
+	kubeletSkipNodeIP bool
 }
 
 func (r *resolver) diag(d diag.Diagnostic) { r.res.Diagnostics = append(r.res.Diagnostics, d) }

@@ -141,6 +141,9 @@ type Result struct {
 	ConfigWhy  string
 	// Args is the argv k3s parses after splicing, without argv[0].
 	Args []Arg
+	// Positional are the arguments left after the command's flags (the snapshot names of
+	// etcd-snapshot delete; a stray word elsewhere, reported as cli-positional).
+	Positional []Arg
 	// Keys holds every flag of the command, in declaration order.
 	Keys []*Key
 	// Env is the process environment from the unit, sorted by name.
