@@ -113,8 +113,9 @@ func (r *resolver) refuse(code string, f refusal) {
 		return
 	}
 	r.stops++
-	if rule.phase != PhaseRetry {
+	if rule.phase != PhaseRetry && r.res.Error == "" {
 		r.failAt(stageValidate, f.msg, pos)
+		r.res.errPhase = rule.phase
 	}
 }
 

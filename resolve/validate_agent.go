@@ -362,8 +362,14 @@ func (r *resolver) validateEtcdSnapshot() {
 		}
 	case "delete":
 		if len(args) == 0 {
+			var pos diag.Position
+			for _, t := range r.argv {
+				if t.kind == sources.KindCLI && t.text == "delete" {
+					pos = t.pos
+				}
+			}
 			r.refuse("etcd-snapshot-invalid-use", refusal{rule: "snapshot-delete-names", msg: "no snapshots given for removal",
-				hint: fmt.Sprintf("name the snapshots to delete after delete (`%s etcd-snapshot ls` lists them)", r.p.Program)})
+				hint: fmt.Sprintf("name the snapshots to delete after delete (`%s etcd-snapshot ls` lists them)", r.p.Program), pos: pos})
 		}
 	case "ls":
 		if f := r.stringValue("output"); f != "" && r.check("snapshot-ls-format") != nil {
