@@ -67,6 +67,8 @@ func Resolve(opts Options) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrUsage, err)
 	}
+	// The release's flags: the catalog is the newest release's (profile/data/flag-releases.tsv).
+	p = p.ForRelease(beh)
 	if opts.Command != "" && p.Command(opts.Command) == nil {
 		return nil, fmt.Errorf("%w: unknown command %q (want server, agent or etcd-snapshot)", ErrUsage, opts.Command)
 	}

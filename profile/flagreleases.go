@@ -1,0 +1,94 @@
+package profile
+
+import (
+	_ "embed"
+	"fmt"
+	"sync"
+)
+
+//go:embed data/flag-releases.tsv
+var flagReleasesTSV string
+
+// flagSince maps a flag name to the first release that has it (data/flag-releases.tsv).
+var flagSince = sync.OnceValues(func() (map[string]Version, error) {
+	rows, err := parseTSV(flagReleasesTSV)
+	if err != nil {
+		return nil, fmt.Errorf("flag releases: %w", err)
+	}
+	out := make(map[string]Version, len(rows))
+	for _, r := range rows {
+		v, err := ParseVersion(r["since"])
+		if err != nil {
+			return nil, fmt.Errorf("flag releases: %s: %w", r["name"], err)
+		}
+		out[r["name"]] = v
+	}
+	return out, nil
+})
+
+// FlagSince is the first release that has the flag (by any of its names), and false for a
+// flag every modelled release has.
+func FlagSince(f *Flag) (Version, bool) {
+	since, err := flagSince()
+	if err != nil {
+		panic(err) // embedded data; TestFlagReleases
+	}
+	for _, n := range f.Names() {
+		if v, ok := since[n]; ok {
+			return v, true
+		}
+	}
+	return Version{}, false
+}
+
+var releaseProfiles sync.Map // "product version" → *Profile
+
+// ForRelease is the profile of a release: the catalog's commands without the flags that
+// arrived after it (data/flag-releases.tsv), so that the release's CLI rejects them as
+// unknown and its config parser skips them, as it does. The newest release is p itself. The
+// result is cached and must not be modified.
+func (p *Profile) ForRelease(b Behaviour) *Profile {
+	if b.Version == "newest" || b.Version == "" {
+		return p
+	}
+	v, err := ParseVersion(b.Version)
+	if err != nil {
+		return p
+	}
+	key := fmt.Sprintf("%s %d.%d.%d", p.Name, v.Major, v.Minor, v.Patch)
+	if q, ok := releaseProfiles.Load(key); ok {
+		return q.(*Profile)
+	}
+	q := *p
+	q.Commands = make(map[string]*Command, len(p.Commands))
+	changed := false
+	for name, c := range p.Commands {
+		nc := *c
+		nc.Flags = nil
+		nc.ConfigValid = make(map[string]bool, len(c.ConfigValid))
+		dropped := map[string]bool{}
+		for _, f := range c.Flags {
+			if s, ok := FlagSince(f); ok && v.Less(s) {
+				for _, n := range f.Names() {
+					dropped[n] = true
+				}
+				changed = true
+				continue
+			}
+			nc.Flags = append(nc.Flags, f)
+		}
+		for n, ok := range c.ConfigValid {
+			if !dropped[n] {
+				nc.ConfigValid[n] = ok
+			}
+		}
+		nc.index()
+		q.Commands[name] = &nc
+	}
+	qp := &q
+	if !changed {
+		qp = p
+	}
+	actual, _ := releaseProfiles.LoadOrStore(key, qp)
+	return actual.(*Profile)
+}

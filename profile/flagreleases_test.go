@@ -1,0 +1,63 @@
+package profile
+
+import "testing"
+
+// TestFlagReleases: the flags of data/flag-releases.tsv are in the catalogs, and a release
+// before a flag's first one has no such flag while that release and the newest do.
+func TestFlagReleases(t *testing.T) {
+	since, err := flagSince()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []*Profile{K3s(), RKE2()} {
+		for name, v := range since {
+			found := false
+			for _, c := range p.Commands {
+				if c.Lookup(name) != nil {
+					found = true
+				}
+			}
+			if !found {
+				t.Errorf("%s: %s is in flag-releases.tsv but in no command of the catalog", p.Name, name)
+			}
+			before := Version{v.Major, v.Minor, v.Patch - 1, ""}
+			if v.Patch == 0 {
+				before = Version{v.Major, v.Minor - 1, 99, ""}
+			}
+			for _, tc := range []struct {
+				version string
+				want    bool
+			}{{"", true}, {vText(v), true}, {vText(before), false}} {
+				b, err := p.Behaviour(tc.version)
+				if err != nil {
+					t.Fatal(err)
+				}
+				q := p.ForRelease(b)
+				has := q.Command("server").Lookup(name) != nil
+				if has != tc.want {
+					t.Errorf("%s %q: server has %s = %v, want %v", p.Name, tc.version, name, has, tc.want)
+				}
+				if tc.want == false && q.Command("server").ConfigValid[name] {
+					t.Errorf("%s %q: %s still valid in config", p.Name, tc.version, name)
+				}
+			}
+		}
+	}
+	// The etcd-snapshot spelling follows its etcd-s3- alias.
+	b, _ := K3s().Behaviour("v1.33.3+k3s1")
+	if K3s().ForRelease(b).Command("etcd-snapshot").Lookup("s3-retention") != nil {
+		t.Error("v1.33.3 etcd-snapshot has s3-retention; it arrived in v1.33.4")
+	}
+	if K3s().ForRelease(b).Command("agent").Lookup("nonroot-devices") == nil {
+		t.Error("nonroot-devices (main 2024-11-05) is not in flag-releases.tsv: every modelled release has it")
+	}
+}
+
+func vText(v Version) string { return "v" + itoa(v.Major) + "." + itoa(v.Minor) + "." + itoa(v.Patch) + "+k3s1" }
+
+func itoa(n int) string {
+	if n < 10 {
+		return string(rune('0' + n))
+	}
+	return itoa(n/10) + string(rune('0'+n%10))
+}
