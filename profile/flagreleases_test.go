@@ -53,7 +53,9 @@ func TestFlagReleases(t *testing.T) {
 	}
 }
 
-func vText(v Version) string { return "v" + itoa(v.Major) + "." + itoa(v.Minor) + "." + itoa(v.Patch) + "+k3s1" }
+func vText(v Version) string {
+	return "v" + itoa(v.Major) + "." + itoa(v.Minor) + "." + itoa(v.Patch) + "+k3s1"
+}
 
 func itoa(n int) string {
 	if n < 10 {

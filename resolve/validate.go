@@ -119,7 +119,6 @@ func (r *resolver) refuse(code string, f refusal) {
 	}
 }
 
-
 func phaseOf(rule *checkRule, sev diag.Severity) string {
 	if sev != diag.Error {
 		return ""
@@ -340,4 +339,3 @@ func (r *resolver) clusterCIDRIsIPv4(firstNodeIP net.IP) bool {
 	}
 	return true
 }
-

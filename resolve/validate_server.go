@@ -192,8 +192,8 @@ func (r *resolver) validateJoin(restart string, rke2, endpoint bool, joinURL str
 			return true
 		}
 		r.refuse("server-url-ignored", refusal{rule: "server-ignored", key: "server", severity: diag.Warning,
-			msg: fmt.Sprintf("%s ignores server: %s: without a token (token:, --token, %s_TOKEN or token-file) and without cluster-init it picks no embedded etcd to join, and starts a new single-server cluster on kine/sqlite", r.p.Program, joinURL, r.p.EnvPrefix),
-			hint: fmt.Sprintf("to join the cluster, set token: in %s to the cluster's token (the first server's %s/server/token); to run alone, remove server:, %s", r.p.DefaultConfig, r.dataDir(), restart),
+			msg:     fmt.Sprintf("%s ignores server: %s: without a token (token:, --token, %s_TOKEN or token-file) and without cluster-init it picks no embedded etcd to join, and starts a new single-server cluster on kine/sqlite", r.p.Program, joinURL, r.p.EnvPrefix),
+			hint:    fmt.Sprintf("to join the cluster, set token: in %s to the cluster's token (the first server's %s/server/token); to run alone, remove server:, %s", r.p.DefaultConfig, r.dataDir(), restart),
 			assumes: assumes, pos: r.keyPos("server")})
 		return true
 	}
