@@ -17,7 +17,7 @@ func TestCheckRules(t *testing.T) {
 		t.Fatal(err)
 	}
 	used := map[string]bool{}
-	re := regexp.MustCompile(`(?:rule: |check\(|validateNodeIPs\(|validateRootlessNodeIPs\(|\{[^{}]*?, )"([a-z0-9-]+)"`)
+	re := regexp.MustCompile(`(?:rule: |check\(|validateNodeIPs\(|validateRootlessNodeIPs\(|rule, m :?= |\{[^{}]*?, )"([a-z0-9-]+)"`)
 	ids := map[string]bool{}
 	for _, c := range checkRules {
 		if ids[c.id] {

@@ -351,7 +351,11 @@ func (r *resolver) validateAPIServerTLS(restart string) {
 	}
 	for _, name := range []string{"tls-min-version", "tls-cipher-suites"} {
 		if _, item, ok := argValue(name); !ok {
-			r.refuse("server-flag-invalid", refusal{rule: "tls-arg-no-value", key: "kube-apiserver-arg", msg: "server panicked: runtime error: index out of range [1] with length 1",
+			rule, m := "tls-arg-no-value", "server panicked: runtime error: index out of range [1] with length 1"
+			if r.check(rule) == nil {
+				rule, m = "tls-arg-no-value-panic", "panic: runtime error: index out of range [1] with length 1"
+			}
+			r.refuse("server-flag-invalid", refusal{rule: rule, key: "kube-apiserver-arg", msg: m,
 				why:  fmt.Sprintf("the kube-apiserver-arg item %q has no value", item),
 				hint: fmt.Sprintf("write it as %s=<value>, %s", name, restart), pos: r.itemPos("kube-apiserver-arg", item)})
 			return
