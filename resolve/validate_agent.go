@@ -29,6 +29,7 @@ func (r *resolver) validateAgent() bool {
 		token = fileToken
 	}
 	emptyFile := haveFile && fileToken == ""
+	certOnly := false
 	if token == "" {
 		agentDir := path.Join(r.dataDir(), "agent")
 		crt, assumes := r.hostPath(path.Join(agentDir, "client-kubelet.crt"), false)
@@ -53,6 +54,8 @@ func (r *resolver) validateAgent() bool {
 				hint = "define the variable in the unit (an Environment= line, or a file its EnvironmentFile= reads), or remove the --token word from ExecStart and set token: in " + r.p.DefaultConfig
 			}
 			r.refuse("agent-token-required", refusal{rule: "agent-token", key: "token", msg: "--token is required", why: why, hint: hint, pos: pos, assumes: assumes})
+		} else {
+			certOnly = true // agent.go lets it pass; the token loop below does not
 		}
 	}
 	serverURL := r.stringValue("server")
@@ -101,7 +104,9 @@ func (r *resolver) validateAgent() bool {
 	}
 	// pkg/agent/run.go:349: the token and the URL are validated in a loop that logs and
 	// retries every 2 seconds for ever.
-	if urlOK && token != "" {
+	// With only the certificate (no token) parseToken fails with "token must not be empty"
+	// there (pkg/clientaccess/token.go:216): the certificate passes agent.go's check only.
+	if urlOK && (token != "" || certOnly) {
 		cause := tokenFormatError(token)
 		if cause == "" {
 			u, _ := url.Parse(serverURL)
