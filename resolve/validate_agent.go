@@ -106,30 +106,42 @@ func (r *resolver) validateAgent() bool {
 	// retries every 2 seconds for ever.
 	// With only the certificate (no token) parseToken fails with "token must not be empty"
 	// there (pkg/clientaccess/token.go:216): the certificate passes agent.go's check only.
-	if urlOK && (token != "" || certOnly) {
-		cause := tokenFormatError(token)
-		if cause == "" {
-			u, _ := url.Parse(serverURL)
-			if u.Scheme != "https" {
-				local := serverURL
-				if lbEnabled {
-					// the loop validates the load balancer's local URL, which keeps the scheme
-					port := int64(6444)
-					if k := r.res.Key("lb-server-port"); k != nil {
-						port, _ = k.Value.(int64)
-					}
-					local = fmt.Sprintf("%s://127.0.0.1:%d", u.Scheme, port)
-				}
-				cause = "only https:// URLs are supported, invalid scheme: " + local
-			}
+	// After a refusal above (no token, no server, a URL Go cannot parse) the loop is what
+	// k3s reaches once that is fixed: the token is checked as given, and the scheme of the
+	// server URL when it parses.
+	if token != "" || certOnly {
+		shown := serverURL
+		if !urlOK {
+			shown = "<server>" // the URL the fix above gives
 		}
-		if cause != "" {
-			code, key, hint := "join-token-invalid", "token", "give the agent the server's token as written in the server's "+r.dataDir()+"/server/token (K10<64 hex digits>::server:<password>), the bare password, or a bootstrap token <6 characters>.<16 characters>, "+restart
-			if strings.HasPrefix(cause, "only https") {
-				code, key, hint = "join-url-invalid", "server", fmt.Sprintf("use https://<server>:%s, %s", r.supervisorPort(), restart)
+		if cause := tokenFormatError(token); cause != "" {
+			r.refuse("join-token-invalid", refusal{rule: "agent-join-token", key: "token",
+				msg:  fmt.Sprintf("Failed to validate connection to cluster at %s: %s", shown, cause),
+				hint: "give the agent the server's token as written in the server's " + r.dataDir() + "/server/token (K10<64 hex digits>::server:<password>), the bare password, or a bootstrap token <6 characters>.<16 characters>, " + restart, pos: r.keyPos("token")})
+		}
+	}
+	if urlOK {
+		if u, _ := url.Parse(serverURL); u.Scheme != "https" {
+			local := serverURL
+			if lbEnabled {
+				// the loop validates the load balancer's local URL, which keeps the scheme
+				port := int64(6444)
+				if k := r.res.Key("lb-server-port"); k != nil {
+					if p, _ := k.Value.(int64); p >= 0 && p <= 65535 {
+						port = p
+					}
+				}
+				host := "127.0.0.1"
+				if ips := r.listValue("node-ip"); len(ips) > 0 {
+					if ip := net.ParseIP(strings.Split(ips[0], ",")[0]); ip != nil && ip.To4() == nil {
+						host = "::1" // the load balancer binds the loopback of the first node IP's family
+					}
+				}
+				local = fmt.Sprintf("%s://%s", u.Scheme, net.JoinHostPort(host, fmt.Sprint(port)))
 			}
-			r.refuse(code, refusal{rule: "agent-join-token", key: key,
-				msg: fmt.Sprintf("Failed to validate connection to cluster at %s: %s", serverURL, cause), hint: hint, pos: r.keyPos(key)})
+			r.refuse("join-url-invalid", refusal{rule: "agent-join-token", key: "server",
+				msg:  fmt.Sprintf("Failed to validate connection to cluster at %s: only https:// URLs are supported, invalid scheme: %s", serverURL, local),
+				hint: fmt.Sprintf("use https://<server>:%s, %s", r.supervisorPort(), restart), pos: r.keyPos("server")})
 		}
 	}
 	// Before a7d3c8559 (v1.34.2) the agent parsed node-ip only once it had its

@@ -64,9 +64,17 @@ func (r *resolver) validateServer() bool {
 			"invalid flag use; cannot use --disable-etcd with --datastore-endpoint",
 			"remove disable-etcd (with datastore-endpoint there is no etcd to disable), " + restart},
 	}
+	refusedKey := map[string]bool{}
 	for _, c := range combos {
-		if c.when && r.check(c.rule) != nil {
-			r.refuse("server-flag-conflict", refusal{rule: c.rule, key: c.key, msg: c.msg, hint: c.hint, pos: r.keyPos(c.key)})
+		if c.when && r.check(c.rule) != nil && !refusedKey[c.key] {
+			// One key refused twice (disable-etcd without server, and with an external
+			// datastore) has one fix, removing it: the second refusal is not reported.
+			hint := c.hint
+			if c.rule == "disable-etcd-server" && endpoint {
+				hint = "remove disable-etcd (with datastore-endpoint there is no etcd to disable), " + restart
+			}
+			refusedKey[c.key] = true
+			r.refuse("server-flag-conflict", refusal{rule: c.rule, key: c.key, msg: c.msg, hint: hint, pos: r.keyPos(c.key)})
 		}
 	}
 	nodeIPBad := !rootlessBad && r.validateNodeIPs("node-ip", restart)
@@ -138,6 +146,14 @@ cluster:
 			r.refuse("server-flag-conflict", refusal{rule: "cluster-reset-server", key: "server",
 				msg:  "cannot perform cluster-reset while server URL is set - remove server from configuration before resetting",
 				hint: "remove server: for the reset (k3s's own advice); add it back after the reset", pos: r.keyPos("server")})
+			// Following that advice: no server URL for what comes after, and disable-etcd
+			// then needs one (server.go:258).
+			joinURL = ""
+			if disableEtcd && r.check("disable-etcd-server") != nil {
+				r.refuse("server-flag-conflict", refusal{rule: "disable-etcd-server", key: "disable-etcd",
+					msg: "invalid flag use; --server is required with --disable-etcd", why: "once server: is removed for the reset",
+					hint: "remove disable-etcd for the reset as well, " + restart, pos: r.keyPos("disable-etcd")})
+			}
 		}
 		// server.go:497-508: a restore without --token needs <data-dir>/server/token. Only
 		// --token counts: token-file is read into the control config, not cfg.Token.
@@ -210,17 +226,15 @@ func (r *resolver) validateJoin(restart string, rke2, endpoint bool, joinURL str
 		}
 		r.refuse("server-join-token-required", refusal{rule: "join-token-required", key: "token", msg: prefix + "token is required to join a cluster", why: why, assumes: assumes,
 			hint: fmt.Sprintf("set token: in %s to the cluster's token (the first server's /var/lib/rancher/%s/server/token), %s", r.p.DefaultConfig, r.p.Name, restart), pos: r.keyPos("server")})
-		return true
-	}
-	if cause := tokenFormatError(token); cause != "" {
+	} else if cause := tokenFormatError(token); cause != "" {
 		pos := r.keyPos("token")
 		if haveFile {
 			pos = r.keyPos("token-file")
 		}
 		r.refuse("join-token-invalid", refusal{rule: "join-token-format", key: "token", msg: prefix + "failed to validate token: " + cause, assumes: assumes,
 			hint: "copy the token exactly as written in the first server's " + r.dataDir() + "/server/token (K10<64 hex digits>::server:<password>), or give the bare password, " + restart, pos: pos})
-		return true
 	}
+	// Once the token is there and parses, the URL comes next (token.go:364).
 	if cause := joinURLError(joinURL); cause != "" {
 		r.refuse("join-url-invalid", refusal{rule: "join-url", key: "server", msg: prefix + "failed to validate token: " + cause, assumes: assumes,
 			hint: fmt.Sprintf("write server as https://<server>:%s, %s", r.supervisorPort(), restart), pos: r.keyPos("server")})

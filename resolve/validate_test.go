@@ -248,6 +248,38 @@ func TestValidate(t *testing.T) {
 		{"etcd-snapshot-token-format", "the server token file is validated like a join token", "", "",
 			map[string]string{"/var/lib/rancher/k3s/server/token": "K10abc::server:pw\n"}, "join-token-invalid", "invalid token CA hash length"},
 	}...)
+	// Disagreements found by the differential run against a transcription of k3s's checks
+	// (issue 20; 400 generated nodes per seed, newest and v1.32.2): the whole list after a
+	// refusal, as k3s reports it once the refusal is fixed. Each is kept here by name.
+	tests = append(tests, []struct {
+		name, reason string
+		product      string
+		version      string
+		files        map[string]string
+		want         string
+		refuses      string
+	}{
+		{"diff-agent-http-after-token", "after --token is required, the token loop still refuses an http:// server", "", "",
+			acfg("server: http://10.0.0.1:6443\n"), "agent-token-required,+join-url-invalid", "--token is required"},
+		{"diff-agent-cert-no-server", "a certificate and no server: after --server is required, the token loop has no token", "", "",
+			merge(cert, acfg("node-label: [a=b]\n")), "agent-server-required,+join-token-invalid", "--server is required"},
+		{"diff-agent-lb-port-then-http", "the token loop's local URL has the fixed load-balancer port, not the refused one", "", "",
+			acfg("server: http://10.0.0.1:6443\ntoken: pw\nlb-server-port: 70000\n"), "agent-lb-port-invalid,+join-url-invalid", "invalid port"},
+		{"diff-agent-ipv6-local-url", "with an IPv6 first node-ip the load balancer listens on ::1", "", "",
+			acfg("server: http://10.0.0.1:6443\ntoken: pw\nnode-ip: fd00::5\n"), "join-url-invalid", ""},
+		{"diff-agent-bad-url-then-token", "after the unparsable URL, the token loop refuses the token", "", "",
+			acfg("server: 10.0.0.1:6443\ntoken: K10abc::server:pw\n"), "join-url-invalid,+join-token-invalid", "first path segment"},
+		{"diff-reset-server-no-join", "after cannot perform cluster-reset while server URL is set (fix: remove server), no join checks", "", "",
+			cfg("cluster-reset: true\nserver: https://10.0.0.1:6443\ntoken: K10abc::server:pw\n"), "server-flag-conflict", "cannot perform cluster-reset"},
+		{"diff-reset-server-disable-etcd", "once server is removed for the reset, disable-etcd needs one", "", "",
+			cfg("cluster-reset: true\nserver: https://10.0.0.1:6443\ntoken: pw\ndisable-etcd: true\n"), "server-flag-conflict,+server-flag-conflict", "cannot perform cluster-reset"},
+		{"diff-join-token-then-url", "after the token format refusal, the URL is checked too", "", "",
+			cfg("cluster-init: true\nserver: http://10.0.0.1:6443\ntoken: K10abc::server:pw\n"), "join-token-invalid,+join-url-invalid", "invalid token CA hash length"},
+		{"diff-join-required-then-url", "after token is required, the URL is checked too", "", "",
+			cfg("cluster-init: true\nserver: 10.0.0.1:6443\n"), "server-join-token-required,+join-url-invalid", "token is required to join a cluster"},
+		{"diff-disable-etcd-twice", "disable-etcd without server and with a datastore: one fix (remove it), one refusal", "", "",
+			cfg("disable-etcd: true\ndatastore-endpoint: mysql://u:p@tcp(db:3306)/k3s\n"), "server-flag-conflict", "--server is required with --disable-etcd"},
+	}...)
 	snapArgs := map[string][]string{
 		"etcd-snapshot-delete-no-names": {"etcd-snapshot", "delete"},
 		"etcd-snapshot-delete-names":    {"etcd-snapshot", "delete", "snap-1", "snap-2"},
@@ -312,6 +344,39 @@ func TestValidate(t *testing.T) {
 			}
 			if !strings.Contains(res.Error, tc.refuses) || (tc.refuses == "" && res.Error != "") {
 				t.Errorf("%s: refusal %q, want one containing %q", tc.reason, res.Error, tc.refuses)
+			}
+		})
+	}
+}
+
+// TestValidateRetryMessages checks the text of retries-forever findings, which are not
+// Result.Error: the agent's token loop validates the load balancer's local URL (found by the
+// differential run: the fixed port, and ::1 for an IPv6 first node-ip).
+func TestValidateRetryMessages(t *testing.T) {
+	unit := "[Service]\nExecStart=/usr/local/bin/k3s agent\n"
+	for _, tc := range []struct{ name, config, want string }{
+		{"ipv6", "server: http://s:6443\ntoken: pw\nnode-ip: fd00::5\n", "invalid scheme: http://[::1]:6444"},
+		{"fixed-port", "server: http://s:6443\ntoken: pw\nlb-server-port: 70000\n", "invalid scheme: http://127.0.0.1:6444"},
+		{"port", "server: http://s:6443\ntoken: pw\nlb-server-port: 7000\n", "invalid scheme: http://127.0.0.1:7000"},
+		{"no-lb", "server: http://s:6443\ntoken: pw\ndisable-apiserver-lb: true\n", "invalid scheme: http://s:6443"},
+		{"missing-server", "token: K10abc::server:pw\n", "Failed to validate connection to cluster at <server>: invalid token CA hash length"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fs := afero.NewMemMapFs()
+			_ = afero.WriteFile(fs, "/etc/systemd/system/k3s-agent.service", []byte(unit), 0o644)
+			_ = afero.WriteFile(fs, "/etc/rancher/k3s/config.yaml", []byte(tc.config), 0o644)
+			res, err := resolve.Resolve(resolve.Options{FS: fs})
+			if err != nil {
+				t.Fatal(err)
+			}
+			found := false
+			for _, d := range res.Diagnostics {
+				if d.Phase == resolve.PhaseRetry && strings.Contains(d.Message, tc.want) {
+					found = true
+				}
+			}
+			if !found {
+				t.Errorf("no retries-forever finding with %q in %v", tc.want, res.Diagnostics)
 			}
 		})
 	}
