@@ -30,6 +30,8 @@ type checkRule struct {
 	// commit is the change that brought the check, with the date it reached main.
 	commit string
 	phase  string
+	// message is k3s's message ("…" for what varies), for docs/checks.md.
+	message string
 }
 
 // The first release of a change is derived from main's history, because the mirror has
@@ -39,52 +41,52 @@ type checkRule struct {
 // lines are not modelled unless a rule names them.
 var checkRules = []checkRule{
 	// pkg/cli/agent/agent.go Run
-	{id: "agent-token", source: "pkg/cli/agent/agent.go:83", phase: PhaseStart},
-	{id: "agent-server", source: "pkg/cli/agent/agent.go:87", phase: PhaseStart},
+	{id: "agent-token", message: "--token is required", source: "pkg/cli/agent/agent.go:83", phase: PhaseStart},
+	{id: "agent-server", message: "--server is required", source: "pkg/cli/agent/agent.go:87", phase: PhaseStart},
 	// pkg/agent/run.go Run → createProxyAndValidateToken
-	{id: "agent-rootless-node-ip", source: "pkg/agent/run.go:305 (k8s.io/utils/net IsDualStackIPStrings)", phase: PhaseStart},
-	{id: "agent-node-ip", source: "pkg/agent/run.go:333", since: "v1.34.2", commit: "a7d3c8559 (2025-09-16, main on v1.34.1)", phase: PhaseStart},
-	{id: "agent-node-ip-retry", source: "pkg/agent/config/config.go get (before a7d3c8559)", until: "v1.34.2", phase: PhaseRetry},
-	{id: "agent-lb-port", source: "pkg/agent/loadbalancer/loadbalancer.go:48 (net.Listen)", phase: PhaseStart},
-	{id: "agent-server-url", source: "pkg/agent/loadbalancer/loadbalancer.go:61, pkg/agent/proxy/apiproxy.go:60", phase: PhaseStart},
-	{id: "agent-join-token", source: "pkg/agent/run.go:349 → pkg/clientaccess/token.go:239,251,367,371", phase: PhaseRetry},
+	{id: "agent-rootless-node-ip", message: "invalid IP[N]: …", source: "pkg/agent/run.go:305 (k8s.io/utils/net IsDualStackIPStrings)", phase: PhaseStart},
+	{id: "agent-node-ip", message: "failed to get node name and addresses: invalid node-ip: invalid ip format '…'", source: "pkg/agent/run.go:333", since: "v1.34.2", commit: "a7d3c8559 (2025-09-16, main on v1.34.1)", phase: PhaseStart},
+	{id: "agent-node-ip-retry", message: "Waiting to retrieve agent configuration; server is not ready: invalid node-ip: invalid ip format '…'", source: "pkg/agent/config/config.go get (before a7d3c8559)", until: "v1.34.2", phase: PhaseRetry},
+	{id: "agent-lb-port", message: "listen tcp: address N: invalid port", source: "pkg/agent/loadbalancer/loadbalancer.go:48 (net.Listen)", phase: PhaseStart},
+	{id: "agent-server-url", message: "parse \"…\": first path segment in URL cannot contain colon (or another url.Parse error)", source: "pkg/agent/loadbalancer/loadbalancer.go:61, pkg/agent/proxy/apiproxy.go:60", phase: PhaseStart},
+	{id: "agent-join-token", message: "Failed to validate connection to cluster at …: invalid token CA hash length | invalid token format | token must not be empty | only https:// URLs are supported, invalid scheme: …", source: "pkg/agent/run.go:349 → pkg/clientaccess/token.go:239,251,367,371", phase: PhaseRetry},
 	// pkg/cli/server/server.go run, in its order
-	{id: "rootless-node-ip", source: "pkg/cli/server/server.go:114 (k8s.io/utils/net IsDualStackIPStrings)", phase: PhaseStart},
-	{id: "reconcile-interval", source: "pkg/cli/server/server.go:206", since: "v1.32.3", commit: "d694dd1db (2025-03-05, main on v1.32.2)", phase: PhaseStart},
-	{id: "s3-timeout", source: "pkg/cli/server/server.go:216", since: "v1.32.3", commit: "d694dd1db (2025-03-05, main on v1.32.2)", phase: PhaseStart},
-	{id: "restore-path", source: "pkg/cli/server/server.go:246", commit: "866dc94ce (2020-08)", phase: PhaseStart},
-	{id: "disable-etcd-server", source: "pkg/cli/server/server.go:258", commit: "2705431d9 (2021-04)", phase: PhaseStart},
-	{id: "datastore-disable-apiserver", source: "pkg/cli/server/server.go:262", since: "v1.29.4", commit: "3f649e3bc (2024-03-27, main on v1.29.3)", phase: PhaseStart},
-	{id: "datastore-disable-etcd", source: "pkg/cli/server/server.go:266", since: "v1.29.4", commit: "3f649e3bc (2024-03-27, main on v1.29.3)", phase: PhaseStart},
-	{id: "node-ip", source: "pkg/cli/server/server.go:294 (pkg/util GetHostnameAndIPs)", phase: PhaseStart},
-	{id: "cluster-cidr", source: "pkg/cli/server/server.go:316", phase: PhaseStart},
-	{id: "service-cidr", source: "pkg/cli/server/server.go:331", phase: PhaseStart},
-	{id: "node-port-range", source: "pkg/cli/server/server.go:341 (k8s.io/apimachinery/pkg/util/net ParsePortRange)", commit: "2705431d9 (2021-04)", phase: PhaseStart},
-	{id: "service-cidr-size", source: "pkg/cli/server/server.go:345 (k8s.io/kubernetes pkg/controlplane/apiserver/options ServiceIPRange)", phase: PhaseStart},
-	{id: "cluster-dns-default", source: "pkg/cli/server/server.go:359 (k8s.io/utils/net GetIndexedIP)", commit: "2705431d9 (2021-04)", phase: PhaseStart},
-	{id: "cluster-dns", source: "pkg/cli/server/server.go:367", commit: "2705431d9 (2021-04)", phase: PhaseStart},
-	{id: "egress-selector-mode", source: "pkg/cli/server/server.go:670", since: "v1.24.1", commit: "9d7230496 (2022-05-18, main on v1.24.0)", phase: PhaseStart},
-	{id: "tls-min-version", source: "pkg/cli/server/server.go:409 (k8s.io/component-base/cli/flag TLSVersion)", commit: "2705431d9 (2021-04)", phase: PhaseStart},
-	{id: "tls-arg-no-value", source: "pkg/cli/server/server.go:88 recover, pkg/util/args.go:17 ArgValue", since: "v1.36.2", commit: "ad2fa9df0 (2026-05-28, main on v1.36.1) added the recover", phase: PhaseStart},
-	{id: "tls-arg-no-value-panic", source: "pkg/util/args.go:17 ArgValue (no recover in run before ad2fa9df0)", until: "v1.36.2", phase: PhaseStart},
-	{id: "tls-cipher-suites", source: "pkg/cli/server/server.go:439 (k8s.io/component-base/cli/flag TLSCipherSuites)", commit: "2705431d9 (2021-04)", phase: PhaseStart},
-	{id: "helm-controller-arg", source: "pkg/cli/server/server.go:451 (k3s-io/helm-controller v0.17.7 pkg/config/types.go:25 GetControllerConfig)", since: "v1.36.3", commit: "9b575c4e5 (2026-06-29, main on v1.36.2)", phase: PhaseStart},
-	{id: "cluster-reset-server", source: "pkg/cli/server/server.go:486", since: "v1.28.3", commit: "b6ab24c4f (2023-09-26, main on v1.28.2)", phase: PhaseStart},
-	{id: "cluster-reset-restore-token", source: "pkg/cli/server/server.go:505", commit: "03485632e (2021-11-17)", phase: PhaseStart},
+	{id: "rootless-node-ip", message: "invalid IP[N]: …", source: "pkg/cli/server/server.go:114 (k8s.io/utils/net IsDualStackIPStrings)", phase: PhaseStart},
+	{id: "reconcile-interval", message: "etcd-snapshot-reconcile-interval must be greater than 0s", source: "pkg/cli/server/server.go:206", since: "v1.32.3", commit: "d694dd1db (2025-03-05, main on v1.32.2)", phase: PhaseStart},
+	{id: "s3-timeout", message: "etcd-s3-timeout must be greater than 0s", source: "pkg/cli/server/server.go:216", since: "v1.32.3", commit: "d694dd1db (2025-03-05, main on v1.32.2)", phase: PhaseStart},
+	{id: "restore-path", message: "invalid flag use; --cluster-reset required with --cluster-reset-restore-path", source: "pkg/cli/server/server.go:246", commit: "866dc94ce (2020-08)", phase: PhaseStart},
+	{id: "disable-etcd-server", message: "invalid flag use; --server is required with --disable-etcd", source: "pkg/cli/server/server.go:258", commit: "2705431d9 (2021-04)", phase: PhaseStart},
+	{id: "datastore-disable-apiserver", message: "invalid flag use; cannot use --disable-apiserver with --datastore-endpoint", source: "pkg/cli/server/server.go:262", since: "v1.29.4", commit: "3f649e3bc (2024-03-27, main on v1.29.3)", phase: PhaseStart},
+	{id: "datastore-disable-etcd", message: "invalid flag use; cannot use --disable-etcd with --datastore-endpoint", source: "pkg/cli/server/server.go:266", since: "v1.29.4", commit: "3f649e3bc (2024-03-27, main on v1.29.3)", phase: PhaseStart},
+	{id: "node-ip", message: "invalid node-ip: invalid ip format '…'", source: "pkg/cli/server/server.go:294 (pkg/util GetHostnameAndIPs)", phase: PhaseStart},
+	{id: "cluster-cidr", message: "invalid cluster-cidr …: …", source: "pkg/cli/server/server.go:316", phase: PhaseStart},
+	{id: "service-cidr", message: "invalid service-cidr …: …", source: "pkg/cli/server/server.go:331", phase: PhaseStart},
+	{id: "node-port-range", message: "invalid port range …: …", source: "pkg/cli/server/server.go:341 (k8s.io/apimachinery/pkg/util/net ParsePortRange)", commit: "2705431d9 (2021-04)", phase: PhaseStart},
+	{id: "service-cidr-size", message: "the service cluster IP range must be at least 8 IP addresses", source: "pkg/cli/server/server.go:345 (k8s.io/kubernetes pkg/controlplane/apiserver/options ServiceIPRange)", phase: PhaseStart},
+	{id: "cluster-dns-default", message: "cannot configure default cluster-dns address: can't generate IP with index 10 from subnet. subnet too small. subnet: \"…\"", source: "pkg/cli/server/server.go:359 (k8s.io/utils/net GetIndexedIP)", commit: "2705431d9 (2021-04)", phase: PhaseStart},
+	{id: "cluster-dns", message: "invalid cluster-dns address …", source: "pkg/cli/server/server.go:367", commit: "2705431d9 (2021-04)", phase: PhaseStart},
+	{id: "egress-selector-mode", message: "invalid egress-selector-mode …", source: "pkg/cli/server/server.go:670", since: "v1.24.1", commit: "9d7230496 (2022-05-18, main on v1.24.0)", phase: PhaseStart},
+	{id: "tls-min-version", message: "invalid tls-min-version: unknown tls version \"…\"", source: "pkg/cli/server/server.go:409 (k8s.io/component-base/cli/flag TLSVersion)", commit: "2705431d9 (2021-04)", phase: PhaseStart},
+	{id: "tls-arg-no-value", message: "server panicked: runtime error: index out of range [1] with length 1", source: "pkg/cli/server/server.go:88 recover, pkg/util/args.go:17 ArgValue", since: "v1.36.2", commit: "ad2fa9df0 (2026-05-28, main on v1.36.1) added the recover", phase: PhaseStart},
+	{id: "tls-arg-no-value-panic", message: "panic: runtime error: index out of range [1] with length 1", source: "pkg/util/args.go:17 ArgValue (no recover in run before ad2fa9df0)", until: "v1.36.2", phase: PhaseStart},
+	{id: "tls-cipher-suites", message: "invalid tls-cipher-suites: Cipher suite … not supported or doesn't exist", source: "pkg/cli/server/server.go:439 (k8s.io/component-base/cli/flag TLSCipherSuites)", commit: "2705431d9 (2021-04)", phase: PhaseStart},
+	{id: "helm-controller-arg", message: "failed to parse helm-controller-arg: invalid job-resources JSON: … | invalid --job-tolerations JSON: … | cannot start with thread count of N, …", source: "pkg/cli/server/server.go:451 (k3s-io/helm-controller v0.17.7 pkg/config/types.go:25 GetControllerConfig)", since: "v1.36.3", commit: "9b575c4e5 (2026-06-29, main on v1.36.2)", phase: PhaseStart},
+	{id: "cluster-reset-server", message: "cannot perform cluster-reset while server URL is set - remove server from configuration before resetting", source: "pkg/cli/server/server.go:486", since: "v1.28.3", commit: "b6ab24c4f (2023-09-26, main on v1.28.2)", phase: PhaseStart},
+	{id: "cluster-reset-restore-token", message: "…/server/token does not exist, please pass --token to complete the restoration", source: "pkg/cli/server/server.go:505", commit: "03485632e (2021-11-17)", phase: PhaseStart},
 	// pkg/cluster: the datastore and the join
-	{id: "join-token-required", source: "pkg/cluster/bootstrap.go:124 (reached only with a managed datastore: pkg/cluster/managed.go:99)", phase: PhaseStart},
-	{id: "join-token-format", source: "pkg/cluster/bootstrap.go:131 → pkg/clientaccess/token.go:239,251", phase: PhaseStart},
-	{id: "join-url", source: "pkg/cluster/bootstrap.go:131 → pkg/clientaccess/token.go:367,371", phase: PhaseStart},
-	{id: "server-ignored", source: "pkg/cluster/managed.go:99 (no managed datastore without a token: kine on sqlite)", phase: PhaseStart},
+	{id: "join-token-required", message: "preparing server: failed to bootstrap cluster data: failed to check if bootstrap data has been initialized: token is required to join a cluster", source: "pkg/cluster/bootstrap.go:124 (reached only with a managed datastore: pkg/cluster/managed.go:99)", phase: PhaseStart},
+	{id: "join-token-format", message: "… failed to validate token: invalid token CA hash length | invalid token format", source: "pkg/cluster/bootstrap.go:131 → pkg/clientaccess/token.go:239,251", phase: PhaseStart},
+	{id: "join-url", message: "… failed to validate token: Invalid server url, failed to parse: … | only https:// URLs are supported, invalid scheme: …", source: "pkg/cluster/bootstrap.go:131 → pkg/clientaccess/token.go:367,371", phase: PhaseStart},
+	{id: "server-ignored", message: "(no message: k3s starts alone on kine/sqlite)", source: "pkg/cluster/managed.go:99 (no managed datastore without a token: kine on sqlite)", phase: PhaseStart},
 	// the kubelet k3s runs in-process (pkg/executor/embed/embed.go:209: "kubelet exited")
-	{id: "kubelet-node-ip", source: "pkg/executor/embed/embed.go:209 (k8s.io/component-helpers/node/util ParseNodeIPArgument)", phase: PhaseAfterStart},
-	{id: "kubelet-node-label", source: "pkg/executor/embed/embed.go:209 (k8s.io/component-base/cli/flag MapStringString)", phase: PhaseAfterStart},
+	{id: "kubelet-node-ip", message: "bad --node-ip \"…\": must contain either a single IP or a dual-stack pair of IPs | dual-stack node IP cannot include '0.0.0.0' or '::'", source: "pkg/executor/embed/embed.go:209 (k8s.io/component-helpers/node/util ParseNodeIPArgument)", phase: PhaseAfterStart},
+	{id: "kubelet-node-label", message: "invalid argument \"…\" for \"--node-labels\" flag: malformed pair, expect string=string", source: "pkg/executor/embed/embed.go:209 (k8s.io/component-base/cli/flag MapStringString)", phase: PhaseAfterStart},
 	// pkg/cli/etcdsnapshot/etcd_snapshot.go
-	{id: "snapshot-save-args", source: "pkg/cli/etcdsnapshot/etcd_snapshot.go:113", commit: "e998cd110 (2021-05)", phase: PhaseStart},
-	{id: "snapshot-delete-names", source: "pkg/cli/etcdsnapshot/etcd_snapshot.go:158", commit: "e998cd110 (2021-05)", phase: PhaseStart},
-	{id: "snapshot-ls-format", source: "pkg/cli/etcdsnapshot/etcd_snapshot.go:214", since: "v1.23.5", commit: "40a46e141 (2022-02-25, main on v1.23.4)", phase: PhaseStart},
-	{id: "snapshot-token", source: "pkg/cli/etcdsnapshot/etcd_snapshot.go:84", since: "v1.30.0", commit: "fe465cc83 (2024-03-28)", phase: PhaseStart},
-	{id: "snapshot-join-token", source: "pkg/cli/etcdsnapshot/etcd_snapshot.go:90 → pkg/clientaccess/token.go:239,251,367,371", since: "v1.30.0", commit: "fe465cc83 (2024-03-28)", phase: PhaseStart},
+	{id: "snapshot-save-args", message: "this command does not take any arguments", source: "pkg/cli/etcdsnapshot/etcd_snapshot.go:113", commit: "e998cd110 (2021-05)", phase: PhaseStart},
+	{id: "snapshot-delete-names", message: "no snapshots given for removal", source: "pkg/cli/etcdsnapshot/etcd_snapshot.go:158", commit: "e998cd110 (2021-05)", phase: PhaseStart},
+	{id: "snapshot-ls-format", message: "invalid output format: …", source: "pkg/cli/etcdsnapshot/etcd_snapshot.go:214", since: "v1.23.5", commit: "40a46e141 (2022-02-25, main on v1.23.4)", phase: PhaseStart},
+	{id: "snapshot-token", message: "open …/server/token: no such file or directory", source: "pkg/cli/etcdsnapshot/etcd_snapshot.go:84", since: "v1.30.0", commit: "fe465cc83 (2024-03-28)", phase: PhaseStart},
+	{id: "snapshot-join-token", message: "invalid token CA hash length | invalid token format | only https:// URLs are supported, invalid scheme: …", source: "pkg/cli/etcdsnapshot/etcd_snapshot.go:90 → pkg/clientaccess/token.go:239,251,367,371", since: "v1.30.0", commit: "fe465cc83 (2024-03-28)", phase: PhaseStart},
 }
 
 // rule finds a check's rule; a missing id is a bug in validate.go (TestCheckRules).

@@ -1,9 +1,12 @@
 package resolve
 
 import (
+	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/k3sconf/k3sconf/profile"
@@ -92,4 +95,51 @@ func TestCheckRuleReleases(t *testing.T) {
 			t.Errorf("%s at %q: applies %v, want %v", tc.id, tc.version, got, tc.want)
 		}
 	}
+}
+
+const (
+	checksPage     = "../docs/checks.md"
+	checksBegin    = "<!-- BEGIN checks table: go test ./resolve -run TestChecksPage -update -->"
+	checksEnd      = "<!-- END checks table -->"
+	checksMirrorAt = "66a14f0e8"
+)
+
+// TestChecksPage keeps the table of docs/checks.md what checkRules says.
+func TestChecksPage(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(checksBegin + "\n\n")
+	b.WriteString("| check | k3s's message | source (k3s-io/k3s at " + checksMirrorAt + ") | releases | phase |\n|---|---|---|---|---|\n")
+	for _, c := range checkRules {
+		rel := c.releases()
+		if c.commit != "" {
+			rel += "; " + c.commit
+		}
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s |\n", c.id, mdCell(c.message), mdCell(c.source), mdCell(rel), c.phase)
+	}
+	b.WriteString("\n" + checksEnd)
+	data, err := os.ReadFile(checksPage)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := string(data)
+	i, j := strings.Index(page, checksBegin), strings.Index(page, checksEnd)
+	if i < 0 || j < i {
+		t.Fatalf("%s has no %q … %q section", checksPage, checksBegin, checksEnd)
+	}
+	want := page[:i] + b.String() + page[j+len(checksEnd):]
+	if want == page {
+		return
+	}
+	if f := flag.Lookup("update"); f != nil && f.Value.String() == "true" {
+		if err := os.WriteFile(checksPage, []byte(want), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	t.Errorf("%s is not what checkRules generates: go test ./resolve -run TestChecksPage -update", checksPage)
+}
+
+func mdCell(s string) string {
+	s = strings.ReplaceAll(s, "|", "\\|")
+	return strings.ReplaceAll(s, "\n", " ")
 }
