@@ -77,7 +77,7 @@ func (r *resolver) refuse(code string, f refusal) {
 		}
 		r.configFix[code+" "+pos.String()] = true
 	}
-	src := "k3s-io/k3s " + rule.source
+	src := "k3s-io/k3s@66a14f0e8 " + rule.source
 	var m string
 	switch {
 	case rule.phase == PhaseAfterStart:
