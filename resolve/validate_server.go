@@ -207,6 +207,11 @@ func (r *resolver) validateJoin(restart string, rke2, endpoint bool, joinURL str
 		if r.boolValue("disable-etcd") {
 			return true
 		}
+		for i, d := range r.res.Diagnostics {
+			if d.Code == "config-server-on-server" || d.Code == "k3s-url-on-server" {
+				r.res.Diagnostics[i].Message += "; but without a token it does not join: see server-url-ignored"
+			}
+		}
 		r.refuse("server-url-ignored", refusal{rule: "server-ignored", key: "server", severity: diag.Warning,
 			msg:     fmt.Sprintf("%s ignores server: %s: without a token (token:, --token, %s_TOKEN or token-file) and without cluster-init it picks no embedded etcd to join, and starts a new single-server cluster on kine/sqlite", r.p.Program, joinURL, r.p.EnvPrefix),
 			hint:    fmt.Sprintf("to join the cluster, set token: in %s to the cluster's token (the first server's %s/server/token); to run alone, remove server:, %s", r.p.DefaultConfig, r.dataDir(), restart),
