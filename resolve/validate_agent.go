@@ -408,25 +408,21 @@ func (r *resolver) validateEtcdSnapshot() {
 		if !ok {
 			r.refuse("etcd-snapshot-no-token", refusal{rule: "snapshot-token", key: "etcd-token", msg: fmt.Sprintf("open %s: no such file or directory", tokenPath),
 				hint: fmt.Sprintf("run it on a server that has %s, or pass --etcd-token with the cluster's token", tokenPath), pos: diag.Position{File: tokenPath}, assumes: assumes})
-			return
+		} else if data, err := readFile(r.fs, tokenPath); err == nil {
+			token = strings.TrimRight(string(data), "\n")
 		}
-		data, err := readFile(r.fs, tokenPath)
-		if err != nil {
-			return
-		}
-		token = strings.TrimRight(string(data), "\n")
 	}
-	cause := tokenFormatError(token)
-	key := "etcd-token"
-	if cause == "" {
-		cause, key = joinURLError(r.stringValue("etcd-server")), "etcd-server"
-	}
-	if cause != "" {
-		code := "join-token-invalid"
-		hint := "pass --etcd-token with the cluster's token as written in the server's server/token file"
-		if key == "etcd-server" {
-			code, hint = "join-url-invalid", "use --etcd-server https://<server>:6443 (the default is https://127.0.0.1:6443)"
+	// commandSetup then validates the token and --etcd-server as a join does
+	// (ParseAndValidateToken: the token first, then the URL); after a refusal above, what
+	// follows once it is fixed.
+	if token != "" {
+		if cause := tokenFormatError(token); cause != "" {
+			r.refuse("join-token-invalid", refusal{rule: "snapshot-join-token", key: "etcd-token", msg: cause,
+				hint: "pass --etcd-token with the cluster's token as written in the server's server/token file", pos: r.keyPos("etcd-token")})
 		}
-		r.refuse(code, refusal{rule: "snapshot-join-token", key: key, msg: cause, hint: hint, pos: r.keyPos(key)})
+	}
+	if cause := joinURLError(r.stringValue("etcd-server")); cause != "" {
+		r.refuse("join-url-invalid", refusal{rule: "snapshot-join-token", key: "etcd-server", msg: cause,
+			hint: "use --etcd-server https://<server>:6443 (the default is https://127.0.0.1:6443)", pos: r.keyPos("etcd-server")})
 	}
 }

@@ -149,7 +149,7 @@ cluster:
 			// Following that advice: no server URL for what comes after, and disable-etcd
 			// then needs one (server.go:258).
 			joinURL = ""
-			if disableEtcd && r.check("disable-etcd-server") != nil {
+			if disableEtcd && !rke2 && r.check("disable-etcd-server") != nil { // RKE2 runs kine then
 				r.refuse("server-flag-conflict", refusal{rule: "disable-etcd-server", key: "disable-etcd",
 					msg: "invalid flag use; --server is required with --disable-etcd", why: "once server: is removed for the reset",
 					hint: "remove disable-etcd for the reset as well, " + restart, pos: r.keyPos("disable-etcd")})

@@ -277,6 +277,13 @@ func TestValidate(t *testing.T) {
 			cfg("cluster-init: true\nserver: http://10.0.0.1:6443\ntoken: K10abc::server:pw\n"), "join-token-invalid,+join-url-invalid", "invalid token CA hash length"},
 		{"diff-join-required-then-url", "after token is required, the URL is checked too", "", "",
 			cfg("cluster-init: true\nserver: 10.0.0.1:6443\n"), "server-join-token-required,+join-url-invalid", "token is required to join a cluster"},
+		{"etcd-snapshot-diff-token-then-url", "etcd-snapshot: after the token format refusal, --etcd-server is checked too", "", "",
+			map[string]string{"/var/lib/rancher/k3s/server/token": "K10" + hash + "::server:\n", "/etc/rancher/k3s/config.yaml": "etcd-server: http://127.0.0.1:6443\n"}, "join-token-invalid,+join-url-invalid", "invalid token format"},
+		{"etcd-snapshot-diff-no-token-then-url", "etcd-snapshot: after the missing token file, --etcd-server is checked too", "", "",
+			map[string]string{"/var/lib/rancher/k3s/server/x": "", "/etc/rancher/k3s/config.yaml": "etcd-server: 127.0.0.1:6443\n"}, "etcd-snapshot-no-token,+join-url-invalid", "no such file or directory"},
+		{"diff-rke2-reset-server-disable-etcd", "RKE2: once server is removed for the reset, disable-etcd is kine, not a refusal", "rke2", "",
+			map[string]string{"/usr/local/lib/systemd/system/rke2-server.service": "[Service]\nExecStart=/usr/local/bin/rke2 server\n", "/etc/rancher/rke2/config.yaml": "cluster-reset: true\nserver: https://10.0.0.1:9345\ntoken: pw\ndisable-etcd: true\n"},
+			"server-flag-conflict", "cannot perform cluster-reset"},
 		{"diff-disable-etcd-twice", "disable-etcd without server and with a datastore: one fix (remove it), one refusal", "", "",
 			cfg("disable-etcd: true\ndatastore-endpoint: mysql://u:p@tcp(db:3306)/k3s\n"), "server-flag-conflict", "--server is required with --disable-etcd"},
 	}...)
