@@ -9,36 +9,60 @@ import (
 //go:embed data/flag-releases.tsv
 var flagReleasesTSV string
 
-// flagSince maps a flag name to the first release that has it (data/flag-releases.tsv).
-var flagSince = sync.OnceValues(func() (map[string]Version, error) {
+// flagRelease is when a flag arrived: the first release on main, and the first patch of
+// older minor lines that got it as a backport.
+type flagRelease struct {
+	since     Version
+	backports map[int]int
+}
+
+// has reports whether release v has the flag.
+func (f flagRelease) has(v Version) bool {
+	if !v.Less(f.since) {
+		return true
+	}
+	p, ok := f.backports[v.Minor]
+	return ok && v.Major == 1 && v.Patch >= p
+}
+
+// flagSince maps a flag name to when it arrived (data/flag-releases.tsv).
+var flagSince = sync.OnceValues(func() (map[string]flagRelease, error) {
 	rows, err := parseTSV(flagReleasesTSV)
 	if err != nil {
 		return nil, fmt.Errorf("flag releases: %w", err)
 	}
-	out := make(map[string]Version, len(rows))
+	out := make(map[string]flagRelease, len(rows))
 	for _, r := range rows {
 		v, err := ParseVersion(r["since"])
 		if err != nil {
 			return nil, fmt.Errorf("flag releases: %s: %w", r["name"], err)
 		}
-		out[r["name"]] = v
+		fr := flagRelease{since: v, backports: map[int]int{}}
+		for _, b := range splitList(r["backports"]) {
+			mp, err := ParseVersion("1." + b)
+			if err != nil {
+				return nil, fmt.Errorf("flag releases: %s: backport %q: %w", r["name"], b, err)
+			}
+			fr.backports[mp.Minor] = mp.Patch
+		}
+		out[r["name"]] = fr
 	}
 	return out, nil
 })
 
-// FlagSince is the first release that has the flag (by any of its names), and false for a
-// flag every modelled release has.
-func FlagSince(f *Flag) (Version, bool) {
+// HasFlag reports whether release v has the flag (by any of its names): every modelled
+// release has the flags data/flag-releases.tsv does not list.
+func HasFlag(f *Flag, v Version) bool {
 	since, err := flagSince()
 	if err != nil {
 		panic(err) // embedded data; TestFlagReleases
 	}
 	for _, n := range f.Names() {
-		if v, ok := since[n]; ok {
-			return v, true
+		if fr, ok := since[n]; ok {
+			return fr.has(v)
 		}
 	}
-	return Version{}, false
+	return true
 }
 
 var releaseProfiles sync.Map // "product version" → *Profile
@@ -68,7 +92,7 @@ func (p *Profile) ForRelease(b Behaviour) *Profile {
 		nc.ConfigValid = make(map[string]bool, len(c.ConfigValid))
 		dropped := map[string]bool{}
 		for _, f := range c.Flags {
-			if s, ok := FlagSince(f); ok && v.Less(s) {
+			if !HasFlag(f, v) {
 				for _, n := range f.Names() {
 					dropped[n] = true
 				}

@@ -10,7 +10,8 @@ func TestFlagReleases(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, p := range []*Profile{K3s(), RKE2()} {
-		for name, v := range since {
+		for name, fr := range since {
+			v := fr.since
 			found := false
 			for _, c := range p.Commands {
 				if c.Lookup(name) != nil {
@@ -24,10 +25,11 @@ func TestFlagReleases(t *testing.T) {
 			if v.Patch == 0 {
 				before = Version{v.Major, v.Minor - 1, 99, ""}
 			}
+			_, backported := fr.backports[before.Minor]
 			for _, tc := range []struct {
 				version string
 				want    bool
-			}{{"", true}, {vText(v), true}, {vText(before), false}} {
+			}{{"", true}, {vText(v), true}, {vText(before), backported && before.Patch >= fr.backports[before.Minor]}} {
 				b, err := p.Behaviour(tc.version)
 				if err != nil {
 					t.Fatal(err)
@@ -43,8 +45,22 @@ func TestFlagReleases(t *testing.T) {
 			}
 		}
 	}
+	// Backports: etcd-s3-retention is in v1.32.8 and v1.31.12 (docs.k3s.io), not v1.32.7.
+	for _, tc := range []struct {
+		version string
+		want    bool
+	}{{"v1.32.8+k3s1", true}, {"v1.32.7+k3s1", false}, {"v1.31.12+k3s1", true}, {"v1.30.14+k3s1", false}, {"v1.29.15+k3s1", false}} {
+		b, _ := K3s().Behaviour(tc.version)
+		if got := K3s().ForRelease(b).Command("server").Lookup("etcd-s3-retention") != nil; got != tc.want {
+			t.Errorf("%s has etcd-s3-retention: %v, want %v", tc.version, got, tc.want)
+		}
+	}
+	b, _ := K3s().Behaviour("v1.29.15+k3s1")
+	if K3s().ForRelease(b).Command("server").Lookup("etcd-snapshot-reconcile-interval") == nil {
+		t.Error("v1.29.15 has etcd-snapshot-reconcile-interval (backport of d694dd1db)")
+	}
 	// The etcd-snapshot spelling follows its etcd-s3- alias.
-	b, _ := K3s().Behaviour("v1.33.3+k3s1")
+	b, _ = K3s().Behaviour("v1.33.3+k3s1")
 	if K3s().ForRelease(b).Command("etcd-snapshot").Lookup("s3-retention") != nil {
 		t.Error("v1.33.3 etcd-snapshot has s3-retention; it arrived in v1.33.4")
 	}

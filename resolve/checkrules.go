@@ -1,6 +1,9 @@
 package resolve
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/k3sconf/k3sconf/profile"
 )
 
@@ -32,7 +35,14 @@ type checkRule struct {
 	phase  string
 	// message is k3s's message ("…" for what varies), for docs/checks.md.
 	message string
+	// backports are the older minor lines that got the change, minor → first patch.
+	backports map[int]int
 }
+
+// march2025 are the March 2025 releases that carry d694dd1db's backports (k3s-io/k3s#11943,
+// release-1.29 validated 2025-03-13; rancher/rke2#7895-#7897): v1.31.7, v1.30.11 (released
+// 2025-03-25, docs.k3s.io release notes) and v1.29.15, beside v1.32.3 on main.
+var march2025 = map[int]int{31: 7, 30: 11, 29: 15}
 
 // The first release of a change is derived from main's history, because the mirror has
 // neither tags nor release branches: a commit reaches the patch release after the
@@ -52,8 +62,8 @@ var checkRules = []checkRule{
 	{id: "agent-join-token", message: "Failed to validate connection to cluster at …: invalid token CA hash length | invalid token format | token must not be empty | only https:// URLs are supported, invalid scheme: …", source: "pkg/agent/run.go:349 → pkg/clientaccess/token.go:239,251,367,371", phase: PhaseRetry},
 	// pkg/cli/server/server.go run, in its order
 	{id: "rootless-node-ip", message: "invalid IP[N]: …", source: "pkg/cli/server/server.go:114 (k8s.io/utils/net IsDualStackIPStrings)", phase: PhaseStart},
-	{id: "reconcile-interval", message: "etcd-snapshot-reconcile-interval must be greater than 0s", source: "pkg/cli/server/server.go:206", since: "v1.32.3", commit: "d694dd1db (2025-03-05, main on v1.32.2)", phase: PhaseStart},
-	{id: "s3-timeout", message: "etcd-s3-timeout must be greater than 0s", source: "pkg/cli/server/server.go:216", since: "v1.32.3", commit: "d694dd1db (2025-03-05, main on v1.32.2)", phase: PhaseStart},
+	{id: "reconcile-interval", message: "etcd-snapshot-reconcile-interval must be greater than 0s", source: "pkg/cli/server/server.go:206", since: "v1.32.3", backports: march2025, commit: "d694dd1db (2025-03-05, main on v1.32.2)", phase: PhaseStart},
+	{id: "s3-timeout", message: "etcd-s3-timeout must be greater than 0s", source: "pkg/cli/server/server.go:216", since: "v1.32.3", backports: march2025, commit: "d694dd1db (2025-03-05, main on v1.32.2)", phase: PhaseStart},
 	{id: "restore-path", message: "invalid flag use; --cluster-reset required with --cluster-reset-restore-path", source: "pkg/cli/server/server.go:246", commit: "866dc94ce (2020-08)", phase: PhaseStart},
 	{id: "disable-etcd-server", message: "invalid flag use; --server is required with --disable-etcd", source: "pkg/cli/server/server.go:258", commit: "2705431d9 (2021-04)", phase: PhaseStart},
 	{id: "datastore-disable-apiserver", message: "invalid flag use; cannot use --disable-apiserver with --datastore-endpoint", source: "pkg/cli/server/server.go:262", since: "v1.29.4", commit: "3f649e3bc (2024-03-27, main on v1.29.3)", phase: PhaseStart},
@@ -104,6 +114,14 @@ func (c *checkRule) releases() string {
 	switch {
 	case c.since != "" && c.until != "":
 		return c.since + " to before " + c.until
+	case c.since != "" && len(c.backports) > 0:
+		var bs []string
+		for minor := 40; minor > 0; minor-- {
+			if p, ok := c.backports[minor]; ok {
+				bs = append(bs, fmt.Sprintf("v1.%d.%d", minor, p))
+			}
+		}
+		return "since " + c.since + " (backported: " + strings.Join(bs, ", ") + ")"
 	case c.since != "":
 		return "since " + c.since
 	case c.until != "":
@@ -123,7 +141,7 @@ func (c *checkRule) applies(beh profile.Behaviour) bool {
 	}
 	if c.since != "" {
 		s, _ := profile.ParseVersion(c.since)
-		if v.Less(s) {
+		if p, ok := c.backports[v.Minor]; v.Less(s) && !(ok && v.Major == 1 && v.Patch >= p) {
 			return false
 		}
 	}

@@ -80,6 +80,10 @@ func TestCheckRuleReleases(t *testing.T) {
 		{"s3-timeout", "v1.32.2+k3s1", false},
 		{"s3-timeout", "v1.32.3+k3s1", true},
 		{"s3-timeout", "", true},
+		{"s3-timeout", "v1.31.7+k3s1", true}, // the March 2025 backport
+		{"s3-timeout", "v1.31.6+k3s1", false},
+		{"reconcile-interval", "v1.29.15+k3s1", true},
+		{"reconcile-interval", "v1.28.15+k3s1", false},
 		{"agent-node-ip", "v1.34.1+k3s1", false},
 		{"agent-node-ip", "v1.34.2+k3s1", true},
 		{"agent-node-ip-retry", "v1.34.1+k3s1", true},
