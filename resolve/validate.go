@@ -113,7 +113,9 @@ func (r *resolver) refuse(code string, f refusal) {
 		return
 	}
 	r.stops++
-	if rule.phase != PhaseRetry && r.res.Error == "" {
+	// Only the first finding that stops k3s is its refusal: after a retries-forever one, k3s
+	// never reaches the later checks, so they stay AfterFixing and are not Result.Error.
+	if rule.phase != PhaseRetry && !after && r.res.Error == "" {
 		r.failAt(stageValidate, f.msg, pos)
 		r.res.errPhase = rule.phase
 	}

@@ -388,3 +388,34 @@ func TestValidateRetryMessages(t *testing.T) {
 		})
 	}
 }
+
+// TestSnapshotPositional: etcd-snapshot delete's snapshot names are its arguments, kept in
+// Result.Positional and not reported as stray words; a flag after them is (urfave/cli reads
+// it as one more name).
+func TestSnapshotPositional(t *testing.T) {
+	for _, tc := range []struct {
+		args       []string
+		positional int
+		stray      bool
+	}{
+		{[]string{"etcd-snapshot", "delete", "a", "b"}, 2, false},
+		{[]string{"etcd-snapshot", "delete", "a", "--etcd-s3"}, 2, true},
+		{[]string{"etcd-snapshot", "save", "nightly"}, 1, true},
+	} {
+		fs := afero.NewMemMapFs()
+		_ = afero.WriteFile(fs, "/var/lib/rancher/k3s/server/token", []byte("pw\n"), 0o600)
+		res, err := resolve.Resolve(resolve.Options{FS: fs, Command: "etcd-snapshot", Args: tc.args})
+		if err != nil {
+			t.Fatal(err)
+		}
+		stray := false
+		for _, d := range res.Diagnostics {
+			if d.Code == "cli-positional" {
+				stray = true
+			}
+		}
+		if len(res.Positional) != tc.positional || stray != tc.stray {
+			t.Errorf("%v: %d positional, cli-positional %v; want %d, %v", tc.args, len(res.Positional), stray, tc.positional, tc.stray)
+		}
+	}
+}
