@@ -61,6 +61,19 @@ type Diagnostic struct {
 	// Key is the flag the finding is about, when there is one; explain uses it to show
 	// the finding next to the key.
 	Key string
+	// Phase, on one of k3s's own checks after parsing, says when it stops the node:
+	// "refuses-to-start", "starts-then-stops" (an in-process component such as the kubelet
+	// fails after k3s started) or "retries-forever" (k3s runs and never gets ready).
+	Phase string
+	// AfterFixing marks a check found by going on past an earlier refusal, as k3s would
+	// once that one is fixed: k3s itself reports only the first.
+	AfterFixing bool
+	// Assumes is the host state the finding depends on: what the node's files show, or
+	// what k3sconf assumed where they do not show it.
+	Assumes string
+	// Rule names the k3s code that makes the check (file:line at a commit) and the
+	// releases that make it.
+	Rule string
 }
 
 // String is a one-line rendering for logs and tests.

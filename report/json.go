@@ -83,6 +83,11 @@ type Diagnostic struct {
 	Key      string `json:"key,omitempty"`
 	Message  string `json:"message"`
 	Hint     string `json:"hint,omitempty"`
+	// Phase, AfterFixing, Assumes and Rule: see diag.Diagnostic (docs/json.md).
+	Phase       string `json:"phase,omitempty"`
+	AfterFixing bool   `json:"afterFixing,omitempty"`
+	Assumes     string `json:"assumes,omitempty"`
+	Rule        string `json:"rule,omitempty"`
 }
 
 // JSON builds the document for a result. Keys holds every flag of the command.
@@ -206,7 +211,8 @@ func Diagnostics(ds []diag.Diagnostic, red *Redactor) []Diagnostic {
 
 func diagDoc(d diag.Diagnostic, red *Redactor) Diagnostic {
 	return Diagnostic{Severity: string(d.Severity), Code: d.Code, File: d.Pos.File, Line: d.Pos.Line,
-		Column: d.Pos.Column, Key: red.Scrub(d.Key), Message: red.Scrub(d.Message), Hint: red.Scrub(d.Hint)}
+		Column: d.Pos.Column, Key: red.Scrub(d.Key), Message: red.Scrub(d.Message), Hint: red.Scrub(d.Hint),
+		Phase: d.Phase, AfterFixing: d.AfterFixing, Assumes: red.Scrub(d.Assumes), Rule: red.Scrub(d.Rule)}
 }
 
 // Args is the spliced argv with secret values redacted: "--token=x" and the word after a

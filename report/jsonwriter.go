@@ -65,6 +65,12 @@ func WriteJSON(w io.Writer, d *Document) error {
 		j.optField(`,"key":`, dg.Key)
 		j.field(`,"message":`, dg.Message)
 		j.optField(`,"hint":`, dg.Hint)
+		j.optField(`,"phase":`, dg.Phase)
+		if dg.AfterFixing {
+			j.raw(`,"afterFixing":true`)
+		}
+		j.optField(`,"assumes":`, dg.Assumes)
+		j.optField(`,"rule":`, dg.Rule)
 		j.raw("}")
 	}
 	j.raw("]")

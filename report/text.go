@@ -61,7 +61,7 @@ func Header(w io.Writer, res *resolve.Result) {
 func Show(w io.Writer, res *resolve.Result, red *Redactor, all bool) {
 	Header(w, res)
 	if res.Error != "" {
-		fmt.Fprintf(w, "\n%s refuses to start: %s\n", res.Product, red.Scrub(res.Error))
+		fmt.Fprintf(w, "\n%s %s: %s\n", res.Product, res.RefusalPhrase(), red.Scrub(res.Error))
 	}
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
@@ -142,9 +142,12 @@ func Check(w io.Writer, res *resolve.Result, red *Redactor) (errors, warnings in
 func CheckFindings(w io.Writer, res *resolve.Result, all []diag.Diagnostic, red *Redactor) (errors, warnings int) {
 	ds := sortedFindings(all)
 	if res.Error != "" {
-		fmt.Fprintf(w, "%s refuses to start: %s\n", res.Product, red.Scrub(res.Error))
+		fmt.Fprintf(w, "%s %s: %s\n", res.Product, res.RefusalPhrase(), red.Scrub(res.Error))
 		if !res.ErrorPos.IsZero() {
 			fmt.Fprintf(w, "  at %s\n", res.ErrorPos)
+		}
+		if n := res.AfterFixing(); n > 0 {
+			fmt.Fprintf(w, "  and %s after fixing it (k3s reports one per restart; marked \"after fixing the above\")\n", plural(n, "more refusal"))
 		}
 		fmt.Fprintln(w)
 	}
@@ -243,7 +246,7 @@ func Explain(w io.Writer, res *resolve.Result, k *resolve.Key, red *Redactor) {
 		fmt.Fprintf(w, "  critical: every server of the cluster must use %s; %s refuses a server whose value differs when it joins (\"critical configuration value mismatch\")\n", what, res.Product)
 	}
 	if res.Error != "" {
-		fmt.Fprintf(w, "  but %s refuses to start: %s\n", res.Product, red.Scrub(res.Error))
+		fmt.Fprintf(w, "  but %s %s: %s\n", res.Product, res.RefusalPhrase(), red.Scrub(res.Error))
 	}
 	if len(k.History) > 0 {
 		fmt.Fprintln(w, "\n  every assignment, in precedence order (defaults, environment, config files, command line):")

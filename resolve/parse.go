@@ -430,7 +430,14 @@ func (r *resolver) collect(main, wrapper *cliRun) {
 	}
 	// Tokens after the first positional argument, or never reached because of an error.
 	ignoredBy := map[string][]*Assignment{}
-	if len(main.rest) > 0 {
+	for _, t := range main.rest {
+		r.res.Positional = append(r.res.Positional, Arg{Value: t.text, Kind: t.kind, Pos: t.pos})
+	}
+	// etcd-snapshot delete takes the snapshot names as its arguments
+	// (pkg/cli/etcdsnapshot/etcd_snapshot.go deleteSnapshot): they are not stray words
+	// unless a flag follows them, which urfave/cli then reads as one more name.
+	namesOnly := main.sub == "delete" && !slices.ContainsFunc(main.rest, func(t token) bool { return strings.HasPrefix(t.text, "-") })
+	if len(main.rest) > 0 && !namesOnly {
 		first := main.rest[0]
 		msg := fmt.Sprintf("%q is a positional argument; urfave/cli v2 stops reading flags there, so it and everything after it is ignored", first.text)
 		if r.era == EraV1 {

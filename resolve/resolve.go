@@ -68,6 +68,8 @@ func Resolve(opts Options) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrUsage, err)
 	}
+	// The release's flags: the catalog is the newest release's (profile/data/flag-releases.tsv).
+	p = p.ForRelease(beh)
 	if opts.Command != "" && p.Command(opts.Command) == nil {
 		return nil, fmt.Errorf("%w: unknown command %q (want server, agent or etcd-snapshot)", ErrUsage, opts.Command)
 	}
@@ -170,6 +172,10 @@ type resolver struct {
 	configFix map[string]bool
 	// warnedMissing: token files already reported missing.
 	warnedMissing map[string]bool
+	// stops counts the refusals of validate that stop k3s (the later ones are AfterFixing).
+	stops int
+	// kubeletSkipNodeIP: node-ip was refused before the kubelet; its kubelet check waits for the fix.
+	kubeletSkipNodeIP bool
 }
 
 func (r *resolver) diag(d diag.Diagnostic) { r.res.Diagnostics = append(r.res.Diagnostics, d) }

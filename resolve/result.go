@@ -141,6 +141,9 @@ type Result struct {
 	ConfigWhy  string
 	// Args is the argv k3s parses after splicing, without argv[0].
 	Args []Arg
+	// Positional are the arguments left after the command's flags (the snapshot names of
+	// etcd-snapshot delete; a stray word elsewhere, reported as cli-positional).
+	Positional []Arg
 	// Keys holds every flag of the command, in declaration order.
 	Keys []*Key
 	// Env is the process environment from the unit, sorted by name.
@@ -167,6 +170,34 @@ type Result struct {
 	incomplete  bool
 	brokenInput bool
 	errStage    int
+	errPhase    string
+}
+
+// RefusalPhrase says how k3s fails for Error: "refuses to start", "starts, then stops" (the
+// kubelet it runs exits after k3s started) or, for a check of k3s etcd-snapshot, "etcd-snapshot
+// fails". Empty when there is no Error.
+func (r *Result) RefusalPhrase() string {
+	switch {
+	case r.Error == "":
+		return ""
+	case r.errPhase == PhaseAfterStart:
+		return "starts, then stops"
+	case r.errStage == stageValidate && r.Command == "etcd-snapshot":
+		return "etcd-snapshot fails"
+	}
+	return "refuses to start"
+}
+
+// AfterFixing counts the findings of k3s's own checks found past the first refusal, as k3s
+// would report them once it is fixed, one restart at a time.
+func (r *Result) AfterFixing() int {
+	n := 0
+	for _, d := range r.Diagnostics {
+		if d.AfterFixing {
+			n++
+		}
+	}
+	return n
 }
 
 // Incomplete reports whether k3sconf could not read some of the node's input (no
