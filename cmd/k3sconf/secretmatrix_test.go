@@ -6,6 +6,7 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -121,12 +122,15 @@ func writeFiles(t *testing.T, dir string, files map[string]string) {
 		if err := os.WriteFile(fp, []byte(c), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		// Before the process in proc/321 started: status sees no change since, in both variants.
-		old := time.Unix(1714550600, 0).Add(-2 * time.Hour)
-		if err := os.Chtimes(fp, old, old); err != nil {
-			t.Fatal(err)
-		}
 	}
+	// Before the process in proc/321 started: status sees no change since, in both variants.
+	old := time.Unix(1714550600, 0).Add(-2 * time.Hour)
+	filepath.WalkDir(dir, func(p string, _ os.DirEntry, err error) error {
+		if err == nil {
+			err = os.Chtimes(p, old, old)
+		}
+		return err
+	})
 }
 
 // nodeRuns is every node command, text and JSON, for the node at root; explain names the
@@ -462,6 +466,9 @@ func TestSecretMatrix(t *testing.T) {
 			}
 			sort.Strings(words)
 			for j := range runs {
+				if slices.Contains(runs[j].args, "--secret-salt") {
+					continue // a fingerprint of a secret depends on it by design
+				}
 				for _, o := range []struct{ name, a, b string }{{"stdout", runs[j].out, wruns[j].out}, {"stderr", runs[j].errOut, wruns[j].errOut}} {
 					if o.a != o.b {
 						differ++

@@ -1,0 +1,372 @@
+package report
+
+import (
+	"strings"
+)
+
+// The word rules of the Redactor (docs/secrets.md): text is redacted where it quotes
+// input, one word (a run of non-blank bytes) at a time, never by replacing a substring of
+// the sentence around it (a distinctive secret value excepted: it is no word of prose).
+
+// kind says how a value under a name is redacted.
+type kind uint8
+
+const (
+	notSecret kind = iota
+	wholeSecret
+	urlSecret // only the credentials of a URL or DSN
+)
+
+// nameKind is the kind of the values of a name as input writes it ("--token", "-t",
+// "token+", "K3S_TOKEN", "registry-password", "joinKey"): a flag of the command by the
+// profile, a typo of a secret flag, or the name rule.
+func (r *Redactor) nameKind(name string) (kind, bool) {
+	n := strings.TrimSuffix(strings.TrimLeft(name, "-"), "+")
+	if n == "" || !isName(n) {
+		return notSecret, false
+	}
+	if f, ok := r.flags[n]; ok {
+		switch {
+		case f.secret && urlValuedName(n):
+			return urlSecret, false
+		case f.secret:
+			return wholeSecret, false
+		case urlValuedName(n):
+			return urlSecret, f.isBool
+		}
+		return notSecret, f.isBool
+	}
+	switch {
+	case nearMiss(n, r.secretFlags):
+		return wholeSecret, false
+	case urlValuedName(n):
+		return urlSecret, false
+	case SecretName(n):
+		return wholeSecret, false
+	}
+	return notSecret, false
+}
+
+func isName(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.') {
+			return false
+		}
+	}
+	return true
+}
+
+func isNameByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.' || c == '+'
+}
+
+// redactAs redacts one value of the kind; a switch ("true") or an empty value stays.
+func redactAs(k kind, name, v string) string {
+	switch {
+	case v == "" || v == Redacted || boolWord(v):
+		return v
+	case k == urlSecret:
+		return redactURL(v)
+	case k == wholeSecret:
+		if w := nameWords(name); len(w) > 0 && w[len(w)-1] == "key" && looksLikePath(v) {
+			return v
+		}
+		return Redacted
+	}
+	return v
+}
+
+// Scrub redacts text that quotes input: a message, hint, reason, error, or a value that is
+// not itself a known secret (the word rules above). A word after a secret flag is
+// redacted when it looks like a value (not a plain word: "Unknown flag --agent-tokn found"
+// keeps "found") or is a secret the node sets.
+func (r *Redactor) Scrub(s string) string {
+	if !r.on || s == "" {
+		return s
+	}
+	return r.text(s, false, nil)
+}
+
+// Argv redacts a command line given as words (argv, node-args, a compose command): the
+// word after a secret flag is its value, whatever it looks like.
+func (r *Redactor) Argv(words []string) []string {
+	out := make([]string, len(words))
+	if !r.on {
+		copy(out, words)
+		return out
+	}
+	var pending pend
+	for i, w := range words {
+		if pending.k != notSecret {
+			out[i] = r.hide(pending.k, pending.name, r.known(w))
+			pending = pend{}
+			continue
+		}
+		out[i] = r.text(w, true, &pending)
+	}
+	return out
+}
+
+// Arg redacts one word of a command line on its own ('--token X' as one word).
+func (r *Redactor) Arg(w string) string {
+	if !r.on || w == "" {
+		return w
+	}
+	return r.text(w, true, nil)
+}
+
+// Key redacts a diagnostic's key: a name as input wrote it, which may be a flag and its
+// value in one word ("token X" from '--token X').
+func (r *Redactor) Key(s string) string {
+	if !r.on || s == "" {
+		return s
+	}
+	if name, v, ok := strings.Cut(s, " "); ok {
+		if k, _ := r.nameKind(name); k != notSecret {
+			return name + " " + r.hide(k, name, v)
+		}
+	}
+	return r.Scrub(s)
+}
+
+type pend struct {
+	k    kind
+	name string
+}
+
+// known replaces the distinctive secret values in s.
+func (r *Redactor) known(s string) string {
+	for _, sec := range r.secrets {
+		if strings.Contains(s, sec) {
+			with := Redacted
+			if red, ok := r.whole[sec]; ok {
+				with = red
+			}
+			s = strings.ReplaceAll(s, sec, with)
+		}
+	}
+	return s
+}
+
+const openers = "\"'([{`"
+const closers = "\"')]},;:.`"
+
+// text applies the word rules to s; argv: s is a command-line word (its value words are
+// values whatever they look like). carry, when not nil, holds a pending secret flag across
+// calls (Argv).
+func (r *Redactor) text(s string, argv bool, carry *pend) string {
+	s = r.known(s)
+	var pending pend
+	if carry != nil {
+		pending = *carry
+	}
+	var b strings.Builder
+	changed := false
+	i := 0
+	for i < len(s) {
+		j := i
+		for j < len(s) && !isBlank(s[j]) {
+			j++
+		}
+		if j > i {
+			w := s[i:j]
+			nw := r.word(w, argv, &pending)
+			if nw != w && !changed {
+				changed = true
+				b.Grow(len(s))
+				b.WriteString(s[:i])
+			}
+			if changed {
+				b.WriteString(nw)
+			}
+		}
+		k := j
+		for k < len(s) && isBlank(s[k]) {
+			k++
+		}
+		if changed {
+			b.WriteString(s[j:k])
+		}
+		i = k
+	}
+	if carry != nil {
+		*carry = pending
+	}
+	if !changed {
+		return s
+	}
+	return b.String()
+}
+
+func isBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v' }
+
+// word redacts one word.
+func (r *Redactor) word(w string, argv bool, pending *pend) string {
+	lo, hi := 0, len(w)
+	for lo < hi && strings.IndexByte(openers, w[lo]) >= 0 {
+		lo++
+	}
+	for hi > lo && strings.IndexByte(closers, w[hi-1]) >= 0 {
+		hi--
+	}
+	core := w[lo:hi]
+	if p := *pending; p.k != notSecret {
+		*pending = pend{}
+		if core != "" && (argv || r.plain[core] || valueLike(core)) {
+			if red := r.hide(p.k, p.name, core); red != core {
+				return w[:lo] + red + w[hi:]
+			}
+			return w
+		}
+	}
+	// A flag or a key whose value is the next word: --token, '--token, "registry_password":
+	if core != "" && !strings.Contains(core, "=") {
+		key := strings.HasPrefix(w[hi:], ":") || strings.HasPrefix(w[hi:], "\":") || strings.HasPrefix(w[hi:], "':")
+		if strings.HasPrefix(core, "-") || key {
+			if k, isBool := r.nameKind(core); k != notSecret && !isBool {
+				*pending = pend{k: k, name: core}
+			}
+		}
+	}
+	if strings.IndexByte(w, '=') >= 0 {
+		w = r.assignments(w)
+	}
+	if strings.Contains(w, "://") {
+		w = r.redactURLs(w)
+	}
+	return w
+}
+
+// valueLike: a word a sentence would not use: not a plain word, not a flag.
+func valueLike(s string) bool {
+	return !plainWord(s) && !strings.HasPrefix(s, "-")
+}
+
+// assignments redacts the VALUE of every NAME=VALUE in the word whose NAME is secret:
+// --token=x, K3S_TOKEN=x, registry-password=x inside --kubelet-arg=registry-password=x,
+// joinKey=x inside name=tailscale,joinKey=x. After --flag= the value runs to the end of
+// the word; after a bare NAME= it stops at '&', ';' or a ',' that starts the next NAME=.
+func (r *Redactor) assignments(w string) string {
+	for i := 0; i < len(w); i++ {
+		if w[i] != '=' {
+			continue
+		}
+		st := i
+		for st > 0 && isNameByte(w[st-1]) {
+			st--
+		}
+		name := w[st:i]
+		k, _ := r.nameKind(name)
+		if k == notSecret {
+			continue
+		}
+		end := len(w)
+		if !strings.HasPrefix(name, "-") {
+			for e := i + 1; e < len(w); e++ {
+				if w[e] == '&' || w[e] == ';' || (w[e] == ',' && nextIsAssignment(w[e+1:])) {
+					end = e
+					break
+				}
+			}
+		}
+		for end > i+1 && strings.IndexByte(closers, w[end-1]) >= 0 {
+			end--
+		}
+		v := w[i+1 : end]
+		red := r.hide(k, name, v)
+		w = w[:i+1] + red + w[end:]
+		i += len(red)
+	}
+	return w
+}
+
+func nextIsAssignment(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] == '=' {
+			return i > 0
+		}
+		if !isNameByte(s[i]) {
+			return false
+		}
+	}
+	return false
+}
+
+// redactURLs redacts the password of every scheme://user:password@ in the word.
+func (r *Redactor) redactURLs(w string) string {
+	out := ""
+	for {
+		i := strings.Index(w, "://")
+		if i < 0 {
+			return out + w
+		}
+		// The scheme starts after the last non-scheme byte before "://".
+		st := i
+		for st > 0 && (isNameByte(w[st-1]) && w[st-1] != '_') {
+			st--
+		}
+		end := i + 3
+		for end < len(w) && strings.IndexByte("\"'`,;", w[end]) < 0 && !strings.HasPrefix(w[end:], "://") {
+			end++
+		}
+		// The next URL in the word starts at its scheme: leave it to the next round.
+		u := w[st:end]
+		if k := strings.Index(w[i+3:end], "://"); k >= 0 {
+			u = w[st : i+3+k]
+		}
+		out += w[:st] + r.hide(urlSecret, "url", u)
+		w = w[st+len(u):]
+	}
+}
+
+// redactUserinfo redacts the password of scheme://user:password@host… (the last '@'
+// before the host, as passwords may hold '@').
+func redactUserinfo(u string) string {
+	i := strings.Index(u, "://")
+	prefix, rest := u[:i+3], u[i+3:]
+	at := strings.LastIndex(authority(rest), "@")
+	if at < 0 {
+		return u
+	}
+	userinfo := rest[:at]
+	c := strings.IndexByte(userinfo, ':')
+	if c < 0 || c+1 >= len(userinfo) || userinfo[c+1:] == Redacted {
+		return u
+	}
+	return prefix + userinfo[:c+1] + Redacted + rest[at:]
+}
+
+// collect learns the secrets inside a value that is not secret as a whole: URL passwords
+// and the VALUE of secret NAME=VALUE words.
+func (r *Redactor) collect(v string, seen map[string]bool) {
+	if v == "" || (strings.IndexByte(v, '=') < 0 && !strings.Contains(v, "@")) {
+		return
+	}
+	r.learn = seen
+	r.text(v, true, nil)
+	r.learn = nil
+}
+
+// collectArgv learns the values of secret flags in input words (the word after
+// --agent-tokn, the value in '--token X').
+func (r *Redactor) collectArgv(words []string, seen map[string]bool) {
+	r.learn = seen
+	r.Argv(words)
+	r.learn = nil
+}
+
+// hide redacts v as a value of the kind, and while collecting records what it hid.
+func (r *Redactor) hide(k kind, name, v string) string {
+	red := redactAs(k, name, v)
+	if r.learn != nil && red != v {
+		if k == urlSecret {
+			for _, p := range secretParts("datastore-endpoint", v) {
+				r.addValue(p, r.learn)
+			}
+		} else {
+			r.addValue(v, r.learn)
+		}
+	}
+	return red
+}
