@@ -267,3 +267,42 @@ func secretParts(name, v string) []string {
 	return nonEmpty
 }
 
+
+// Merge returns one redactor that knows the secrets and flags of all of rs (the nodes of
+// a compose file, today's files and the running process); nil entries are skipped. With
+// none (or when the first hides nothing) it redacts as show says.
+func Merge(show bool, rs ...*Redactor) *Redactor {
+	m := NewTextRedactor(show)
+	if show {
+		return m
+	}
+	m.flags = map[string]flagInfo{}
+	m.secretFlags = nil
+	names := map[string]bool{}
+	for _, r := range rs {
+		if r == nil || !r.on {
+			continue
+		}
+		m.secrets = append(m.secrets, r.secrets...)
+		for k, v := range r.plain {
+			m.plain[k] = v
+		}
+		for k, v := range r.whole {
+			m.whole[k] = v
+		}
+		for k, v := range r.flags {
+			m.flags[k] = v
+		}
+		for _, n := range r.secretFlags {
+			if !names[n] {
+				names[n] = true
+				m.secretFlags = append(m.secretFlags, n)
+			}
+		}
+	}
+	if len(m.secretFlags) == 0 {
+		m.secretFlags = append(m.secretFlags, defaultSecretFlags...)
+	}
+	m.sortSecrets()
+	return m
+}

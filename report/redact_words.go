@@ -133,6 +133,8 @@ func (r *Redactor) Key(s string) string {
 type pend struct {
 	k    kind
 	name string
+	// until: the value is quoted with this byte and goes on to the word that closes it.
+	until byte
 }
 
 // known replaces the distinctive secret values in s.
@@ -157,6 +159,11 @@ const closers = "\"')]},;:.`"
 // calls (Argv).
 func (r *Redactor) text(s string, argv bool, carry *pend) string {
 	s = r.known(s)
+	if argv && (carry == nil || carry.k == notSecret) {
+		if red, ok := r.flagElement(s); ok {
+			return red
+		}
+	}
 	var pending pend
 	if carry != nil {
 		pending = *carry
@@ -211,8 +218,20 @@ func (r *Redactor) word(w string, argv bool, pending *pend) string {
 		hi--
 	}
 	core := w[lo:hi]
+	if p := *pending; p.until != 0 {
+		if i := strings.IndexByte(w, p.until); i >= 0 {
+			*pending = pend{}
+			return Redacted + w[i:]
+		}
+		return Redacted
+	}
 	if p := *pending; p.k != notSecret {
 		*pending = pend{}
+		if q := w[0]; (q == '"' || q == '\'') && strings.IndexByte(w[1:], q) < 0 {
+			// A quoted value with blanks: "abc def".
+			*pending = pend{k: p.k, name: p.name, until: q}
+			return w[:1] + Redacted
+		}
 		if core != "" && (argv || r.plain[core] || valueLike(core)) {
 			if red := r.hide(p.k, p.name, core); red != core {
 				return w[:lo] + red + w[hi:]
@@ -230,12 +249,53 @@ func (r *Redactor) word(w string, argv bool, pending *pend) string {
 		}
 	}
 	if strings.IndexByte(w, '=') >= 0 {
-		w = r.assignments(w)
+		var open byte
+		w, open = r.assignments(w)
+		if open != 0 {
+			*pending = pend{k: wholeSecret, until: open}
+		}
 	}
 	if strings.Contains(w, "://") {
 		w = r.redactURLs(w)
 	}
 	return w
+}
+
+// flagElement redacts one argv element that is a secret flag with its value, blanks
+// included: "--token=a b", "--token a b" (one word: '--token a b' in a unit).
+func (r *Redactor) flagElement(s string) (string, bool) {
+	lo := 0
+	for lo < len(s) && strings.IndexByte(openers, s[lo]) >= 0 {
+		lo++
+	}
+	if lo == len(s) || s[lo] != '-' {
+		return "", false
+	}
+	e := lo
+	for e < len(s) && s[e] != '=' && !isBlank(s[e]) {
+		e++
+	}
+	if e == len(s) {
+		return "", false
+	}
+	name := s[lo:e]
+	k, isBool := r.nameKind(name)
+	if k == notSecret || (isBool && s[e] != '=') {
+		return "", false
+	}
+	v0 := e + 1
+	for v0 < len(s) && isBlank(s[v0]) {
+		v0++
+	}
+	hi := len(s)
+	for hi > v0 && strings.IndexByte(closers, s[hi-1]) >= 0 && (lo > 0 || s[hi-1] != '.') {
+		hi--
+	}
+	if hi <= v0 {
+		return "", false
+	}
+	red := r.hide(k, name, s[v0:hi])
+	return s[:v0] + red + s[hi:], true
 }
 
 // valueLike: a word a sentence would not use: not a plain word, not a flag.
@@ -247,7 +307,9 @@ func valueLike(s string) bool {
 // --token=x, K3S_TOKEN=x, registry-password=x inside --kubelet-arg=registry-password=x,
 // joinKey=x inside name=tailscale,joinKey=x. After --flag= the value runs to the end of
 // the word; after a bare NAME= it stops at '&', ';' or a ',' that starts the next NAME=.
-func (r *Redactor) assignments(w string) string {
+// open is the quote a redacted value opened and the word did not close ("K3S_TOKEN=abc
+// def": the value goes on in the next words).
+func (r *Redactor) assignments(w string) (out string, open byte) {
 	for i := 0; i < len(w); i++ {
 		if w[i] != '=' {
 			continue
@@ -275,10 +337,22 @@ func (r *Redactor) assignments(w string) string {
 		}
 		v := w[i+1 : end]
 		red := r.hide(k, name, v)
+		open = 0
+		if red != v {
+			var q byte
+			if st > 0 && (w[st-1] == '"' || w[st-1] == '\'') {
+				q = w[st-1]
+			} else if i+1 < len(w) && (w[i+1] == '"' || w[i+1] == '\'') {
+				q = w[i+1]
+			}
+			if q != 0 && strings.IndexByte(w[i+2:], q) < 0 {
+				open = q
+			}
+		}
 		w = w[:i+1] + red + w[end:]
 		i += len(red)
 	}
-	return w
+	return w, open
 }
 
 func nextIsAssignment(s string) bool {

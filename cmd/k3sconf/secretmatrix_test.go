@@ -98,6 +98,8 @@ var silentPlaces = map[string]bool{
 	"fleet node folder config token": true, "fleet node folder etcd-s3-proxy": true,
 	"fleet node folder server userinfo": true, "fleet nodes-json node-args etcd-s3-proxy": true,
 	"fleet nodes-json node-args kubelet-arg": true, "group_vars !vault string": true,
+	// fleet never prints a secret, even with --show-secrets (its --help).
+	"fleet node folder '--token v' one word": true, "fleet nodes-json node-args one word": true,
 }
 
 // matrixRun is one command line and its outputs.
