@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/k3sconf/k3sconf/profile"
 	"github.com/k3sconf/k3sconf/resolve"
@@ -41,6 +42,9 @@ type Redactor struct {
 	secretFlags []string
 	// learn, while NewRedactor collects, records the values the word rules hide.
 	learn map[string]bool
+	// typos caches the typo rule (Redactor.typo).
+	mu    sync.Mutex
+	typos map[string]bool
 }
 
 type flagInfo struct{ secret, isBool bool }
@@ -51,9 +55,7 @@ func NewTextRedactor(show bool) *Redactor {
 	r := &Redactor{on: !show}
 	if r.on {
 		r.whole, r.plain = map[string]string{}, map[string]bool{}
-		for _, n := range defaultSecretFlags {
-			r.secretFlags = append(r.secretFlags, n)
-		}
+		r.secretFlags = append(r.secretFlags, defaultSecretFlags...)
 	}
 	return r
 }
@@ -166,8 +168,10 @@ func NewRedactor(res *resolve.Result, show bool) *Redactor {
 	}
 	r.collectArgv(words, seen)
 	for _, a := range res.Stray {
-		r.collectArgv([]string{a.Name, a.Value}, seen)
-		r.collect(a.Raw, seen)
+		// A stray name is a flag k3s does not know (config keys too: "agent-tokn:").
+		name := "--" + strings.TrimSuffix(strings.TrimSuffix(strings.TrimLeft(a.Name, "-"), ":"), "+")
+		r.collectArgv([]string{name, a.Value}, seen)
+		r.collectArgv([]string{name, a.Raw}, seen)
 	}
 	r.sortSecrets()
 	return r

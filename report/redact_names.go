@@ -30,57 +30,82 @@ import (
 // (kubernetes-sigs/kubespray 46dbdd39, roles/*/defaults and inventory/sample:
 // TestSecretNameKubespray).
 func SecretName(name string) bool {
-	words := nameWords(name)
-	if len(words) == 0 {
+	last, more := lastWord(name)
+	if last == "" {
 		return false
 	}
-	last := words[len(words)-1]
 	for _, s := range []string{"token", "secret", "password", "passwd", "passphrase", "pass"} {
 		if strings.HasSuffix(last, s) {
 			return true
+		}
+	}
+	if envName(name) && last != "file" && last != "dir" && last != "path" {
+		// An environment variable: resolve's rule (looksSecretEnv), a secret word anywhere
+		// (K3S_TOKEN-X, MY_PASSWORD_2).
+		for _, w := range []string{"TOKEN", "PASSWORD", "PASSWD", "SECRET", "ACCESS_KEY"} {
+			if strings.Contains(name, w) {
+				return true
+			}
 		}
 	}
 	switch last {
 	case "pwd", "auth", "credential", "credentials", "secrets", "tokens", "passwords":
 		return true
 	case "key":
-		return len(words) > 1
+		return more
 	}
 	return false
 }
 
-// nameWords splits a name into lower-case words (see SecretName).
-func nameWords(name string) []string {
-	name = strings.TrimLeft(name, "-")
-	var words []string
-	var cur strings.Builder
-	flush := func() {
-		if cur.Len() > 0 {
-			words = append(words, strings.ToLower(cur.String()))
-			cur.Reset()
-		}
-	}
-	var prev rune
-	for _, c := range name {
+// envName: upper case, digits, '_' and '-' (an invalid one: K3S_TOKEN-X), a letter.
+func envName(s string) bool {
+	letter := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
 		switch {
-		case c == '-' || c == '_' || c == '.':
-			flush()
-		case unicode.IsUpper(c) && unicode.IsLower(prev):
-			flush()
-			cur.WriteRune(c)
+		case c >= 'A' && c <= 'Z':
+			letter = true
+		case c >= '0' && c <= '9' || c == '_' || c == '-':
 		default:
-			cur.WriteRune(c)
+			return false
 		}
-		prev = c
 	}
-	flush()
-	return words
+	return letter
+}
+
+// lastWord is the last word of a name in lower case (see SecretName), and whether a word
+// comes before it.
+func lastWord(name string) (string, bool) {
+	name = strings.TrimRight(name, "-_.+:")
+	i := len(name)
+	for i > 0 {
+		c := name[i-1]
+		if c == '-' || c == '_' || c == '.' {
+			break
+		}
+		i--
+		// lower→upper: "joinKey" ends with "Key".
+		if c >= 'A' && c <= 'Z' && i > 0 && name[i-1] >= 'a' && name[i-1] <= 'z' {
+			break
+		}
+	}
+	w := name[i:]
+	more := strings.Trim(name[:i], "-_.") != ""
+	for k := 0; k < len(w); k++ {
+		if w[k] >= 'A' && w[k] <= 'Z' {
+			return strings.ToLower(w), more
+		}
+	}
+	return w, more
 }
 
 // urlValuedName: only the credentials inside such a value are secret (the password of a
 // URL or DSN), not the whole value: datastore endpoints, proxies, server URLs.
 func urlValuedName(name string) bool {
-	n := strings.ToLower(strings.TrimLeft(name, "-"))
+	n := strings.TrimLeft(name, "-")
+	if strings.IndexFunc(n, unicode.IsUpper) >= 0 {
+		n = strings.ToLower(n)
+	}
 	return strings.Contains(n, "datastore-endpoint") || strings.Contains(n, "datastore_endpoint") ||
 		strings.HasSuffix(n, "_proxy") || strings.HasSuffix(n, "-proxy") || n == "proxy"
 }
@@ -101,11 +126,24 @@ func nearMiss(name string, secretFlags []string) bool {
 		if abs(len(s)-len(name)) > limit || s == name {
 			continue
 		}
-		if fuzzy.Distance(name, s) <= limit {
+		if fuzzy.Distance(name, s) <= limit || transposed(name, s) {
 			return true
 		}
 	}
 	return false
+}
+
+// transposed: a and b differ by two adjacent bytes swapped ("tokne"), one typo that
+// Levenshtein counts as two.
+func transposed(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	i := 0
+	for i < len(a) && a[i] == b[i] {
+		i++
+	}
+	return i+1 < len(a) && a[i] == b[i+1] && a[i+1] == b[i] && a[i+2:] == b[i+2:]
 }
 
 func abs(x int) int {
@@ -142,10 +180,18 @@ func boolWord(s string) bool {
 // looksLikePath: a value under a *key name that names a file (kube-apiserver's
 // --kubelet-client-key, kubespray's kube_apiserver_client_key: "{{ kube_cert_dir }}/ca.key").
 func looksLikePath(s string) bool {
+	if strings.HasPrefix(s, "{{") {
+		// A path under a templated folder: what follows the last "}}" starts with '/'.
+		if i := strings.LastIndex(s, "}}"); i >= 0 {
+			s = s[i+2:]
+			return strings.HasPrefix(s, "/") && !strings.ContainsAny(s, " \t\n")
+		}
+		return false
+	}
 	if strings.ContainsAny(s, " \t\n") || strings.Contains(s, "://") || !strings.Contains(s, "/") {
 		return false
 	}
-	return strings.HasPrefix(s, "/") || strings.HasPrefix(s, "./") || strings.HasPrefix(s, "~/") || strings.HasPrefix(s, "{{")
+	return strings.HasPrefix(s, "/") || strings.HasPrefix(s, "./") || strings.HasPrefix(s, "~/")
 }
 
 // SecretValue reports whether the value v under name is a secret to redact: a secret name
@@ -155,7 +201,7 @@ func SecretValue(name, v string) bool {
 	if v == "" || !SecretName(name) || boolWord(v) {
 		return false
 	}
-	if w := nameWords(name); w[len(w)-1] == "key" && looksLikePath(v) {
+	if w, _ := lastWord(name); w == "key" && looksLikePath(v) {
 		return false
 	}
 	return true

@@ -21,8 +21,31 @@ const (
 // "token+", "K3S_TOKEN", "registry-password", "joinKey"): a flag of the command by the
 // profile, a typo of a secret flag, or the name rule.
 func (r *Redactor) nameKind(name string) (kind, bool) {
+	if name == "" || !isName(strings.TrimSuffix(name, "+")) {
+		return notSecret, false
+	}
+	return r.nameKindOf(name)
+}
+
+// typo is nearMiss for the secret flags, cached: the edit distances were most of
+// rendering a node of 2,000 drop-ins.
+func (r *Redactor) typo(n string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if t, ok := r.typos[n]; ok {
+		return t
+	}
+	t := nearMiss(n, r.secretFlags)
+	if r.typos == nil {
+		r.typos = map[string]bool{}
+	}
+	r.typos[n] = t
+	return t
+}
+
+func (r *Redactor) nameKindOf(name string) (kind, bool) {
 	n := strings.TrimSuffix(strings.TrimLeft(name, "-"), "+")
-	if n == "" || !isName(n) {
+	if n == "" {
 		return notSecret, false
 	}
 	if f, ok := r.flags[n]; ok {
@@ -37,7 +60,8 @@ func (r *Redactor) nameKind(name string) (kind, bool) {
 		return notSecret, f.isBool
 	}
 	switch {
-	case nearMiss(n, r.secretFlags):
+	case strings.HasPrefix(name, "-") && r.typo(n):
+		// A typo is of a flag: "--agent-tokn", not a pass-through key or a variable.
 		return wholeSecret, false
 	case urlValuedName(n):
 		return urlSecret, false
@@ -69,7 +93,7 @@ func redactAs(k kind, name, v string) string {
 	case k == urlSecret:
 		return redactURL(v)
 	case k == wholeSecret:
-		if w := nameWords(name); len(w) > 0 && w[len(w)-1] == "key" && looksLikePath(v) {
+		if w, _ := lastWord(name); w == "key" && looksLikePath(v) {
 			return v
 		}
 		return Redacted
@@ -154,6 +178,17 @@ func (r *Redactor) known(s string) string {
 const openers = "\"'([{`"
 const closers = "\"')]},;:.`"
 
+var isOpener, isCloser [256]bool
+
+func init() {
+	for i := 0; i < len(openers); i++ {
+		isOpener[openers[i]] = true
+	}
+	for i := 0; i < len(closers); i++ {
+		isCloser[closers[i]] = true
+	}
+}
+
 // text applies the word rules to s; argv: s is a command-line word (its value words are
 // values whatever they look like). carry, when not nil, holds a pending secret flag across
 // calls (Argv).
@@ -167,6 +202,9 @@ func (r *Redactor) text(s string, argv bool, carry *pend) string {
 	var pending pend
 	if carry != nil {
 		pending = *carry
+	}
+	if (carry == nil || carry.k == notSecret) && !r.mayQuote(s) {
+		return s
 	}
 	var b strings.Builder
 	changed := false
@@ -206,15 +244,78 @@ func (r *Redactor) text(s string, argv bool, carry *pend) string {
 	return b.String()
 }
 
+// mayQuote reports whether a word rule can apply to s: a secret name before '=' or before
+// a ':' that ends a word (a key), a word starting with '-' that names a secret flag, or a
+// URL with '@' after it. One pass, no allocation: most text (reasons, paths, values)
+// holds none, and its words need not be split.
+func (r *Redactor) mayQuote(s string) bool {
+	secretAt := func(st, end int) bool {
+		if end <= st {
+			return false
+		}
+		k, isBool := r.nameKind(s[st:end])
+		return k != notSecret && !isBool
+	}
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '=':
+			st := i
+			for st > 0 && isNameByte(s[st-1]) {
+				st--
+			}
+			if secretAt(st, i) {
+				return true
+			}
+		case c == ':' && i+2 < len(s) && s[i+1] == '/' && s[i+2] == '/':
+			if e := strings.IndexAny(s[i:], " \t\n"); strings.IndexByte(s[i:], '@') >= 0 && (e < 0 || strings.IndexByte(s[i:i+e], '@') >= 0) {
+				return true
+			}
+		case c == ':' && (i+1 == len(s) || isBlank(s[i+1]) || s[i+1] == '"' || s[i+1] == '\''):
+			st := i
+			for st > 0 && isNameByte(s[st-1]) {
+				st--
+			}
+			if (st == 0 || isBlank(s[st-1]) || isOpener[s[st-1]]) && secretAt(st, i) {
+				return true
+			}
+		case c == '"' || c == '\'':
+			// "registry_password": — the key ends before the quote.
+			if i+1 < len(s) && s[i+1] == ':' {
+				st := i
+				for st > 0 && isNameByte(s[st-1]) {
+					st--
+				}
+				if secretAt(st, i) {
+					return true
+				}
+			}
+		case c == '-' && (i == 0 || isBlank(s[i-1]) || isOpener[s[i-1]]):
+			e := i
+			for e < len(s) && isNameByte(s[e]) {
+				e++
+			}
+			if secretAt(i, e) {
+				return true
+			}
+			i = e - 1
+		}
+	}
+	return false
+}
+
 func isBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v' }
 
 // word redacts one word.
 func (r *Redactor) word(w string, argv bool, pending *pend) string {
 	lo, hi := 0, len(w)
-	for lo < hi && strings.IndexByte(openers, w[lo]) >= 0 {
+	for lo < hi && isOpener[w[lo]] {
 		lo++
 	}
-	for hi > lo && strings.IndexByte(closers, w[hi-1]) >= 0 {
+	if pending.k == notSecret && (lo == hi || w[lo] != '-') && w[len(w)-1] != ':' &&
+		strings.IndexByte(w, '=') < 0 && !strings.Contains(w, "://") {
+		return w // no rule applies
+	}
+	for hi > lo && isCloser[w[hi-1]] {
 		hi--
 	}
 	core := w[lo:hi]
@@ -227,7 +328,7 @@ func (r *Redactor) word(w string, argv bool, pending *pend) string {
 	}
 	if p := *pending; p.k != notSecret {
 		*pending = pend{}
-		if q := w[0]; (q == '"' || q == '\'') && strings.IndexByte(w[1:], q) < 0 {
+		if q := w[0]; p.k == wholeSecret && (q == '"' || q == '\'') && strings.IndexByte(w[1:], q) < 0 {
 			// A quoted value with blanks: "abc def".
 			*pending = pend{k: p.k, name: p.name, until: q}
 			return w[:1] + Redacted
@@ -265,7 +366,7 @@ func (r *Redactor) word(w string, argv bool, pending *pend) string {
 // included: "--token=a b", "--token a b" (one word: '--token a b' in a unit).
 func (r *Redactor) flagElement(s string) (string, bool) {
 	lo := 0
-	for lo < len(s) && strings.IndexByte(openers, s[lo]) >= 0 {
+	for lo < len(s) && isOpener[s[lo]] {
 		lo++
 	}
 	if lo == len(s) || s[lo] != '-' {
@@ -288,7 +389,7 @@ func (r *Redactor) flagElement(s string) (string, bool) {
 		v0++
 	}
 	hi := len(s)
-	for hi > v0 && strings.IndexByte(closers, s[hi-1]) >= 0 && (lo > 0 || s[hi-1] != '.') {
+	for hi > v0 && isCloser[s[hi-1]] && (lo > 0 || s[hi-1] != '.') {
 		hi--
 	}
 	if hi <= v0 {
@@ -298,9 +399,23 @@ func (r *Redactor) flagElement(s string) (string, bool) {
 	return s[:v0] + red + s[hi:], true
 }
 
-// valueLike: a word a sentence would not use: not a plain word, not a flag.
+// valueLike: a word a sentence would not use: not a flag, not a word of letters (a
+// capital first, hyphens and apostrophes inside: "config-file", "k3s's" is a value).
 func valueLike(s string) bool {
-	return !plainWord(s) && !strings.HasPrefix(s, "-")
+	if s == "" || strings.HasPrefix(s, "-") {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'a' && c <= 'z':
+		case c >= 'A' && c <= 'Z' && i == 0:
+		case (c == '-' || c == '\'') && i > 0 && i < len(s)-1:
+		default:
+			return true
+		}
+	}
+	return false
 }
 
 // assignments redacts the VALUE of every NAME=VALUE in the word whose NAME is secret:
@@ -332,13 +447,17 @@ func (r *Redactor) assignments(w string) (out string, open byte) {
 				}
 			}
 		}
-		for end > i+1 && strings.IndexByte(closers, w[end-1]) >= 0 {
+		for end > i+1 && isCloser[w[end-1]] {
 			end--
 		}
 		v := w[i+1 : end]
 		red := r.hide(k, name, v)
 		open = 0
-		if red != v {
+		if red == v {
+			i = end - 1
+			continue
+		}
+		{
 			var q byte
 			if st > 0 && (w[st-1] == '"' || w[st-1] == '\'') {
 				q = w[st-1]
@@ -392,23 +511,6 @@ func (r *Redactor) redactURLs(w string) string {
 		out += w[:st] + r.hide(urlSecret, "url", u)
 		w = w[st+len(u):]
 	}
-}
-
-// redactUserinfo redacts the password of scheme://user:password@host… (the last '@'
-// before the host, as passwords may hold '@').
-func redactUserinfo(u string) string {
-	i := strings.Index(u, "://")
-	prefix, rest := u[:i+3], u[i+3:]
-	at := strings.LastIndex(authority(rest), "@")
-	if at < 0 {
-		return u
-	}
-	userinfo := rest[:at]
-	c := strings.IndexByte(userinfo, ':')
-	if c < 0 || c+1 >= len(userinfo) || userinfo[c+1:] == Redacted {
-		return u
-	}
-	return prefix + userinfo[:c+1] + Redacted + rest[at:]
 }
 
 // collect learns the secrets inside a value that is not secret as a whole: URL passwords

@@ -299,7 +299,7 @@ func describe(key string, a *resolve.Assignment, red *Redactor) string {
 		if raw == "" || a.Secret() || len(a.Items) > 0 {
 			raw = v
 		}
-		return a.Name + " " + red.Scrub(raw)
+		return red.Scrub(a.Name + " " + raw)
 	}
 	if strings.HasSuffix(a.Name, ":") {
 		return a.Name + " " + v
