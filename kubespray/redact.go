@@ -1,6 +1,7 @@
 package kubespray
 
 import (
+	"math/big"
 	"strings"
 
 	"github.com/k3sconf/k3sconf/ansible"
@@ -18,7 +19,8 @@ func IsSecretName(name string) bool { return report.SecretName(name) }
 // redact replaces secret values in the report, by the nearest name: a variable's value is
 // judged by the variable's name, a dict value by its key (at any depth), a list item by
 // the name of its list. A string under a secret name is REDACTED; a boolean, a number or
-// null stays as it is, typed (kube_encrypt_secret_data: true tells nothing); a vaulted
+// null stays as it is (kube_encrypt_secret_data: true tells nothing: a switch is no
+// secret), a number is REDACTED but its type is still shown ("int"); a vaulted
 // value ($ANSIBLE_VAULT;…) is REDACTED under any name; other strings go through the word
 // rules (URL passwords, NAME=VALUE). Messages, hints and reasons go through the same
 // redactor, which knows the redacted values.
@@ -31,9 +33,9 @@ func (r *Report) redact() {
 		}
 	}
 	for _, ex := range r.Vars {
-		redactVar(red, ex.Var)
+		r.redactVar(red, ex.Var)
 		for _, rv := range ex.Refs {
-			redactVar(red, rv)
+			r.redactVar(red, rv)
 		}
 	}
 	for i := range r.Diagnostics {
@@ -87,9 +89,20 @@ func vaulted(s string) bool {
 	return strings.HasPrefix(strings.TrimSpace(s), "$ANSIBLE_VAULT;")
 }
 
-func redactVar(red *report.Redactor, v *ansible.Var) {
+func (r *Report) redactVar(red *report.Redactor, v *ansible.Var) {
 	if v == nil {
 		return
+	}
+	if v.Value != nil && IsSecretName(v.Name) {
+		switch v.Value.(type) {
+		case int64, *big.Int, float64:
+			// A number under a secret name (registry_password: 123456) is hidden, but
+			// keeps its type in the output.
+			if r.types == nil {
+				r.types = map[*ansible.Var]string{}
+			}
+			r.types[v] = ansible.TypeName(v.Value)
+		}
 	}
 	for _, a := range v.History {
 		before := ansible.Repr(a.Value)
@@ -105,6 +118,14 @@ func redactVar(red *report.Redactor, v *ansible.Var) {
 	}
 }
 
+// typeName is the type of v's value as read (a redacted number keeps its type).
+func (r *Report) typeName(v *ansible.Var) string {
+	if t, ok := r.types[v]; ok {
+		return t
+	}
+	return ansible.TypeName(v.Value)
+}
+
 // redactNamed redacts v, found under name (see redact).
 func redactNamed(red *report.Redactor, name string, v any) any {
 	switch x := v.(type) {
@@ -113,6 +134,11 @@ func redactNamed(red *report.Redactor, name string, v any) any {
 			return Redacted
 		}
 		return red.Scrub(x)
+	case int64, *big.Int, float64:
+		if IsSecretName(name) {
+			return Redacted
+		}
+		return v
 	case *ansible.Map:
 		out := &ansible.Map{}
 		for _, it := range x.Items {

@@ -47,7 +47,24 @@ type Redactor struct {
 	typos map[string]bool
 }
 
-type flagInfo struct{ secret, isBool bool }
+// flagInfo is how a flag's values are redacted (a secret flag: all of it; a URL-valued
+// one: its password), and whether it takes no value.
+type flagInfo struct {
+	kind   kind
+	isBool bool
+}
+
+func newFlagInfo(name string, secret, isBool bool) flagInfo {
+	switch {
+	case secret && urlValuedName(name):
+		return flagInfo{urlSecret, false}
+	case secret:
+		return flagInfo{wholeSecret, false}
+	case urlValuedName(name):
+		return flagInfo{urlSecret, isBool}
+	}
+	return flagInfo{notSecret, isBool}
+}
 
 // NewTextRedactor returns a redactor that knows no node: it applies the name and URL rules
 // (kubespray, and any text without a resolved node); AddSecret teaches it values.
@@ -123,7 +140,7 @@ func NewRedactor(res *resolve.Result, show bool) *Redactor {
 	r.secretFlags = r.secretFlags[:0]
 	for _, k := range res.Keys {
 		for _, n := range k.Flag.Names() {
-			r.flags[n] = flagInfo{secret: k.Flag.Secret, isBool: k.Flag.Type == profile.Bool}
+			r.flags[n] = newFlagInfo(n, k.Flag.Secret, k.Flag.Type == profile.Bool)
 			if k.Flag.Secret {
 				r.secretFlags = append(r.secretFlags, n)
 			}

@@ -30,6 +30,19 @@ import (
 // (kubernetes-sigs/kubespray 46dbdd39, roles/*/defaults and inventory/sample:
 // TestSecretNameKubespray).
 func SecretName(name string) bool {
+	// Most names end in none of the secret words' last letters: say no at once (a node
+	// of 2,000 drop-ins asks a few million times).
+	name = strings.TrimRight(name, "-_.+:")
+	if name == "" {
+		return false
+	}
+	switch name[len(name)-1] | 0x20 {
+	case 'n', 't', 'd', 'e', 's', 'h', 'l', 'y':
+	default:
+		if !hasUpper(name) { // an environment variable may hold TOKEN anywhere
+			return false
+		}
+	}
 	last, more := lastWord(name)
 	if last == "" {
 		return false
@@ -53,6 +66,15 @@ func SecretName(name string) bool {
 		return true
 	case "key":
 		return more
+	}
+	return false
+}
+
+func hasUpper(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 'A' && s[i] <= 'Z' {
+			return true
+		}
 	}
 	return false
 }
@@ -102,6 +124,9 @@ func lastWord(name string) (string, bool) {
 // urlValuedName: only the credentials inside such a value are secret (the password of a
 // URL or DSN), not the whole value: datastore endpoints, proxies, server URLs.
 func urlValuedName(name string) bool {
+	if name == "" || (name[len(name)-1]|0x20 != 'y' && name[len(name)-1]|0x20 != 't') {
+		return false // not …proxy, not …endpoint
+	}
 	n := strings.TrimLeft(name, "-")
 	if strings.IndexFunc(n, unicode.IsUpper) >= 0 {
 		n = strings.ToLower(n)

@@ -2,6 +2,8 @@ package report
 
 import (
 	"strings"
+
+	"github.com/k3sconf/k3sconf/resolve"
 )
 
 // The word rules of the Redactor (docs/secrets.md): text is redacted where it quotes
@@ -21,7 +23,15 @@ const (
 // "token+", "K3S_TOKEN", "registry-password", "joinKey"): a flag of the command by the
 // profile, a typo of a secret flag, or the name rule.
 func (r *Redactor) nameKind(name string) (kind, bool) {
-	if name == "" || !isName(strings.TrimSuffix(name, "+")) {
+	if name == "" {
+		return notSecret, false
+	}
+	if name[0] != '-' && !couldBeSecret(name) {
+		// Not a flag word, and no secret word's last letter: the common case (a
+		// pass-through key, a YAML key), decided without a map lookup.
+		return notSecret, false
+	}
+	if !isName(strings.TrimSuffix(name, "+")) {
 		return notSecret, false
 	}
 	return r.nameKindOf(name)
@@ -49,15 +59,7 @@ func (r *Redactor) nameKindOf(name string) (kind, bool) {
 		return notSecret, false
 	}
 	if f, ok := r.flags[n]; ok {
-		switch {
-		case f.secret && urlValuedName(n):
-			return urlSecret, false
-		case f.secret:
-			return wholeSecret, false
-		case urlValuedName(n):
-			return urlSecret, f.isBool
-		}
-		return notSecret, f.isBool
+		return f.kind, f.isBool
 	}
 	switch {
 	case strings.HasPrefix(name, "-") && r.typo(n):
@@ -69,6 +71,20 @@ func (r *Redactor) nameKindOf(name string) (kind, bool) {
 		return wholeSecret, false
 	}
 	return notSecret, false
+}
+
+// couldBeSecret: the name ends with a letter a secret name (SecretName, urlValuedName, a
+// secret flag) can end with, or holds upper case (an environment variable).
+func couldBeSecret(name string) bool {
+	last := name[len(name)-1]
+	if last == '+' && len(name) > 1 {
+		last = name[len(name)-2]
+	}
+	switch last | 0x20 {
+	case 'n', 't', 'd', 'e', 's', 'h', 'l', 'y':
+		return true
+	}
+	return hasUpper(name)
 }
 
 func isName(s string) bool {
@@ -110,6 +126,20 @@ func (r *Redactor) Scrub(s string) string {
 		return s
 	}
 	return r.text(s, false, nil)
+}
+
+// Reason redacts why an assignment has its outcome. A reason k3sconf rendered from its own
+// record of the config entry that replaced it (Assignment.Reason empty) quotes only that
+// entry's key and position: only the distinctive secrets are looked for. Any other reason
+// may quote input and goes through Scrub.
+func (r *Redactor) Reason(a *resolve.Assignment) string {
+	if !r.on {
+		return a.Why()
+	}
+	if a.Reason == "" {
+		return r.known(a.Why())
+	}
+	return r.Scrub(a.Reason)
 }
 
 // Argv redacts a command line given as words (argv, node-args, a compose command): the
@@ -178,9 +208,12 @@ func (r *Redactor) known(s string) string {
 const openers = "\"'([{`"
 const closers = "\"')]},;:.`"
 
-var isOpener, isCloser [256]bool
+var isOpener, isCloser, isTrigger [256]bool
 
 func init() {
+	for _, c := range []byte("=:-\"'") {
+		isTrigger[c] = true
+	}
 	for i := 0; i < len(openers); i++ {
 		isOpener[openers[i]] = true
 	}
@@ -194,17 +227,19 @@ func init() {
 // calls (Argv).
 func (r *Redactor) text(s string, argv bool, carry *pend) string {
 	s = r.known(s)
-	if argv && (carry == nil || carry.k == notSecret) {
-		if red, ok := r.flagElement(s); ok {
-			return red
-		}
-	}
 	var pending pend
 	if carry != nil {
 		pending = *carry
 	}
-	if (carry == nil || carry.k == notSecret) && !r.mayQuote(s) {
-		return s
+	if pending.k == notSecret {
+		if !r.mayQuote(s) {
+			return s
+		}
+		if argv {
+			if red, ok := r.flagElement(s); ok {
+				return red
+			}
+		}
 	}
 	var b strings.Builder
 	changed := false
@@ -256,48 +291,61 @@ func (r *Redactor) mayQuote(s string) bool {
 		k, isBool := r.nameKind(s[st:end])
 		return k != notSecret && !isBool
 	}
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c == '=':
-			st := i
-			for st > 0 && isNameByte(s[st-1]) {
-				st--
-			}
-			if secretAt(st, i) {
-				return true
-			}
-		case c == ':' && i+2 < len(s) && s[i+1] == '/' && s[i+2] == '/':
-			if e := strings.IndexAny(s[i:], " \t\n"); strings.IndexByte(s[i:], '@') >= 0 && (e < 0 || strings.IndexByte(s[i:i+e], '@') >= 0) {
-				return true
-			}
-		case c == ':' && (i+1 == len(s) || isBlank(s[i+1]) || s[i+1] == '"' || s[i+1] == '\''):
-			st := i
-			for st > 0 && isNameByte(s[st-1]) {
-				st--
-			}
-			if (st == 0 || isBlank(s[st-1]) || isOpener[s[st-1]]) && secretAt(st, i) {
-				return true
-			}
-		case c == '"' || c == '\'':
-			// "registry_password": — the key ends before the quote.
-			if i+1 < len(s) && s[i+1] == ':' {
-				st := i
-				for st > 0 && isNameByte(s[st-1]) {
-					st--
+	nameStart := func(i int) int {
+		for i > 0 && isNameByte(s[i-1]) {
+			i--
+		}
+		return i
+	}
+	at := func(i int, c byte) bool {
+		switch c {
+		case '=':
+			return secretAt(nameStart(i), i)
+		case ':':
+			if i+2 < len(s) && s[i+1] == '/' && s[i+2] == '/' {
+				e := strings.IndexAny(s[i:], " \t\n")
+				if e < 0 {
+					e = len(s) - i
 				}
-				if secretAt(st, i) {
-					return true
+				return strings.IndexByte(s[i:i+e], '@') >= 0
+			}
+			if i+1 == len(s) || isBlank(s[i+1]) || s[i+1] == '"' || s[i+1] == '\'' {
+				st := nameStart(i)
+				return (st == 0 || isBlank(s[st-1]) || isOpener[s[st-1]]) && secretAt(st, i)
+			}
+		case '-':
+			if i == 0 || isBlank(s[i-1]) || isOpener[s[i-1]] {
+				e := i
+				for e < len(s) && isNameByte(s[e]) {
+					e++
 				}
+				return secretAt(i, e)
 			}
-		case c == '-' && (i == 0 || isBlank(s[i-1]) || isOpener[s[i-1]]):
-			e := i
-			for e < len(s) && isNameByte(s[e]) {
-				e++
-			}
-			if secretAt(i, e) {
+		default: // "registry_password": — the key ends before the quote
+			return i+1 < len(s) && s[i+1] == ':' && secretAt(nameStart(i), i)
+		}
+		return false
+	}
+	if len(s) < 64 {
+		// Short text (most values): one pass.
+		for i := 0; i < len(s); i++ {
+			if isTrigger[s[i]] && at(i, s[i]) {
 				return true
 			}
-			i = e - 1
+		}
+		return false
+	}
+	// Longer text: one strings.IndexByte pass (vectorised) per byte that can start a rule.
+	for _, c := range []byte{'=', ':', '-', '"', '\''} {
+		for off := 0; ; {
+			j := strings.IndexByte(s[off:], c)
+			if j < 0 {
+				break
+			}
+			if at(off+j, c) {
+				return true
+			}
+			off += j + 1
 		}
 	}
 	return false

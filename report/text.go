@@ -253,7 +253,7 @@ func Explain(w io.Writer, res *resolve.Result, k *resolve.Key, red *Redactor) {
 		}
 		for i, a := range k.History {
 			fmt.Fprintf(w, "  %2d. %-6s  %-*s  %s\n", i+1, a.Kind, posW, a.Pos, describe(k.Name(), a, red))
-			fmt.Fprintf(w, "      %s: %s\n", a.Outcome, red.Scrub(a.Why()))
+			fmt.Fprintf(w, "      %s: %s\n", a.Outcome, red.Reason(a))
 		}
 	}
 	if len(k.Advice) > 0 {
@@ -330,6 +330,6 @@ func ExplainStray(w io.Writer, res *resolve.Result, name string, red *Redactor) 
 	fmt.Fprintf(w, "%s is set, but %s %s has no such flag:\n", name, res.Product, res.Command)
 	for i, a := range found {
 		fmt.Fprintf(w, "  %2d. %-6s  %s  %s\n", i+1, a.Kind, a.Pos, describe(name, a, red))
-		fmt.Fprintf(w, "      %s: %s\n", a.Outcome, red.Scrub(a.Why()))
+		fmt.Fprintf(w, "      %s: %s\n", a.Outcome, red.Reason(a))
 	}
 }

@@ -102,6 +102,17 @@ var silentPlaces = map[string]bool{
 	"fleet node folder '--token v' one word": true, "fleet nodes-json node-args one word": true,
 }
 
+// number is a place whose secret is a YAML number (16 digits: registry_password: 123…).
+func (g *matrixGen) number(id string) string {
+	b := make([]byte, 16)
+	for i := range b {
+		b[i] = "123456789"[g.r.Intn(9)]
+	}
+	p := &matrixPlace{id: id, secret: string(b), chunks: []string{string(b)}}
+	g.places = append(g.places, p)
+	return p.secret
+}
+
 // matrixRun is one command line and its outputs.
 type matrixRun struct {
 	args        []string
@@ -350,21 +361,22 @@ func matrixCases() []matrixCase {
 					"vaulted: !vault |\n  $ANSIBLE_VAULT;1.1;AES256\n  " + s("group_vars !vault string", "") + "\n" +
 					"download_url: https://dl:" + s("group_vars URL userinfo in a plain variable", "") + "@dl.example/x\n",
 				"inv/host_vars/n1.yml": "registry_password: " + yq(s("host_vars registry_password", " :@'")) + "\n" +
+					"kube_vip_bgp_peerpass: " + g.number("host_vars a number under a secret name") + "\n" +
 					"vault_blob: \"$ANSIBLE_VAULT;1.1;AES256\\n" + s("host_vars $ANSIBLE_VAULT string", "") + "\"\n",
 			})
 			inv := filepath.Join(dir, "inv", "hosts.yml")
-			vars := []string{"ansible_become_password", "http_proxy", "https_proxy", "containerd_registry_auth", "kube_encryption_key",
+			vars := []string{"kube_vip_bgp_peerpass", "ansible_become_password", "http_proxy", "https_proxy", "containerd_registry_auth", "kube_encryption_key",
 				"kube_oidc_client_secret", "nested", "vaulted", "download_url", "registry_password", "vault_blob", "kube_encrypt_secret_data", "etcd_peer_key"}
 			e1 := "registry_password=" + s("-e key=value", ":@")
 			e2 := `{"registry_password": "` + s("-e malformed JSON", ":@") + `", "x": [`
 			var runs [][]string
 			for _, js := range []bool{false, true} {
-				base := []string{"kubespray"}
-				if js {
-					base = append(base, "--json")
-				}
 				k := func(a ...string) []string {
-					return append(append(append([]string{}, base...), a...), "--kubespray", dir)
+					out := append(append([]string{"kubespray"}, a...), "--kubespray", dir)
+					if js {
+						out = append(out, "--json")
+					}
+					return out
 				}
 				runs = append(runs, k(append(append([]string{"explain"}, vars...), "--host", "n1", "-i", inv, "-e", e1)...),
 					k("explain", "registry_password", "--host", "n1", "-i", inv, "-e", e2),
@@ -427,6 +439,12 @@ func TestSecretMatrix(t *testing.T) {
 		for ci, c := range matrixCases() {
 			s := (seed+int64(i))*100 + int64(ci)
 			g, runs := matrixResult(t, c, s, false)
+			for _, r := range runs {
+				// A malformed -e is a usage error by design: its stderr is the place.
+				if r.code == exitUsage && !strings.Contains(strings.Join(r.args, " "), `"x": [`) {
+					t.Errorf("seed %d %s: `k3sconf %s` is a usage error (it tests nothing): %s", s, c.name, strings.Join(r.args, " "), r.errOut)
+				}
+			}
 			for _, p := range g.places {
 				places++
 				if w := leaks(p, runs); len(w) > 0 {
@@ -499,4 +517,28 @@ func firstDiff(a, b string) string {
 		}
 	}
 	return ""
+}
+
+// TestSecretMatrixTypes: in the kubespray case a switch under a secret-ish name is shown
+// as it is, typed, and a redacted number keeps its type.
+func TestSecretMatrixTypes(t *testing.T) {
+	var c matrixCase
+	for _, mc := range matrixCases() {
+		if mc.name == "kubespray" {
+			c = mc
+		}
+	}
+	_, runs := matrixResult(t, c, 1, false)
+	text, js := runs[0].out, runs[4].out
+	for _, want := range []string{"kube_encrypt_secret_data = True  (bool)", "kube_vip_bgp_peerpass = 'REDACTED'  (int)",
+		"etcd_peer_key = '{{ etcd_cert_dir }}/node-key.pem'  (str)"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("kubespray explain text lacks %q:\n%s", want, text)
+		}
+	}
+	for _, want := range []string{`"kube_encrypt_secret_data":{"value":true,"type":"bool"`, `"kube_vip_bgp_peerpass":{"value":"REDACTED","type":"int"`} {
+		if !strings.Contains(js, want) {
+			t.Errorf("kubespray explain --json lacks %s:\n%.300s", want, js)
+		}
+	}
 }
