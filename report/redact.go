@@ -288,7 +288,6 @@ func secretParts(name, v string) []string {
 	return nonEmpty
 }
 
-
 // Merge returns one redactor that knows the secrets and flags of all of rs (the nodes of
 // a compose file, today's files and the running process); nil entries are skipped. With
 // none (or when the first hides nothing) it redacts as show says.

@@ -72,4 +72,3 @@ func TestRedactURL(t *testing.T) {
 		t.Errorf("Scrub = %q, want %q", got, want)
 	}
 }
-

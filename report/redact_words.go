@@ -351,7 +351,9 @@ func (r *Redactor) mayQuote(s string) bool {
 	return false
 }
 
-func isBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v' }
+func isBlank(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
+}
 
 // word redacts one word.
 func (r *Redactor) word(w string, argv bool, pending *pend) string {
