@@ -148,21 +148,31 @@ func writeFiles(t *testing.T, dir string, files map[string]string) {
 
 // nodeRuns is every node command, text and JSON, for the node at root; explain names the
 // secret keys, some others and stray names.
-func nodeRuns(root string, explain []string, extra ...string) [][]string {
+//
+// old is a release of the other CLI era (urfave/cli v1: k3s before v1.31.8, v1.32.4,
+// v1.33.0): show, args, check and explain run again modelling it, as the words k3s
+// rejects and the messages differ between eras.
+func nodeRuns(root string, explain []string, old string) [][]string {
 	ex := append(append([]string{"explain"}, explain...), "node-name", "write-kubeconfig-mode", "server")
 	cmds := [][]string{{"show"}, {"show", "--all"}, ex, {"args"}, {"sources"}, {"check"}, {"components"}, {"status"}}
 	var out [][]string
 	for _, c := range cmds {
 		for _, js := range []bool{false, true} {
-			a := append([]string{"--root", root}, extra...)
+			a := []string{"--root", root}
 			if js {
 				a = append(a, "--json")
 			}
 			out = append(out, append(a, c...))
 		}
 	}
+	for _, c := range [][]string{{"show"}, {"args"}, {"check"}, ex} {
+		out = append(out, append([]string{"--root", root, "--k3s-version", old}, c...),
+			append([]string{"--root", root, "--json", "--k3s-version", old}, c...))
+	}
 	return out
 }
+
+const oldK3s, oldRKE2 = "v1.30.5+k3s1", "v1.30.5+rke2r1"
 
 var secretKeys = []string{"token", "agent-token", "etcd-s3-secret-key", "etcd-s3-access-key", "datastore-endpoint",
 	"etcd-s3-proxy", "vpn-auth", "kubelet-arg", "kube-apiserver-arg", "kube-controller-manager-arg", "agent-tokn", "etcd-s3-secret-kye"}
@@ -237,7 +247,7 @@ func matrixCases() []matrixCase {
 				"annotations": map[string]string{"k3s.io/node-args": string(args)}}})
 			writeFiles(t, dir, map[string]string{"node.json": string(node)})
 			root := filepath.Join(dir)
-			runs := nodeRuns(root, secretKeys)
+			runs := nodeRuns(root, secretKeys, oldK3s)
 			runs = append(runs, []string{"--root", root, "status", "--node-json", filepath.Join(dir, "node.json")},
 				[]string{"--root", root, "--json", "status", "--node-json", filepath.Join(dir, "node.json")},
 				[]string{"--root", root, "--json", "show", "--secret-salt", "salt"})
@@ -248,13 +258,13 @@ func matrixCases() []matrixCase {
 			writeFiles(t, dir, map[string]string{"etc/systemd/system/k3s.service": unitHead +
 				"ExecStart=/usr/local/bin/k3s server --token " + s("unbalanced quote: --token v", ":@") +
 				" --datastore-endpoint 'mysql://k3s:" + s("unbalanced quote: DSN password", "") + "@tcp(db)/k3s --agent-token=" + s("unbalanced quote: --flag=v", "") + "\n"})
-			return nodeRuns(dir, secretKeys)
+			return nodeRuns(dir, secretKeys, oldK3s)
 		}},
 		{"k3s-specifier", func(t *testing.T, g *matrixGen, dir string) [][]string {
 			s := func(id, seps string) string { return g.secret(id, seps, false) }
 			writeFiles(t, dir, map[string]string{"etc/systemd/system/k3s.service": unitHead +
 				"ExecStart=/usr/local/bin/k3s server --token " + s("bad specifier: neighbour --token v", "") + " --etcd-s3-secret-key=" + s("bad specifier: --flag=v%z", "") + "%z" + "\n"})
-			return nodeRuns(dir, secretKeys)
+			return nodeRuns(dir, secretKeys, oldK3s)
 		}},
 		{"k3s-invalid-env-line", func(t *testing.T, g *matrixGen, dir string) [][]string {
 			s := func(id, seps string) string { return g.secret(id, seps, false) }
@@ -262,7 +272,7 @@ func matrixCases() []matrixCase {
 				"etc/systemd/system/k3s.service": unitHead + "ExecStart=/usr/local/bin/k3s server\n",
 				"etc/systemd/system/k3s.service.env": "K3S_TOKEN-X=" + s("invalid env line K3S_TOKEN-X=v", ":@") + "\n" +
 					"K3S_AGENT_TOKEN=\"" + s("unterminated quote in env file", " :@") + "\n"})
-			return nodeRuns(dir, secretKeys)
+			return nodeRuns(dir, secretKeys, oldK3s)
 		}},
 		{"k3s-unit-invalid-env", func(t *testing.T, g *matrixGen, dir string) [][]string {
 			s := func(id, seps string) string { return g.secret(id, seps, false) }
@@ -270,26 +280,26 @@ func matrixCases() []matrixCase {
 				"etc/systemd/system/k3s.service": unitHead + "Environment=\"K3S_TOKEN=" + s("unit Environment= unbalanced quote", " :@") + "\n" +
 					"Environment=K3S-TOKEN=" + s("unit Environment= invalid name", ":") + "\n" +
 					"ExecStart=/usr/local/bin/k3s server\n"})
-			return nodeRuns(dir, secretKeys)
+			return nodeRuns(dir, secretKeys, oldK3s)
 		}},
 		{"k3s-one-word", func(t *testing.T, g *matrixGen, dir string) [][]string {
 			s := func(id, seps string) string { return g.secret(id, seps, false) }
 			writeFiles(t, dir, map[string]string{"etc/systemd/system/k3s.service": unitHead +
 				"ExecStart=/usr/local/bin/k3s server '--token " + s("ExecStart '--token v' one word", ":@") + "' --agent-token " + s("after one word: --agent-token v", "") + "\n"})
-			return nodeRuns(dir, secretKeys)
+			return nodeRuns(dir, secretKeys, oldK3s)
 		}},
 		{"k3s-typo", func(t *testing.T, g *matrixGen, dir string) [][]string {
 			s := func(id, seps string) string { return g.secret(id, seps, false) }
 			writeFiles(t, dir, map[string]string{"etc/systemd/system/k3s.service": unitHead +
 				"ExecStart=/usr/local/bin/k3s server --agent-tokn " + s("ExecStart typo --agent-tokn v", ":@") + " --etcd-s3-secret-kye=" + s("ExecStart typo --flag=v", "") + "\n"})
-			return nodeRuns(dir, secretKeys)
+			return nodeRuns(dir, secretKeys, oldK3s)
 		}},
 		{"k3s-dropin-typo", func(t *testing.T, g *matrixGen, dir string) [][]string {
 			s := func(id, seps string) string { return g.secret(id, seps, false) }
 			writeFiles(t, dir, map[string]string{"etc/systemd/system/k3s.service": unitHead + "ExecStart=/usr/local/bin/k3s server\n",
 				"etc/rancher/k3s/config.yaml.d/20.yaml": "tokne: " + s("config.yaml.d typo tokne", "") + "\nserver: https://x:" + s("config.yaml.d server userinfo", "") + "@h:6443\n",
 				"etc/rancher/k3s/config.yaml":           "token: [" + s("config.yaml token as a list", "") + "]\n"})
-			return nodeRuns(dir, secretKeys)
+			return nodeRuns(dir, secretKeys, oldK3s)
 		}},
 		{"rke2", func(t *testing.T, g *matrixGen, dir string) [][]string {
 			s := func(id, seps string) string { return g.secret(id, seps, false) }
@@ -302,7 +312,7 @@ func matrixCases() []matrixCase {
 					"kube-apiserver-arg:\n  - oidc-client-secret=" + s("rke2 config kube-apiserver-arg item", ":") + "\n",
 				"etc/rancher/rke2/config.yaml.d/10.yaml": "etcd-s3-secret-key: " + yq(s("rke2 config.yaml.d key: v", " :@%")) + "\n",
 			})
-			return nodeRuns(dir, secretKeys)
+			return nodeRuns(dir, secretKeys, oldRKE2)
 		}},
 		{"compose", func(t *testing.T, g *matrixGen, dir string) [][]string {
 			s := func(id, seps string) string { return g.secret(id, seps, false) }
