@@ -175,6 +175,9 @@ func KeyValue(k *resolve.Key, red *Redactor) any {
 func historyDoc(name string, a *resolve.Assignment, red *Redactor) History {
 	h := History{Kind: string(a.Kind), File: a.Pos.File, Line: a.Pos.Line, Column: a.Pos.Column,
 		Name: a.Name, Raw: red.Scrub(a.Raw), Value: red.Scrub(a.Value), Outcome: string(a.Outcome), Reason: red.Reason(a)}
+	if a.Kind == sources.KindCLI {
+		h.Raw = red.Arg(a.Raw) // command-line words as written: '--token X' is a flag and its value
+	}
 	if a.Secret() {
 		h.Value = red.Value(name, a.Value)
 		if h.Raw != "" {

@@ -306,7 +306,7 @@ func describe(key string, a *resolve.Assignment, red *Redactor) string {
 	}
 	if a.Raw != "" && !a.Secret() {
 		// As written in the unit, quotes included.
-		return red.Scrub(a.Raw)
+		return red.Arg(a.Raw)
 	}
 	if a.Secret() {
 		return a.Name + " " + v
