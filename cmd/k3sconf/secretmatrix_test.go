@@ -317,7 +317,7 @@ func matrixCases() []matrixCase {
 		{"compose", func(t *testing.T, g *matrixGen, dir string) [][]string {
 			s := func(id, seps string) string { return g.secret(id, seps, false) }
 			file := "services:\n  server:\n    image: rancher/k3s:v1.31.1-k3s1\n    privileged: true\n" +
-				"    command: server --token " + s("compose command: --token v", ":@") + " --etcd-s3-proxy=http://u:" + s("compose command: etcd-s3-proxy userinfo", "") + "@p:3128\n" +
+				"    command: server --token " + s("compose command: --token v", ":@") + " --agent-token " + g.secret("compose command: --agent-token v (word)", "", true) + " --etcd-s3-proxy=http://u:" + s("compose command: etcd-s3-proxy userinfo", "") + "@p:3128\n" +
 				"    environment:\n      K3S_AGENT_TOKEN: " + yq(s("compose environment: K3S_AGENT_TOKEN", " :@")) + "\n      HTTPS_PROXY: http://u:" + s("compose environment: HTTPS_PROXY", "") + "@p:3128\n" +
 				"  agent:\n    image: rancher/k3s:v1.31.1-k3s1\n    command:\n      - agent\n      - '--token " + s("compose command list: '--token v' one word", "") + "'\n" +
 				"      - --kubelet-arg=registry-password=" + s("compose command list: kubelet-arg key=v", ":") + "\n" +
@@ -378,6 +378,7 @@ func matrixCases() []matrixCase {
 			vars := []string{"kube_vip_bgp_peerpass", "ansible_become_password", "http_proxy", "https_proxy", "containerd_registry_auth", "kube_encryption_key",
 				"kube_oidc_client_secret", "nested", "vaulted", "download_url", "registry_password", "vault_blob", "kube_encrypt_secret_data", "etcd_peer_key"}
 			e1 := "registry_password=" + s("-e key=value", ":@")
+			e3 := "hcloud_api_token=" + w("-e key=value (word)")
 			e2 := `{"registry_password": "` + s("-e malformed JSON", ":@") + `", "x": [`
 			var runs [][]string
 			for _, js := range []bool{false, true} {
@@ -388,7 +389,7 @@ func matrixCases() []matrixCase {
 					}
 					return out
 				}
-				runs = append(runs, k(append(append([]string{"explain"}, vars...), "--host", "n1", "-i", inv, "-e", e1)...),
+				runs = append(runs, k(append(append([]string{"explain"}, vars...), "hcloud_api_token", "--host", "n1", "-i", inv, "-e", e1, "-e", e3)...),
 					k("explain", "registry_password", "--host", "n1", "-i", inv, "-e", e2),
 					k("where", "registry_password"), k("where", "http_proxy"))
 			}
