@@ -98,6 +98,7 @@ var silentPlaces = map[string]bool{
 	"fleet node folder config token": true, "fleet node folder etcd-s3-proxy": true,
 	"fleet node folder server userinfo": true, "fleet nodes-json node-args etcd-s3-proxy": true,
 	"fleet nodes-json node-args kubelet-arg": true, "group_vars !vault string": true,
+	"unit ExecStart replaced by a drop-in": true, "EnvironmentFile export NAME=v": true,
 	// fleet never prints a secret, even with --show-secrets (its --help).
 	"fleet node folder '--token v' one word": true, "fleet nodes-json node-args one word": true,
 }
@@ -299,6 +300,15 @@ func matrixCases() []matrixCase {
 			writeFiles(t, dir, map[string]string{"etc/systemd/system/k3s.service": unitHead + "ExecStart=/usr/local/bin/k3s server\n",
 				"etc/rancher/k3s/config.yaml.d/20.yaml": "tokne: " + s("config.yaml.d typo tokne", "") + "\nserver: https://x:" + s("config.yaml.d server userinfo", "") + "@h:6443\n",
 				"etc/rancher/k3s/config.yaml":           "token: [" + s("config.yaml token as a list", "") + "]\n"})
+			return nodeRuns(dir, secretKeys, oldK3s)
+		}},
+		{"k3s-dropin-execstart", func(t *testing.T, g *matrixGen, dir string) [][]string {
+			s := func(id, seps string) string { return g.secret(id, seps, false) }
+			writeFiles(t, dir, map[string]string{
+				"etc/systemd/system/k3s.service": unitHead + "ExecStart=/usr/local/bin/k3s server --token " + s("unit ExecStart replaced by a drop-in", "") + "\n",
+				"etc/systemd/system/k3s.service.d/10-exec.conf": "[Service]\nExecStart=\nExecStart=/usr/local/bin/k3s server \\\n  \"--agent-token=" + s("drop-in ExecStart \"--flag=v\"", " :@") +
+					"\" --datastore-endpoint=postgres://k3s:" + s("drop-in ExecStart DSN password", "") + "@db:5432/k3s\n",
+				"etc/systemd/system/k3s.service.env": "export K3S_AGENT_TOKEN=" + s("EnvironmentFile export NAME=v", ":@") + "\n"})
 			return nodeRuns(dir, secretKeys, oldK3s)
 		}},
 		{"rke2", func(t *testing.T, g *matrixGen, dir string) [][]string {
