@@ -243,6 +243,10 @@ func (r *Redactor) text(s string, argv bool, carry *pend) string {
 	}
 	var b strings.Builder
 	changed := false
+	// A message quoting a command line as systemd does ("Unbalanced quoting, ignoring:
+	// "/usr/local/bin/k3s server --token x …"): inside a double-quoted span that starts with
+	// an absolute path the words are argv words.
+	cmdline := false
 	i := 0
 	for i < len(s) {
 		j := i
@@ -251,7 +255,13 @@ func (r *Redactor) text(s string, argv bool, carry *pend) string {
 		}
 		if j > i {
 			w := s[i:j]
-			nw := r.word(w, argv, &pending)
+			if !argv && !cmdline && strings.HasPrefix(w, "\"/") {
+				cmdline = true
+			}
+			nw := r.word(w, argv || cmdline, &pending)
+			if t := strings.TrimRight(w, ";:,."); cmdline && len(t) > 1 && t[len(t)-1] == '"' {
+				cmdline = false
+			}
 			if nw != w && !changed {
 				changed = true
 				b.Grow(len(s))

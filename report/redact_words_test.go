@@ -18,6 +18,8 @@ func TestScrubWords(t *testing.T) {
 		{"specifier", "Failed to resolve unit specifiers in --etcd-s3-secret-key=ab%zc: unknown specifier %z", "Failed to resolve unit specifiers in --etcd-s3-secret-key=REDACTED: unknown specifier %z", "the value ends before the message's ':'"},
 		{"unbalanced", `Unbalanced quoting, ignoring: "/usr/local/bin/k3s server --token abc123 --datastore-endpoint 'mysql://k3s:pw9@tcp(db)/k3s`,
 			`Unbalanced quoting, ignoring: "/usr/local/bin/k3s server --token REDACTED --datastore-endpoint 'mysql://k3s:REDACTED@tcp(db)/k3s`, "a quoted command line"},
+		{"unbalanced-word", `Unbalanced quoting, ignoring: "/usr/local/bin/k3s server --token password --debug 'x"; systemd marks the unit bad-setting`,
+			`Unbalanced quoting, ignoring: "/usr/local/bin/k3s server --token REDACTED --debug 'x"; systemd marks the unit bad-setting`, "a quoted command line: its words are argv words, a plain word after --token too"},
 		{"quoted-blanks", `Invalid syntax, ignoring: "K3S_TOKEN=abc def ghi`, `Invalid syntax, ignoring: "K3S_TOKEN=REDACTED REDACTED REDACTED`, "a quoted value with blanks goes on to its closing quote (or the end)"},
 		{"pass-through", "--kubelet-arg=registry-password=abc123", "--kubelet-arg=registry-password=REDACTED", "a secret key=value inside a pass-through arg"},
 		{"pass-through-list", "[image-credential-provider-config=/etc/x.yaml, oidc-client-secret=abc]", "[image-credential-provider-config=/etc/x.yaml, oidc-client-secret=REDACTED]", "list items"},
