@@ -175,7 +175,7 @@ func DiagnosticDocs(ds []diag.Diagnostic, red *report.Redactor) []report.Diagnos
 	out := []report.Diagnostic{}
 	for _, d := range ds {
 		out = append(out, report.Diagnostic{Severity: string(d.Severity), Code: d.Code, File: d.Pos.File, Line: d.Pos.Line,
-			Column: d.Pos.Column, Key: red.Scrub(d.Key), Message: red.Scrub(d.Message), Hint: red.Scrub(d.Hint)})
+			Column: d.Pos.Column, Key: red.Key(d.Key), Message: red.Scrub(d.Message), Hint: red.Scrub(d.Hint)})
 	}
 	return out
 }

@@ -11,7 +11,7 @@ import (
 )
 
 // Text writes the report for people, ending with the compose lines that fix it.
-func Text(w io.Writer, rep *Report, red Scrubber) {
+func Text(w io.Writer, rep *Report, red *report.Redactor) {
 	fmt.Fprintf(w, "%s: %d k3s node(s)\n", rep.File.Path, len(rep.Nodes))
 	for _, n := range rep.Nodes {
 		s := n.Service
@@ -20,7 +20,7 @@ func Text(w io.Writer, rep *Report, red Scrubber) {
 			fmt.Fprintf(w, ", image %s", s.Image)
 		}
 		fmt.Fprintf(w, ")  %s\n", s.Pos)
-		fmt.Fprintf(w, "  argv:           %s\n", red.Scrub(strings.Join(append([]string{"k3s"}, n.Args...), " ")))
+		fmt.Fprintf(w, "  argv:           %s\n", strings.Join(red.Argv(append([]string{"k3s"}, n.Args...)), " "))
 		if n.NameFrom != "" {
 			name := n.NodeName
 			if name == "" {
@@ -149,15 +149,13 @@ func keepDoc(k Keep) KeepDoc {
 }
 
 // JSON builds the JSON document.
-func JSON(rep *Report, red Scrubber) *Document {
+func JSON(rep *Report, red *report.Redactor) *Document {
 	d := &Document{Envelope: report.NewEnvelope("k3s", "compose", "compose"), File: rep.File.Path, Nodes: []NodeDoc{}, Survives: !rep.Failed(), Fix: FixYAML(rep),
 		Diagnostics: diagDocs(rep.Diagnostics, red)}
 	for _, n := range rep.Nodes {
 		nd := NodeDoc{Service: n.Service.Name, Role: n.Role, Image: n.Service.Image, Args: []string{}, NodeName: n.NodeName,
 			NameFrom: n.NameFrom, NodeDir: keepDoc(n.NodeDir), Survives: n.Survives, Diagnostics: diagDocs(n.Diagnostics, red)}
-		for _, a := range n.Args {
-			nd.Args = append(nd.Args, red.Scrub(a))
-		}
+		nd.Args = append(nd.Args, red.Argv(n.Args)...)
 		if n.Role == "server" {
 			k := keepDoc(n.DataDir)
 			nd.DataDir = &k
@@ -167,11 +165,11 @@ func JSON(rep *Report, red Scrubber) *Document {
 	return d
 }
 
-func diagDocs(ds []diag.Diagnostic, red Scrubber) []report.Diagnostic {
+func diagDocs(ds []diag.Diagnostic, red *report.Redactor) []report.Diagnostic {
 	out := []report.Diagnostic{}
 	for _, d := range ds {
 		out = append(out, report.Diagnostic{Severity: string(d.Severity), Code: d.Code, File: d.Pos.File, Line: d.Pos.Line,
-			Column: d.Pos.Column, Key: d.Key, Message: red.Scrub(d.Message), Hint: red.Scrub(d.Hint)})
+			Column: d.Pos.Column, Key: red.Key(d.Key), Message: red.Scrub(d.Message), Hint: red.Scrub(d.Hint)})
 	}
 	return out
 }
@@ -179,23 +177,14 @@ func diagDocs(ds []diag.Diagnostic, red Scrubber) []report.Diagnostic {
 // Scrubber removes secrets from text; *report.Redactor is one.
 type Scrubber = report.Scrubber
 
-type redactors []*report.Redactor
-
-func (rs redactors) Scrub(s string) string {
-	for _, r := range rs {
-		s = r.Scrub(s)
-	}
-	return s
-}
-
-// NewRedactor returns a Scrubber that hides the secrets of every node (tokens in command or
+// NewRedactor returns the redactor that hides the secrets of every node (tokens in command or
 // environment), or nothing with show set.
-func NewRedactor(rep *Report, show bool) Scrubber {
-	var rs redactors
+func NewRedactor(rep *Report, show bool) *report.Redactor {
+	var rs []*report.Redactor
 	for _, n := range rep.Nodes {
 		if n.Result != nil {
 			rs = append(rs, report.NewRedactor(n.Result, show))
 		}
 	}
-	return rs
+	return report.Merge(show, rs...)
 }

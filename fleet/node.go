@@ -282,7 +282,7 @@ func (l *Loader) fromResult(res *resolve.Result, input string, kind Kind) *Node 
 	doc := report.JSON(res, report.NewRedactor(res, false))
 	salt, id := l.key()
 	n := &Node{Input: input, Kind: kind, Product: res.Product, Role: res.Command, Keys: doc.Keys,
-		Secrets: report.SecretFingerprints(res, salt), SaltID: id, Error: res.Error, CLI: "urfave/cli " + res.Era}
+		Secrets: report.SecretFingerprints(res, salt), SaltID: id, Error: doc.Error, CLI: "urfave/cli " + res.Era}
 	if res.Version != "" && res.Version != "newest" {
 		n.Release = res.Version
 	}

@@ -57,6 +57,8 @@ type Report struct {
 	// Invalid is set when an input does not parse: ansible-playbook stops on it too, so the
 	// inventory has a problem (exit 1, unless InputError).
 	Invalid bool
+	// types are the types of values redact hid (a number keeps its type name).
+	types map[*ansible.Var]string
 }
 
 // Explain resolves the variables for the host, each for the first play of cluster.yml that

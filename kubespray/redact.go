@@ -1,69 +1,158 @@
 package kubespray
 
 import (
-	"regexp"
+	"math/big"
+	"strings"
 
 	"github.com/k3sconf/k3sconf/ansible"
+	"github.com/k3sconf/k3sconf/report"
 )
 
 // Redacted replaces a secret value in output (the word the rest of k3sconf uses).
-const Redacted = "REDACTED"
+const Redacted = report.Redacted
 
-// secretName matches variable (and dict key) names whose values are secrets: kubespray's
-// *_password, *_token, registry credentials, cloud keys (e.g. kube_oidc_client_secret,
-// registry_password, aws_secret_access_key, ansible_become_password).
-var secretName = regexp.MustCompile(`(?i)(password|passwd|secret|token|private_key|access_key|api_key|credentials?$|_pass$|^ansible_become_pass)`)
+// IsSecretName reports whether a variable (or dict key) named so holds a secret: the one
+// name rule of k3sconf (report.SecretName, docs/secrets.md), which also decides for k3s
+// flags, environment variables and pass-through arguments.
+func IsSecretName(name string) bool { return report.SecretName(name) }
 
-// IsSecretName reports whether a variable named so holds a secret.
-func IsSecretName(name string) bool { return secretName.MatchString(name) }
-
-// redact replaces secret values in the report: whole variables with a secret name, and
-// values under secret-named keys inside dicts.
+// redact replaces secret values in the report, by the nearest name: a variable's value is
+// judged by the variable's name, a dict value by its key (at any depth), a list item by
+// the name of its list. A string under a secret name is REDACTED; a boolean, a number or
+// null stays as it is (kube_encrypt_secret_data: true tells nothing: a switch is no
+// secret), a number is REDACTED but its type is still shown ("int"); a vaulted
+// value ($ANSIBLE_VAULT;…) is REDACTED under any name; other strings go through the word
+// rules (URL passwords, NAME=VALUE). Messages, hints and reasons go through the same
+// redactor, which knows the redacted values.
 func (r *Report) redact() {
+	red := report.NewTextRedactor(false)
 	for _, ex := range r.Vars {
-		redactVar(ex.Var)
+		learnVar(red, ex.Var)
 		for _, rv := range ex.Refs {
-			redactVar(rv)
+			learnVar(red, rv)
+		}
+	}
+	for _, ex := range r.Vars {
+		r.redactVar(red, ex.Var)
+		for _, rv := range ex.Refs {
+			r.redactVar(red, rv)
+		}
+	}
+	for i := range r.Diagnostics {
+		d := &r.Diagnostics[i]
+		d.Message, d.Hint, d.Key = red.Scrub(d.Message), red.Scrub(d.Hint), red.Key(d.Key)
+	}
+}
+
+// RedactError redacts an error's text for stderr (a malformed -e echoed back).
+func RedactError(s string) string { return report.NewTextRedactor(false).Scrub(s) }
+
+// learnVar teaches the redactor the secret strings of v, so text quoting them is redacted.
+func learnVar(red *report.Redactor, v *ansible.Var) {
+	if v == nil {
+		return
+	}
+	for _, a := range v.History {
+		walkSecrets(v.Name, a.Value, func(name, s string) { red.AddSecret(name, s) })
+	}
+}
+
+// walkSecrets calls f for every string of v that redactNamed hides.
+func walkSecrets(name string, v any, f func(name, s string)) {
+	switch x := v.(type) {
+	case string:
+		if secretString(name, x) {
+			f(name, x)
+		}
+	case *ansible.Map:
+		for _, it := range x.Items {
+			k, ok := it.Key.(string)
+			if !ok {
+				k = name
+			}
+			walkSecrets(k, it.Value, f)
+		}
+	case []any:
+		for _, e := range x {
+			walkSecrets(name, e, f)
 		}
 	}
 }
 
-func redactVar(v *ansible.Var) {
+func secretString(name, s string) bool {
+	return report.SecretValue(name, s) || vaulted(s)
+}
+
+// vaulted: an Ansible Vault payload, whatever its name (ansible-core's
+// parsing/vault: the header "$ANSIBLE_VAULT;1.1;AES256"; a !vault tag reads as <vaulted>).
+func vaulted(s string) bool {
+	return strings.HasPrefix(strings.TrimSpace(s), "$ANSIBLE_VAULT;")
+}
+
+func (r *Report) redactVar(red *report.Redactor, v *ansible.Var) {
 	if v == nil {
 		return
 	}
-	secret := IsSecretName(v.Name)
-	for _, a := range v.History {
-		if secret {
-			a.Value, a.Raw = Redacted, ""
-		} else {
-			a.Value = redactValue(a.Value)
-			if a.Raw != "" && ansible.Repr(a.Value) != ansible.Repr(redactValue(a.Value)) {
-				a.Raw = ""
+	if v.Value != nil && IsSecretName(v.Name) {
+		switch v.Value.(type) {
+		case int64, *big.Int, float64:
+			// A number under a secret name (registry_password: 123456) is hidden, but
+			// keeps its type in the output.
+			if r.types == nil {
+				r.types = map[*ansible.Var]string{}
 			}
+			r.types[v] = ansible.TypeName(v.Value)
 		}
+	}
+	for _, a := range v.History {
+		before := ansible.Repr(a.Value)
+		a.Value = redactNamed(red, v.Name, a.Value)
+		if a.Raw != "" && ansible.Repr(a.Value) != before {
+			a.Raw = ""
+		}
+		a.Raw = red.Scrub(a.Raw)
+		a.Reason = red.Scrub(a.Reason)
 	}
 	if v.Source != nil {
 		v.Value = v.Source.Value
 	}
 }
 
-func redactValue(v any) any {
+// typeName is the type of v's value as read (a redacted number keeps its type).
+func (r *Report) typeName(v *ansible.Var) string {
+	if t, ok := r.types[v]; ok {
+		return t
+	}
+	return ansible.TypeName(v.Value)
+}
+
+// redactNamed redacts v, found under name (see redact).
+func redactNamed(red *report.Redactor, name string, v any) any {
 	switch x := v.(type) {
+	case string:
+		if secretString(name, x) {
+			return Redacted
+		}
+		return red.Scrub(x)
+	case int64, *big.Int, float64:
+		if IsSecretName(name) {
+			return Redacted
+		}
+		return v
 	case *ansible.Map:
 		out := &ansible.Map{}
 		for _, it := range x.Items {
-			if k, ok := it.Key.(string); ok && IsSecretName(k) {
-				out.Items = append(out.Items, ansible.MapItem{Key: it.Key, Value: Redacted})
-				continue
+			k, ok := it.Key.(string)
+			if !ok {
+				k = name
 			}
-			out.Items = append(out.Items, ansible.MapItem{Key: it.Key, Value: redactValue(it.Value)})
+			out.Items = append(out.Items, ansible.MapItem{Key: it.Key, Value: redactNamed(red, k, it.Value)})
 		}
 		return out
 	case []any:
 		out := make([]any, len(x))
 		for i, e := range x {
-			out[i] = redactValue(e)
+			out[i] = redactNamed(red, name, e)
 		}
 		return out
 	}

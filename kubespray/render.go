@@ -29,7 +29,7 @@ func Text(w io.Writer, r *Report) {
 		} else if v == nil {
 			fmt.Fprintf(w, "%s is undefined on %s\n", ex.Name, r.Host)
 		} else {
-			fmt.Fprintf(w, "%s = %s  (%s)\n", ex.Name, ansible.Repr(v.Value), ansible.TypeName(v.Value))
+			fmt.Fprintf(w, "%s = %s  (%s)\n", ex.Name, ansible.Repr(v.Value), r.typeName(v))
 			fmt.Fprintf(w, "  from: %s %s  %s\n", v.Source.Kind, v.Source.Pos, v.Source.Level)
 			if len(ex.RefNames) > 0 {
 				fmt.Fprintf(w, "  templated (shown as written, not evaluated); it uses:\n")
@@ -38,7 +38,7 @@ func Text(w io.Writer, r *Report) {
 					for _, rv := range ex.Refs {
 						if rv.Name == rn {
 							found = true
-							fmt.Fprintf(w, "    %s = %s  (%s)  from: %s %s  %s\n", rn, short(ansible.Repr(rv.Value)), ansible.TypeName(rv.Value), rv.Source.Kind, rv.Source.Pos, rv.Source.Level)
+							fmt.Fprintf(w, "    %s = %s  (%s)  from: %s %s  %s\n", rn, short(ansible.Repr(rv.Value)), r.typeName(rv), rv.Source.Kind, rv.Source.Pos, rv.Source.Level)
 						}
 					}
 					if !found {
@@ -151,7 +151,7 @@ func JSON(r *Report) *ExplainDoc {
 		if v := ex.Var; v != nil {
 			k.Defined = true
 			k.Value = ansible.ToJSONValue(v.Value)
-			k.Type = ansible.TypeName(v.Value)
+			k.Type = r.typeName(v)
 			k.Source = source(v.Source)
 			for _, a := range v.History {
 				if a == v.Source {
@@ -167,7 +167,7 @@ func JSON(r *Report) *ExplainDoc {
 					for _, rv := range ex.Refs {
 						if rv.Name == rn {
 							s := source(rv.Source)
-							rd = &RefDoc{Value: ansible.ToJSONValue(rv.Value), Type: ansible.TypeName(rv.Value), Defined: true, Source: &s}
+							rd = &RefDoc{Value: ansible.ToJSONValue(rv.Value), Type: r.typeName(rv), Defined: true, Source: &s}
 						}
 					}
 					k.Refs[rn] = rd

@@ -89,6 +89,9 @@ type DriftDoc struct {
 type renderer struct {
 	s                  *Status
 	today, proc, annot *report.Redactor
+	// all is the three in one (report.Merge): text and argv words are redacted knowing
+	// every secret at once.
+	all *report.Redactor
 }
 
 func newRenderer(s *Status, red *report.Redactor, show bool) *renderer {
@@ -99,48 +102,20 @@ func newRenderer(s *Status, red *report.Redactor, show bool) *renderer {
 	if s.fromAnnotation != nil {
 		r.annot = report.NewRedactor(s.fromAnnotation, show)
 	}
+	r.all = report.Merge(show, r.today, r.proc, r.annot)
 	return r
 }
 
-func (r *renderer) scrub(v string) string {
-	for _, red := range []*report.Redactor{r.today, r.proc, r.annot} {
-		if red != nil {
-			v = red.Scrub(v)
-		}
-	}
-	return v
-}
+func (r *renderer) scrub(v string) string { return r.all.Scrub(v) }
 
-// words redacts an argv: the value of a secret flag (attached with '=' or the next word),
-// then every known secret anywhere.
+// words redacts an argv by the one word rule (report.Redactor.Argv) of every resolution;
+// the words k3s itself omitted stay as k3s wrote them.
 func (r *renderer) words(ws []string) []string {
-	out := make([]string, 0, len(ws))
-	secret := func(name string) (string, bool) {
-		if k := r.s.today.Key(name); k != nil && k.Flag.Secret {
-			return k.Name(), true
+	out := r.all.Argv(ws)
+	for i, w := range ws {
+		if w == OmittedValue {
+			out[i] = w
 		}
-		return "", false
-	}
-	pending := ""
-	for _, w := range ws {
-		switch {
-		case pending != "":
-			w = r.today.Value(pending, w)
-			pending = ""
-		case strings.HasPrefix(w, "-") && len(w) > 1:
-			n, v, eq := strings.Cut(strings.TrimLeft(w, "-"), "=")
-			if name, ok := secret(n); ok {
-				if eq {
-					w = w[:len(w)-len(v)] + r.today.Value(name, v)
-				} else {
-					pending = name
-				}
-			}
-		}
-		if w != OmittedValue {
-			w = r.scrub(w)
-		}
-		out = append(out, w)
 	}
 	return out
 }

@@ -2,10 +2,8 @@ package report
 
 import (
 	"io"
-	"strings"
 
 	"github.com/k3sconf/k3sconf/diag"
-	"github.com/k3sconf/k3sconf/profile"
 	"github.com/k3sconf/k3sconf/resolve"
 	"github.com/k3sconf/k3sconf/sources"
 )
@@ -181,7 +179,10 @@ func KeyValue(k *resolve.Key, red *Redactor) any {
 
 func historyDoc(name string, a *resolve.Assignment, red *Redactor) History {
 	h := History{Kind: string(a.Kind), File: a.Pos.File, Line: a.Pos.Line, Column: a.Pos.Column,
-		Name: a.Name, Raw: red.Scrub(a.Raw), Value: red.Scrub(a.Value), Outcome: string(a.Outcome), Reason: red.Scrub(a.Why())}
+		Name: a.Name, Raw: red.Scrub(a.Raw), Value: red.Scrub(a.Value), Outcome: string(a.Outcome), Reason: red.Reason(a)}
+	if a.Kind == sources.KindCLI {
+		h.Raw = red.Arg(a.Raw) // command-line words as written: '--token X' is a flag and its value
+	}
 	if a.Secret() {
 		h.Value = red.Value(name, a.Value)
 		if h.Raw != "" {
@@ -211,38 +212,16 @@ func Diagnostics(ds []diag.Diagnostic, red *Redactor) []Diagnostic {
 
 func diagDoc(d diag.Diagnostic, red *Redactor) Diagnostic {
 	return Diagnostic{Severity: string(d.Severity), Code: d.Code, File: d.Pos.File, Line: d.Pos.Line,
-		Column: d.Pos.Column, Key: red.Scrub(d.Key), Message: red.Scrub(d.Message), Hint: red.Scrub(d.Hint),
+		Column: d.Pos.Column, Key: red.Key(d.Key), Message: red.Scrub(d.Message), Hint: red.Scrub(d.Hint),
 		Phase: d.Phase, AfterFixing: d.AfterFixing, Assumes: red.Scrub(d.Assumes), Rule: red.Scrub(d.Rule)}
 }
 
 // Args is the spliced argv with secret values redacted: "--token=x" and the word after a
 // secret flag written without "=".
 func Args(res *resolve.Result, red *Redactor) []string {
-	out := make([]string, 0, len(res.Args))
-	var pending *profile.Flag
-	lookup := func(name string) *profile.Flag {
-		if k := res.Key(name); k != nil {
-			return k.Flag
-		}
-		return nil
+	words := make([]string, len(res.Args))
+	for i, a := range res.Args {
+		words[i] = a.Value
 	}
-	for _, a := range res.Args {
-		v := a.Value
-		switch {
-		case pending != nil:
-			v = red.Value(pending.Name, v)
-			pending = nil
-		case strings.HasPrefix(v, "-") && len(v) > 1:
-			name := strings.TrimLeft(v, "-")
-			if n, val, ok := strings.Cut(name, "="); ok {
-				if f := lookup(n); f != nil && f.Secret {
-					v = v[:len(v)-len(val)] + red.Value(f.Name, val)
-				}
-			} else if f := lookup(name); f != nil && f.Secret {
-				pending = f
-			}
-		}
-		out = append(out, red.Scrub(v))
-	}
-	return out
+	return red.Argv(words)
 }

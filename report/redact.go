@@ -5,7 +5,9 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
+	"github.com/k3sconf/k3sconf/profile"
 	"github.com/k3sconf/k3sconf/resolve"
 )
 
@@ -13,46 +15,150 @@ import (
 const Redacted = "REDACTED"
 
 // Redactor hides secret values. The zero value (or one made with show=true) hides nothing.
+//
+// It redacts in two ways, and nowhere else (docs/secrets.md):
+//   - Value: the value of a key known to be secret (a secret flag, a secret variable),
+//     all of it, or only the password of a URL or DSN;
+//   - Scrub and Argv: text that carries input (values of other keys, raw text, argv
+//     words, messages, hints, errors), word by word: a word after a secret flag, the
+//     VALUE of NAME=VALUE, --flag=VALUE, "NAME": VALUE whose NAME is secret (a secret flag,
+//     a typo of one, a secret name by SecretName), the password of any URL with userinfo,
+//     and the secret values the node sets wherever they occur; a secret that spells a
+//     word ("secret") only where it is quoted as a value, so sentences stay whole.
 type Redactor struct {
-	on      bool
-	secrets []string // longest first
+	on bool
+	// secrets are distinctive secret values (not a plain word), longest first: replaced
+	// wherever they occur.
+	secrets []string
+	// plain are secret values that spell a word: redacted only as a value.
+	plain map[string]bool
 	// whole maps a URL or DSN holding a password to its redacted form; Scrub replaces
 	// those values whole, so a password that also spells the scheme, user or database
 	// ("postgres://postgres:postgres@…") leaves them alone.
 	whole map[string]string
+	// flags are the command's flags by name (aliases included); secretFlags the names of
+	// the secret ones, for typos.
+	flags       map[string]flagInfo
+	secretFlags []string
+	// learn, while NewRedactor collects, records the values the word rules hide.
+	learn map[string]bool
+	// typos caches the typo rule (Redactor.typo).
+	mu    sync.Mutex
+	typos map[string]bool
+}
+
+// flagInfo is how a flag's values are redacted (a secret flag: all of it; a URL-valued
+// one: its password), and whether it takes no value.
+type flagInfo struct {
+	kind   kind
+	isBool bool
+}
+
+func newFlagInfo(name string, secret, isBool bool) flagInfo {
+	switch {
+	case secret && urlValuedName(name):
+		return flagInfo{urlSecret, false}
+	case secret:
+		return flagInfo{wholeSecret, false}
+	case urlValuedName(name):
+		return flagInfo{urlSecret, isBool}
+	}
+	return flagInfo{notSecret, isBool}
+}
+
+// NewTextRedactor returns a redactor that knows no node: it applies the name and URL rules
+// (kubespray, and any text without a resolved node); AddSecret teaches it values.
+func NewTextRedactor(show bool) *Redactor {
+	r := &Redactor{on: !show}
+	if r.on {
+		r.whole, r.plain = map[string]string{}, map[string]bool{}
+		r.secretFlags = append(r.secretFlags, defaultSecretFlags...)
+	}
+	return r
+}
+
+// defaultSecretFlags are k3s's and RKE2's secret flags (profile.secretFlags), for the typo
+// rule of a redactor that knows no node.
+var defaultSecretFlags = []string{"token", "agent-token", "datastore-endpoint", "vpn-auth", "etcd-s3-access-key",
+	"etcd-s3-secret-key", "etcd-s3-session-token", "s3-access-key", "s3-secret-key", "s3-session-token", "etcd-token"}
+
+// AddSecret adds a secret value of the named key or variable: Scrub redacts it in text.
+func (r *Redactor) AddSecret(name, v string) {
+	if !r.on {
+		return
+	}
+	r.add(name, v, map[string]bool{})
+	r.sortSecrets()
+}
+
+func (r *Redactor) sortSecrets() {
+	sort.Slice(r.secrets, func(i, j int) bool { return len(r.secrets[i]) > len(r.secrets[j]) })
+	out := r.secrets[:0]
+	for i, s := range r.secrets {
+		if i == 0 || s != r.secrets[i-1] {
+			out = append(out, s)
+		}
+	}
+	r.secrets = out
+}
+
+func (r *Redactor) add(name, v string, seen map[string]bool) {
+	if urlValuedName(name) {
+		if red := redactURL(v); red != v {
+			r.whole[v] = red
+			if !seen[v] {
+				seen[v] = true
+				r.secrets = append(r.secrets, v)
+			}
+		}
+	}
+	for _, s := range secretParts(name, v) {
+		r.addValue(s, seen)
+	}
+}
+
+// addValue records one secret value.
+func (r *Redactor) addValue(s string, seen map[string]bool) {
+	if seen[s] || s == "" || boolWord(s) {
+		return
+	}
+	seen[s] = true
+	if plainWord(s) || len(s) < 4 {
+		r.plain[s] = true
+		return
+	}
+	r.secrets = append(r.secrets, s)
 }
 
 // NewRedactor collects every secret value in the result; with show set it redacts nothing.
 func NewRedactor(res *resolve.Result, show bool) *Redactor {
-	r := &Redactor{on: !show}
+	r := NewTextRedactor(show)
 	if show {
 		return r
 	}
-	seen := map[string]bool{}
-	r.whole = map[string]string{}
-	add := func(name, v string) {
-		if partialSecret(name) {
-			if red := redactURL(v); red != v {
-				r.whole[v] = red
-				r.secrets = append(r.secrets, v)
-			}
-			return
-		}
-		for _, s := range secretParts(name, v) {
-			if len(s) >= 4 && !seen[s] {
-				seen[s] = true
-				r.secrets = append(r.secrets, s)
+	r.flags = map[string]flagInfo{}
+	r.secretFlags = r.secretFlags[:0]
+	for _, k := range res.Keys {
+		for _, n := range k.Flag.Names() {
+			r.flags[n] = newFlagInfo(n, k.Flag.Secret, k.Flag.Type == profile.Bool)
+			if k.Flag.Secret {
+				r.secretFlags = append(r.secretFlags, n)
 			}
 		}
 	}
+	seen := map[string]bool{}
 	visit := func(name string, a *resolve.Assignment) {
 		if !a.Secret() {
+			// Credentials inside other values: URL passwords, NAME=VALUE items.
+			for _, v := range append([]string{a.Value, a.Raw}, a.Items...) {
+				r.collect(v, seen)
+			}
 			return
 		}
-		add(name, a.Value)
-		add(name, a.Raw)
+		r.add(name, a.Value, seen)
+		r.add(name, a.Raw, seen)
 		for _, it := range a.Items {
-			add(name, it)
+			r.add(name, it, seen)
 		}
 	}
 	for _, k := range res.Keys {
@@ -68,46 +174,23 @@ func NewRedactor(res *resolve.Result, show bool) *Redactor {
 			visit(ev.Name, a)
 		}
 	}
-	sort.Slice(r.secrets, func(i, j int) bool { return len(r.secrets[i]) > len(r.secrets[j]) })
 	// A secret flag whose value k3s never parsed (it sits inside a word k3s rejected, such
-	// as one ${VAR} holding "--token x --server y") is in no assignment: find it by name in
-	// the input words (command-line words, stray assignments, environment values), never in
-	// prose, and redact that value wherever it appears.
-	var names, plain []string
-	for _, k := range res.Keys {
-		if k.Flag.Secret {
-			for _, n := range k.Flag.Names() {
-				names = append(names, regexp.QuoteMeta(n))
-				plain = append(plain, n)
-			}
-		}
+	// as one ${VAR} holding "--token x --server y", or after a typo of the flag) is in no
+	// assignment: find it in the input words (command-line words, stray assignments,
+	// environment values) by the word rules, never in prose, and redact it wherever it
+	// appears.
+	words := make([]string, 0, len(res.Args))
+	for _, a := range res.Args {
+		words = append(words, a.Value)
 	}
-	if len(names) > 0 {
-		sort.Slice(names, func(i, j int) bool { return len(names[i]) > len(names[j]) })
-		re := regexp.MustCompile(`(?:^|[\s"'])--?(` + strings.Join(names, "|") + `)(?:=|\s+)([^\s"']+)`)
-		mentions := newFlagMentions(plain)
-		scan := func(word string) {
-			if !mentions.in(word) {
-				return
-			}
-			for _, m := range re.FindAllStringSubmatch(word, -1) {
-				add(m[1], m[2])
-			}
-		}
-		for _, a := range res.Args {
-			scan(a.Value)
-		}
-		for _, a := range res.Stray {
-			scan(a.Value)
-			scan(a.Raw)
-		}
-		for _, ev := range res.Env {
-			for _, a := range ev.Assignments {
-				scan(a.Value)
-			}
-		}
-		sort.Slice(r.secrets, func(i, j int) bool { return len(r.secrets[i]) > len(r.secrets[j]) })
+	r.collectArgv(words, seen)
+	for _, a := range res.Stray {
+		// A stray name is a flag k3s does not know (config keys too: "agent-tokn:").
+		name := "--" + strings.TrimSuffix(strings.TrimSuffix(strings.TrimLeft(a.Name, "-"), ":"), "+")
+		r.collectArgv([]string{name, a.Value}, seen)
+		r.collectArgv([]string{name, a.Raw}, seen)
 	}
+	r.sortSecrets()
 	return r
 }
 
@@ -117,35 +200,10 @@ func (r *Redactor) Value(name, v string) string {
 	if !r.on || v == "" {
 		return v
 	}
-	if partialSecret(name) {
+	if urlValuedName(name) {
 		return redactURL(v)
 	}
 	return Redacted
-}
-
-// Scrub removes every known secret from free text (messages, reasons, raw input).
-func (r *Redactor) Scrub(s string) string {
-	if !r.on {
-		return s
-	}
-	for _, sec := range r.secrets {
-		if strings.Contains(s, sec) {
-			with := Redacted
-			if red, ok := r.whole[sec]; ok {
-				with = red
-			}
-			s = strings.ReplaceAll(s, sec, with)
-		}
-	}
-	return s
-}
-
-// partialSecret lists flags and variables whose values are URLs or DSNs: only the password
-// inside is secret.
-func partialSecret(name string) bool {
-	n := strings.ToLower(strings.TrimLeft(name, "-"))
-	return strings.Contains(n, "datastore-endpoint") || strings.Contains(n, "datastore_endpoint") ||
-		strings.HasSuffix(n, "_proxy") || strings.HasSuffix(n, "-proxy")
 }
 
 var dsnPassword = regexp.MustCompile(`(?i)(?:password|pwd)=([^\s;&]+)`)
@@ -195,7 +253,7 @@ func secretParts(name, v string) []string {
 	if v == "" {
 		return nil
 	}
-	if !partialSecret(name) {
+	if !urlValuedName(name) {
 		return []string{v}
 	}
 	var out []string
@@ -230,41 +288,41 @@ func secretParts(name, v string) []string {
 	return nonEmpty
 }
 
-// flagMentions finds words that hold "-NAME" followed by "=" or a blank (RE2's \s) for
-// one of the names: every match of NewRedactor's expression does. Most words (every
-// argument of a large node) hold none, and the expression need not run: it cost 10% of
-// show on 2,000 drop-ins.
-type flagMentions struct {
-	names []string
-	// first marks the bytes a name starts with; all is set when a name is empty.
-	first [256]bool
-	all   bool
-}
-
-func newFlagMentions(names []string) *flagMentions {
-	m := &flagMentions{names: names}
-	for _, n := range names {
-		if n == "" {
-			m.all = true
-			continue
-		}
-		m.first[n[0]] = true
+// Merge returns one redactor that knows the secrets and flags of all of rs (the nodes of
+// a compose file, today's files and the running process); nil entries are skipped. With
+// none (or when the first hides nothing) it redacts as show says.
+func Merge(show bool, rs ...*Redactor) *Redactor {
+	m := NewTextRedactor(show)
+	if show {
+		return m
 	}
-	return m
-}
-
-// in looks at each '-' of the word once, and at the names only where one may start.
-func (m *flagMentions) in(word string) bool {
-	for i := 0; i < len(word); i++ {
-		if word[i] != '-' || (!m.all && (i+1 == len(word) || !m.first[word[i+1]])) {
+	m.flags = map[string]flagInfo{}
+	m.secretFlags = nil
+	names := map[string]bool{}
+	for _, r := range rs {
+		if r == nil || !r.on {
 			continue
 		}
-		rest := word[i+1:]
-		for _, n := range m.names {
-			if len(rest) > len(n) && strings.HasPrefix(rest, n) && strings.IndexByte("= \t\n\f\r", rest[len(n)]) >= 0 {
-				return true
+		m.secrets = append(m.secrets, r.secrets...)
+		for k, v := range r.plain {
+			m.plain[k] = v
+		}
+		for k, v := range r.whole {
+			m.whole[k] = v
+		}
+		for k, v := range r.flags {
+			m.flags[k] = v
+		}
+		for _, n := range r.secretFlags {
+			if !names[n] {
+				names[n] = true
+				m.secretFlags = append(m.secretFlags, n)
 			}
 		}
 	}
-	return false
+	if len(m.secretFlags) == 0 {
+		m.secretFlags = append(m.secretFlags, defaultSecretFlags...)
+	}
+	m.sortSecrets()
+	return m
 }

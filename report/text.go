@@ -256,7 +256,7 @@ func Explain(w io.Writer, res *resolve.Result, k *resolve.Key, red *Redactor) {
 		}
 		for i, a := range k.History {
 			fmt.Fprintf(w, "  %2d. %-6s  %-*s  %s\n", i+1, a.Kind, posW, a.Pos, describe(k.Name(), a, red))
-			fmt.Fprintf(w, "      %s: %s\n", a.Outcome, red.Scrub(a.Why()))
+			fmt.Fprintf(w, "      %s: %s\n", a.Outcome, red.Reason(a))
 		}
 	}
 	if len(k.Advice) > 0 {
@@ -302,14 +302,14 @@ func describe(key string, a *resolve.Assignment, red *Redactor) string {
 		if raw == "" || a.Secret() || len(a.Items) > 0 {
 			raw = v
 		}
-		return a.Name + " " + red.Scrub(raw)
+		return red.Scrub(a.Name + " " + raw)
 	}
 	if strings.HasSuffix(a.Name, ":") {
 		return a.Name + " " + v
 	}
 	if a.Raw != "" && !a.Secret() {
 		// As written in the unit, quotes included.
-		return red.Scrub(a.Raw)
+		return red.Arg(a.Raw)
 	}
 	if a.Secret() {
 		return a.Name + " " + v
@@ -333,6 +333,6 @@ func ExplainStray(w io.Writer, res *resolve.Result, name string, red *Redactor) 
 	fmt.Fprintf(w, "%s is set, but %s %s has no such flag:\n", name, res.Product, res.Command)
 	for i, a := range found {
 		fmt.Fprintf(w, "  %2d. %-6s  %s  %s\n", i+1, a.Kind, a.Pos, describe(name, a, red))
-		fmt.Fprintf(w, "      %s: %s\n", a.Outcome, red.Scrub(a.Why()))
+		fmt.Fprintf(w, "      %s: %s\n", a.Outcome, red.Reason(a))
 	}
 }

@@ -77,7 +77,7 @@ func runKubespray(args []string, g globals, stdout, stderr io.Writer) int {
 		}
 		uses, err := kubespray.Where(dir, vars[0])
 		if err != nil {
-			return kubesprayErr(stderr, err)
+			return kubesprayErr(stderr, err, showSecrets)
 		}
 		if jsonOut {
 			return writeJSON(stdout, stderr, kubespray.WhereJSON(vars[0], uses), exitOK)
@@ -91,7 +91,7 @@ func runKubespray(args []string, g globals, stdout, stderr io.Writer) int {
 		}
 		rep, err := kubespray.Explain(kubespray.Options{Dir: dir, Inventory: inv, Host: host, Vars: vars, Extra: extra, ShowSecrets: showSecrets})
 		if err != nil {
-			return kubesprayErr(stderr, err)
+			return kubesprayErr(stderr, err, showSecrets)
 		}
 		code := exitOK
 		if rep.HasErrors() || rep.Invalid {
@@ -162,7 +162,7 @@ func runKubesprayRuns(args []string, g globals, stdout, stderr io.Writer) int {
 	}
 	rep, err := runs.Build(opts)
 	if err != nil {
-		return kubesprayErr(stderr, err)
+		return kubesprayErr(stderr, err, g.showSecrets)
 	}
 	code := exitOK
 	if rep.Failed() {
@@ -178,8 +178,12 @@ func runKubesprayRuns(args []string, g globals, stdout, stderr io.Writer) int {
 	return code
 }
 
-func kubesprayErr(stderr io.Writer, err error) int {
-	fmt.Fprintf(stderr, "k3sconf kubespray: %v\n", err)
+func kubesprayErr(stderr io.Writer, err error, showSecrets bool) int {
+	msg := err.Error()
+	if !showSecrets {
+		msg = kubespray.RedactError(msg) // a malformed -e is echoed back
+	}
+	fmt.Fprintf(stderr, "k3sconf kubespray: %s\n", msg)
 	var pe *diag.ParseError
 	if errors.As(err, &pe) {
 		return exitProblem // the file does not parse: ansible-playbook stops on it too
