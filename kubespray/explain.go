@@ -26,6 +26,9 @@ type Options struct {
 	Extra     []string // -e arguments
 	// ShowSecrets keeps the values of secret-named variables (default: REDACTED).
 	ShowSecrets bool
+	// Play names the play of cluster.yml to resolve at (its use sites only); empty: every
+	// play the host runs.
+	Play string
 }
 
 // Explained is one variable on the host.
@@ -39,6 +42,15 @@ type Explained struct {
 	Refs []*ansible.Var
 	// RefNames lists the referenced names (also the undefined ones).
 	RefNames []string
+	// Sites are the variable's use sites (tasks, templates, handlers) as the host's plays
+	// and roles run them, or would run them (Site.Skip says why not).
+	Sites []Site
+	// Values groups the sites the host runs by value and source (one entry when the value
+	// is the same everywhere). Var and Play are the first group's.
+	Values []ValueGroup
+	// NotUsed: the host runs no use site of the variable (Var is then the value a task at
+	// play level of Play would see).
+	NotUsed bool
 }
 
 // Report is the answer of `k3sconf kubespray explain`.
@@ -88,7 +100,34 @@ func Explain(o Options) (*Report, error) {
 		}
 		extra = append(extra, x)
 	}
+	// The host's run of cluster.yml, play by play, with groups as they are at each.
+	hr, werr := c.Walk(o.Inventory, o.Host, extra)
+	if hr == nil {
+		return nil, werr
+	}
+	if o.Play != "" {
+		found := false
+		for _, pr := range hr.Plays {
+			found = found || pr.Play.Name == o.Play
+		}
+		if !found {
+			var names []string
+			for _, pr := range hr.Plays {
+				names = append(names, fmt.Sprintf("%q", pr.Play.Name))
+			}
+			return nil, fmt.Errorf("--play %q: no play of cluster.yml has that name (plays: %s)", o.Play, strings.Join(names, ", "))
+		}
+	}
 	plays := c.PlaysFor(inv, o.Host)
+	if o.Play != "" {
+		var sel []*Play
+		for _, p := range plays {
+			if p.Name == o.Play {
+				sel = append(sel, p)
+			}
+		}
+		plays = sel
+	}
 	rep.Diagnostics = append(rep.Diagnostics, c.uncertainPlays(inv, o.Host)...)
 	resolveIn := func(p *Play) (*ansible.Result, error) {
 		var ap *ansible.Play
@@ -146,6 +185,27 @@ func Explain(o Options) (*Report, error) {
 			}
 		}
 		ex := &Explained{Name: name, Play: play, Var: res.Vars[name]}
+		uses, _ := Where(o.Dir, name)
+		ex.Sites = hr.Sites(uses, name)
+		if o.Play != "" {
+			var sel []Site
+			for _, s := range ex.Sites {
+				if s.Play.Play.Name == o.Play {
+					sel = append(sel, s)
+				}
+			}
+			ex.Sites = sel
+		}
+		ex.Values = GroupSites(ex.Sites)
+		if len(ex.Values) > 0 {
+			first := ex.Values[0].Sites[0]
+			ex.Var, ex.Play = first.Var, first.Play.Play
+			if first.Result != nil {
+				res = first.Result
+			}
+		} else {
+			ex.NotUsed = true
+		}
 		if ex.Var != nil && ansible.IsTemplated(ex.Var.Value) {
 			ex.RefNames = ansible.Refs(ex.Var.Value)
 			for _, rn := range ex.RefNames {
@@ -156,7 +216,9 @@ func Explain(o Options) (*Report, error) {
 		}
 		rep.Vars = append(rep.Vars, ex)
 		rep.Diagnostics = append(rep.Diagnostics, c.findings(inv, o, name, ex, res)...)
-		rep.Diagnostics = append(rep.Diagnostics, ownRoleValues(play, ex)...)
+		if ex.NotUsed {
+			rep.Diagnostics = append(rep.Diagnostics, ownRoleValues(play, ex)...)
+		}
 	}
 	rep.Diagnostics = append(rep.Diagnostics, c.layoutFindings(inv, o)...)
 	if !o.ShowSecrets {

@@ -20,45 +20,28 @@ func Text(w io.Writer, r *Report) {
 	fmt.Fprintln(w)
 	for _, ex := range r.Vars {
 		fmt.Fprintln(w)
-		if ex.Play != nil {
-			fmt.Fprintf(w, "# for play %q (%s)\n", ex.Play.Name, ex.Play.Pos)
-		}
-		v := ex.Var
-		if v == nil {
-			fmt.Fprintf(w, "%s is undefined on %s\n", ex.Name, r.Host)
-		} else {
-			fmt.Fprintf(w, "%s = %s  (%s)\n", ex.Name, ansible.Repr(v.Value), ansible.TypeName(v.Value))
-			fmt.Fprintf(w, "  from: %s %s  %s\n", v.Source.Kind, v.Source.Pos, v.Source.Level)
-			if len(ex.RefNames) > 0 {
-				fmt.Fprintf(w, "  templated (shown as written, not evaluated); it uses:\n")
-				for _, rn := range ex.RefNames {
-					found := false
-					for _, rv := range ex.Refs {
-						if rv.Name == rn {
-							found = true
-							fmt.Fprintf(w, "    %s = %s  (%s)  from: %s %s  %s\n", rn, short(ansible.Repr(rv.Value)), ansible.TypeName(rv.Value), rv.Source.Kind, rv.Source.Pos, rv.Source.Level)
-						}
-					}
-					if !found {
-						fmt.Fprintf(w, "    %s: not set by the inventory, -e or the play's roles (a fact, a magic or loop variable, or undefined)\n", rn)
-					}
-				}
+		switch {
+		case ex.NotUsed:
+			fmt.Fprintf(w, "%s is used by no task, template or handler that %s runs\n", ex.Name, r.Host)
+			writeMissed(w, r.Host, ex)
+			if ex.Play != nil {
+				fmt.Fprintf(w, "# the value a task at play level of play %q (%s) would see:\n", ex.Play.Name, ex.Play.Pos)
 			}
-			fmt.Fprintf(w, "\n  every assignment, in precedence order (role defaults, inventory, group_vars, host_vars, play vars, role vars, extra vars):\n")
-			width := 0
-			for _, a := range v.History {
-				if n := len(a.Kind); n > width {
-					width = n
+			writeVar(w, r, ex, ex.Var)
+		case len(ex.Values) == 1:
+			fmt.Fprintf(w, "# the same at every use site %s runs: %s\n", r.Host, siteSummary(ex.Values[0].Sites))
+			writeVar(w, r, ex, ex.Var)
+			writeMissed(w, r.Host, ex)
+		default:
+			fmt.Fprintf(w, "# %s differs between the plays and roles that use it on %s (%d values):\n", ex.Name, r.Host, len(ex.Values))
+			for i, g := range ex.Values {
+				if i > 0 {
+					fmt.Fprintln(w)
 				}
+				fmt.Fprintf(w, "# value %d of %d, at: %s\n", i+1, len(ex.Values), siteSummary(g.Sites))
+				writeVar(w, r, ex, g.Var)
 			}
-			for i, a := range v.History {
-				fmt.Fprintf(w, "  %2d. %-*s %s  %s  %s\n", i+1, width, a.Kind, a.Pos, a.Level, ansible.Repr(a.Value))
-				reason := a.Reason
-				if a == v.Source {
-					reason = "the highest-precedence assignment for this host"
-				}
-				fmt.Fprintf(w, "      %s: %s\n", a.Outcome, reason)
-			}
+			writeMissed(w, r.Host, ex)
 		}
 		for _, d := range r.Diagnostics {
 			if d.Key == ex.Name {
@@ -76,6 +59,122 @@ func Text(w io.Writer, r *Report) {
 			first = false
 		}
 		printDiag(w, d)
+	}
+}
+
+// writeVar prints one value with its source and every assignment.
+func writeVar(w io.Writer, r *Report, ex *Explained, v *ansible.Var) {
+	if v == nil {
+		fmt.Fprintf(w, "%s is undefined on %s\n", ex.Name, r.Host)
+		return
+	}
+	fmt.Fprintf(w, "%s = %s  (%s)\n", ex.Name, ansible.Repr(v.Value), ansible.TypeName(v.Value))
+	fmt.Fprintf(w, "  from: %s %s  %s\n", v.Source.Kind, v.Source.Pos, v.Source.Level)
+	if len(ex.RefNames) > 0 && v == ex.Var {
+		fmt.Fprintf(w, "  templated (shown as written, not evaluated); it uses:\n")
+		for _, rn := range ex.RefNames {
+			found := false
+			for _, rv := range ex.Refs {
+				if rv.Name == rn {
+					found = true
+					fmt.Fprintf(w, "    %s = %s  (%s)  from: %s %s  %s\n", rn, short(ansible.Repr(rv.Value)), ansible.TypeName(rv.Value), rv.Source.Kind, rv.Source.Pos, rv.Source.Level)
+				}
+			}
+			if !found {
+				fmt.Fprintf(w, "    %s: not set by the inventory, -e or the play's roles (a fact, a magic or loop variable, or undefined)\n", rn)
+			}
+		}
+	}
+	fmt.Fprintf(w, "\n  every assignment, in precedence order (role defaults, inventory, group_vars, host_vars, play vars, role vars, role params, extra vars):\n")
+	width := 0
+	for _, a := range v.History {
+		if n := len(a.Kind); n > width {
+			width = n
+		}
+	}
+	for i, a := range v.History {
+		fmt.Fprintf(w, "  %2d. %-*s %s  %s  %s\n", i+1, width, a.Kind, a.Pos, a.Level, ansible.Repr(a.Value))
+		reason := a.Reason
+		if a == v.Source {
+			reason = "the highest-precedence assignment for this host"
+		}
+		fmt.Fprintf(w, "      %s: %s\n", a.Outcome, reason)
+	}
+}
+
+// siteSummary names the plays and roles of a group of sites, and how many sites.
+func siteSummary(sites []Site) string {
+	var parts []string
+	seen := map[string]bool{}
+	for _, s := range sites {
+		role := "play tasks"
+		if s.Role != nil {
+			role = "role " + s.Role.Path()
+		}
+		p := fmt.Sprintf("play %q, %s", s.Play.Play.Name, role)
+		if len(s.Unsure) > 0 || s.Play.Unsure != "" {
+			p += " (if " + strings.Join(append(append([]string(nil), s.Unsure...), s.Play.Unsure), "; ") + ")"
+			p = strings.ReplaceAll(p, "; )", ")")
+		}
+		if s.Play.Joined != "" {
+			p += " (joined through group " + s.Play.Joined + ", added at run time)"
+		}
+		if !seen[p] {
+			seen[p] = true
+			parts = append(parts, p)
+		}
+	}
+	n := len(sites)
+	word := "sites"
+	if n == 1 {
+		word = "site"
+	}
+	return fmt.Sprintf("%d use %s in %s", n, word, strings.Join(parts, "; "))
+}
+
+// writeMissed lists the use sites the host does not run, and why (grouped by reason).
+func writeMissed(w io.Writer, host string, ex *Explained) {
+	type miss struct {
+		why   string
+		where []string
+	}
+	var ms []*miss
+	idx := map[string]*miss{}
+	for _, s := range ex.Sites {
+		if s.Runs() {
+			continue
+		}
+		why := s.Skip
+		if !s.Play.Runs {
+			why = "play " + fmt.Sprintf("%q", s.Play.Play.Name) + " does not run on " + host + " (hosts: " + s.Play.Play.Hosts + ")"
+		}
+		m := idx[why]
+		if m == nil {
+			m = &miss{why: why}
+			idx[why] = m
+			ms = append(ms, m)
+		}
+		loc := s.Use.Pos.String()
+		found := false
+		for _, x := range m.where {
+			found = found || x == loc
+		}
+		if !found {
+			m.where = append(m.where, loc)
+		}
+	}
+	if len(ms) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "  use sites %s does not run:\n", host)
+	for _, m := range ms {
+		where := m.where
+		more := ""
+		if len(where) > 3 {
+			more = fmt.Sprintf(" and %d more", len(where)-3)
+			where = where[:3]
+		}
+		fmt.Fprintf(w, "    %s: %s%s\n", m.why, strings.Join(where, ", "), more)
 	}
 }
 
