@@ -440,4 +440,3 @@ func runMarkers(t *testing.T, dir string, extra []string) map[string]map[string]
 	}
 	return res
 }
-
