@@ -488,7 +488,7 @@ func (c *Checkout) findings(inv *ansible.Inventory, o Options, name string, ex *
 					}
 					col := strings.Index(sc.Text(), "#") + 1
 					ds = append(ds, diag.Diagnostic{Severity: diag.Info, Code: "KS007", Key: name, Pos: diag.Position{File: f, Line: ln, Column: col},
-						Message: fmt.Sprintf("%s is commented out here (%s:%s), so the value in force comes from %s", name, name, m[1], sourceName(v)),
+						Message: fmt.Sprintf("%s is commented out here (%s:%s), so the value in force comes from %s", name, name, m[1], sourceName(ex)),
 						Hint:    "remove the '#' to set it"})
 				}
 			}
@@ -497,7 +497,11 @@ func (c *Checkout) findings(inv *ansible.Inventory, o Options, name string, ex *
 	return ds
 }
 
-func sourceName(v *ansible.Var) string {
+func sourceName(ex *Explained) string {
+	v := ex.Var
+	if v == nil && ex.NotUsed {
+		return "nowhere on this host, which runs no task, template or handler that uses it"
+	}
 	if v == nil {
 		return "nowhere (undefined)"
 	}

@@ -380,6 +380,19 @@ type walk struct {
 	seen   map[string]bool
 	adds   []GroupAdd
 	depth  int
+	// stack holds the tasks files being walked (an include of a file already on it is a
+	// loop ansible would also stop at run time; it is not followed).
+	stack map[string]bool
+}
+
+// addUnsure appends a condition once.
+func addUnsure(list []string, why string) []string {
+	for _, x := range list {
+		if x == why {
+			return list
+		}
+	}
+	return append(append([]string(nil), list...), why)
 }
 
 var roleKeywords = map[string]bool{"role": true, "name": true, "tags": true, "when": true, "vars": true, "become": true,
@@ -462,7 +475,7 @@ func (w *walk) run() {
 			} else if c, why := when(wn, w.hr.lookup(w.pr, rr, w.epoch(), nil)); c == condFalse {
 				rr.Skip = why
 			} else if c == condUnknown {
-				rr.Unsure = append(rr.Unsure, why)
+				rr.Unsure = addUnsure(rr.Unsure, why)
 			}
 			w.role(rr)
 			if rr.Role.Name == "dynamic_groups" && rr.Skip == "" {
@@ -516,7 +529,7 @@ func (w *walk) role(rr *RoleRun) {
 				if c, why := when(wn, w.hr.lookup(w.pr, dr, w.epoch(), nil)); c == condFalse {
 					dr.Skip = why
 				} else if c == condUnknown {
-					dr.Unsure = append(append([]string(nil), dr.Unsure...), why)
+					dr.Unsure = addUnsure(dr.Unsure, why)
 				}
 			}
 		}
@@ -562,6 +575,14 @@ func taskFileCands(dir, name string) []string {
 
 // file records a tasks file run and walks its tasks.
 func (w *walk) file(path string, seq *yaml.Node, rr *RoleRun, handlers bool, skip string, unsure []string) {
+	if w.stack == nil {
+		w.stack = map[string]bool{}
+	}
+	if w.stack[path] {
+		return
+	}
+	w.stack[path] = true
+	defer delete(w.stack, path)
 	if !w.static {
 		w.pr.Files = append(w.pr.Files, &FileRun{File: path, Role: rr, Handlers: handlers, Epoch: w.epoch(), Skip: skip, Unsure: unsure})
 	}
@@ -598,7 +619,7 @@ func (w *walk) tasks(path string, seq *yaml.Node, rr *RoleRun, unsure []string, 
 				case condFalse:
 					tskip = why
 				case condUnknown:
-					tunsure = append(append([]string(nil), unsure...), why)
+					tunsure = addUnsure(unsure, why)
 				}
 			}
 		}
@@ -701,7 +722,7 @@ func (w *walk) includeTasks(path string, t, v *yaml.Node, rr *RoleRun, handlers 
 		if names == nil {
 			// Every file its fixed parts match (over-approximation, marked unsure).
 			names = globTemplated(filepath.Dir(path), name)
-			unsure = append(append([]string(nil), unsure...), "include of "+name)
+			unsure = addUnsure(unsure, "include of "+name)
 		}
 	} else {
 		names = []string{name}
@@ -811,7 +832,7 @@ func (w *walk) includeRole(path string, t *yaml.Node, action string, v *yaml.Nod
 				if c, why := when(get(t, "when"), lk); c == condFalse {
 					tg.skip = why
 				} else if c == condUnknown {
-					tg.unsure = append(append([]string(nil), unsure...), why)
+					tg.unsure = addUnsure(unsure, why)
 				}
 			}
 			targets = append(targets, tg)
@@ -825,7 +846,7 @@ func (w *walk) includeRole(path string, t *yaml.Node, action string, v *yaml.Nod
 			return
 		}
 		for _, ex := range expandInclude(roleDirs(filepath.Join(w.hr.c.Dir, "roles")), roleInclude{role: nameN.Value}) {
-			targets = append(targets, target{ex.role, skip, append(append([]string(nil), unsure...), "include_role name "+nameN.Value)})
+			targets = append(targets, target{ex.role, skip, addUnsure(unsure, "include_role name "+nameN.Value)})
 		}
 	}
 	for _, tg := range targets {

@@ -24,13 +24,18 @@ func Text(w io.Writer, r *Report) {
 		case ex.NotUsed:
 			fmt.Fprintf(w, "%s is used by no task, template or handler that %s runs\n", ex.Name, r.Host)
 			writeMissed(w, r.Host, ex)
-			if ex.Play != nil {
-				fmt.Fprintf(w, "# the value a task at play level of play %q (%s) would see:\n", ex.Play.Name, ex.Play.Pos)
+			if ex.Var == nil {
+				fmt.Fprintf(w, "  and no play %s runs sets it at play level (the roles that define it do not run there)\n", r.Host)
+			} else {
+				if ex.Play != nil {
+					fmt.Fprintf(w, "# the value a task at play level of play %q (%s) would see:\n", ex.Play.Name, ex.Play.Pos)
+				}
+				writeVar(w, r, ex, ex.Var)
 			}
-			writeVar(w, r, ex, ex.Var)
 		case len(ex.Values) == 1:
 			fmt.Fprintf(w, "# the same at every use site %s runs: %s\n", r.Host, siteSummary(ex.Values[0].Sites))
 			writeVar(w, r, ex, ex.Var)
+			writeSources(w, ex.Values[0])
 			writeMissed(w, r.Host, ex)
 		default:
 			fmt.Fprintf(w, "# %s differs between the plays and roles that use it on %s (%d values):\n", ex.Name, r.Host, len(ex.Values))
@@ -40,6 +45,7 @@ func Text(w io.Writer, r *Report) {
 				}
 				fmt.Fprintf(w, "# value %d of %d, at: %s\n", i+1, len(ex.Values), siteSummary(g.Sites))
 				writeVar(w, r, ex, g.Var)
+				writeSources(w, g)
 			}
 			writeMissed(w, r.Host, ex)
 		}
@@ -59,6 +65,23 @@ func Text(w io.Writer, r *Report) {
 			first = false
 		}
 		printDiag(w, d)
+	}
+}
+
+// writeSources names the other assignments the same value comes from at other sites.
+func writeSources(w io.Writer, g ValueGroup) {
+	if len(g.Sources) < 2 {
+		return
+	}
+	fmt.Fprintf(w, "  the same value comes from different places at different sites:\n")
+	for _, a := range g.Sources {
+		n := 0
+		for _, s := range g.Sites {
+			if s.Var != nil && s.Var.Source.Pos == a.Pos && s.Var.Source.Level == a.Level {
+				n++
+			}
+		}
+		fmt.Fprintf(w, "    %s %s  %s  (%d sites)\n", a.Kind, a.Pos, a.Level, n)
 	}
 }
 

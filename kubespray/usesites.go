@@ -123,17 +123,22 @@ func (hr *HostRun) Sites(uses []Use, name string) []Site {
 	return out
 }
 
-// ValueGroup is the use sites that get the same value from the same assignment.
+// ValueGroup is the use sites that get the same value (and type).
 type ValueGroup struct {
+	// Var is the first site's.
 	Var   *ansible.Var
 	Sites []Site
+	// Sources are the distinct assignments the value comes from at these sites (more
+	// than one when roles set the same value, e.g. a role's own default and
+	// kubespray_defaults').
+	Sources []*ansible.Assignment
 }
 
 func siteKey(v *ansible.Var) string {
 	if v == nil {
 		return "undefined"
 	}
-	return ansible.PyJSON(v.Value) + "|" + ansible.TypeName(v.Value) + "|" + v.Source.Pos.String() + "|" + string(v.Source.Kind)
+	return ansible.PyJSON(v.Value) + "|" + ansible.TypeName(v.Value)
 }
 
 // GroupSites groups the sites the host runs by value, type and source, in first-use order.
@@ -145,12 +150,23 @@ func GroupSites(sites []Site) []ValueGroup {
 			continue
 		}
 		k := siteKey(s.Var)
-		if i, ok := idx[k]; ok {
-			out[i].Sites = append(out[i].Sites, s)
-			continue
+		i, ok := idx[k]
+		if !ok {
+			i = len(out)
+			idx[k] = i
+			out = append(out, ValueGroup{Var: s.Var})
 		}
-		idx[k] = len(out)
-		out = append(out, ValueGroup{Var: s.Var, Sites: []Site{s}})
+		g := &out[i]
+		g.Sites = append(g.Sites, s)
+		if s.Var != nil {
+			found := false
+			for _, a := range g.Sources {
+				found = found || a.Pos == s.Var.Source.Pos && a.Level == s.Var.Source.Level
+			}
+			if !found {
+				g.Sources = append(g.Sources, s.Var.Source)
+			}
+		}
 	}
 	return out
 }
