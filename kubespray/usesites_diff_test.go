@@ -366,13 +366,21 @@ func runMarkers(t *testing.T, dir string, extra []string) map[string]map[string]
 	for _, e := range extra {
 		args = append(args, "-e", e)
 	}
+	return runMarkersIn(t, dir, filepath.Join(dir, "ks"), args)
+}
+
+// runMarkersIn runs ks/cluster.yml with args; on the real tree (strict false) a failed run
+// still gives its output.
+func runMarkersIn(t *testing.T, dir, ks string, args []string) map[string]map[string]map[string][]map[string][2]string {
+	strict := filepath.Base(ks) == "ks" && !strings.Contains(dir, "real-sites") && os.Getenv("K3SCONF_KUBESPRAY_DIR") == ""
 	args = append(args, "cluster.yml")
 	cmd := exec.Command("ansible-playbook", args...)
-	cmd.Dir = filepath.Join(dir, "ks")
+	cmd.Dir = ks
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "LANG=C.UTF-8",
-		"ANSIBLE_CONFIG=" + filepath.Join(dir, "ks", "ansible.cfg"),
+		"ANSIBLE_CONFIG=" + filepath.Join(ks, "ansible.cfg"),
 		"ANSIBLE_LOCAL_TEMP=" + filepath.Join(dir, "tmp"), "ANSIBLE_REMOTE_TEMP=" + filepath.Join(dir, "rtmp"),
 		"ANSIBLE_HOME=" + filepath.Join(dir, "ahome"), "ANSIBLE_STDOUT_CALLBACK=json", "ANSIBLE_NOCOLOR=1",
+		"ANSIBLE_CACHE_PLUGIN=memory", "ANSIBLE_CALLBACKS_ENABLED=",
 		"ANSIBLE_RETRY_FILES_ENABLED=0", "ANSIBLE_DEPRECATION_WARNINGS=0", "ANSIBLE_LOCALHOST_WARNING=0"}
 	out, err := cmd.Output()
 	if err != nil {
@@ -380,7 +388,10 @@ func runMarkers(t *testing.T, dir string, extra []string) map[string]map[string]
 		if ee, ok := err.(*exec.ExitError); ok {
 			msg = string(ee.Stderr)
 		}
-		t.Fatalf("ansible-playbook: %v\n%s\n%s", err, msg, out)
+		if strict {
+			t.Fatalf("ansible-playbook: %v\n%s\n%s", err, msg, out)
+		}
+		t.Logf("ansible-playbook: %v\n%s", err, lastLines(msg, 20))
 	}
 	var doc struct {
 		Plays []struct {
@@ -421,7 +432,13 @@ func runMarkers(t *testing.T, dir string, extra []string) map[string]map[string]
 				s, _ := hr.Msg.(string)
 				var m map[string]*[2]string
 				if err := json.Unmarshal([]byte(s), &m); err != nil {
-					t.Fatalf("play %s host %s: %v: %v", p.Play.Name, h, err, hr.Msg)
+					if strict {
+						t.Fatalf("play %s host %s: %v: %v", p.Play.Name, h, err, hr.Msg)
+					}
+					// Its inherited when: failed to evaluate (a registered result the
+					// marker copy no longer has): ansible decided nothing there.
+					t.Logf("play %s task %s host %s: the marker's condition failed: %v", p.Play.Name, task.Task.Name, h, short(fmt.Sprint(hr.Msg)))
+					continue
 				}
 				vals := map[string][2]string{}
 				for k, v := range m {
@@ -439,4 +456,12 @@ func runMarkers(t *testing.T, dir string, extra []string) map[string]map[string]
 		}
 	}
 	return res
+}
+
+func lastLines(s string, n int) string {
+	ls := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(ls) > n {
+		ls = ls[len(ls)-n:]
+	}
+	return strings.Join(ls, "\n")
 }
