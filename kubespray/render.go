@@ -232,6 +232,35 @@ type KeyDoc struct {
 	History []report.History   `json:"history"`
 	Play    *PlayDoc           `json:"play,omitempty"`
 	Refs    map[string]*RefDoc `json:"refs,omitempty"`
+	// Used is false when the host runs none of the variable's use sites (value and
+	// source are then those of a task at play level of play).
+	Used bool `json:"used"`
+	// DistinctValues is the number of different values (value and type) at the use sites
+	// the host runs.
+	DistinctValues int `json:"distinctValues"`
+	// UseSites are the tasks, templates and handlers using the variable, once per play
+	// and role run that runs them (or would: runs false, with skip saying why).
+	UseSites []UseSiteDoc `json:"useSites"`
+}
+
+// UseSiteDoc is one use site as one play and role run it on the host.
+type UseSiteDoc struct {
+	File   string   `json:"file"`
+	Line   int      `json:"line"`
+	Column int      `json:"column"`
+	Kind   string   `json:"kind"`
+	Task   string   `json:"task,omitempty"`
+	Play   PlayDoc  `json:"play"`
+	Role   string   `json:"role,omitempty"`
+	Runs   bool     `json:"runs"`
+	Skip   string   `json:"skip,omitempty"`
+	Unsure []string `json:"unsure,omitempty"`
+	// Joined names the group, added at run time, through which the host runs the play.
+	Joined  string         `json:"joinedThrough,omitempty"`
+	Value   any            `json:"value,omitempty"`
+	Type    string         `json:"type,omitempty"`
+	Defined bool           `json:"defined"`
+	Source  *report.Source `json:"source,omitempty"`
 }
 
 // PlayDoc names a play.
@@ -293,6 +322,33 @@ func JSON(r *Report) *ExplainDoc {
 					k.Refs[rn] = rd
 				}
 			}
+		}
+		k.Used = !ex.NotUsed
+		k.DistinctValues = len(ex.Values)
+		k.UseSites = []UseSiteDoc{}
+		for _, st := range ex.Sites {
+			u := UseSiteDoc{File: st.Use.Pos.File, Line: st.Use.Pos.Line, Column: st.Use.Pos.Column, Kind: st.Use.Kind, Task: st.Use.Task,
+				Play: PlayDoc{Name: st.Play.Play.Name, File: st.Play.Play.Pos.File, Line: st.Play.Play.Pos.Line},
+				Runs: st.Runs(), Skip: st.Skip, Joined: st.Play.Joined}
+			u.Unsure = append(u.Unsure, st.Unsure...)
+			if st.Play.Unsure != "" {
+				u.Unsure = append(u.Unsure, st.Play.Unsure)
+			}
+			if !st.Play.Runs && u.Skip == "" {
+				u.Skip = "the play does not run on " + r.Host
+			}
+			if st.Role != nil {
+				u.Role = st.Role.Path()
+			}
+			if st.Runs() {
+				u.Type = "undefined"
+				if v := st.Var; v != nil {
+					u.Defined, u.Value, u.Type = true, ansible.ToJSONValue(v.Value), ansible.TypeName(v.Value)
+					src := source(v.Source)
+					u.Source = &src
+				}
+			}
+			k.UseSites = append(k.UseSites, u)
 		}
 		d.Keys[ex.Name] = k
 	}

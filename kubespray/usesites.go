@@ -2,6 +2,7 @@ package kubespray
 
 import (
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/k3sconf/k3sconf/ansible"
@@ -22,6 +23,8 @@ type Site struct {
 	Skip string
 	// Unsure lists the conditions on the way that could not be decided.
 	Unsure []string
+	// seq is the file run's place in its play (for play order).
+	seq int
 }
 
 // Runs reports whether the host runs the site.
@@ -81,11 +84,11 @@ func (hr *HostRun) Sites(uses []Use, name string) []Site {
 		for _, pr := range hr.Plays {
 			type key struct{ r *RoleRun }
 			at := map[key]int{}
-			for _, f := range pr.Files {
+			for seq, f := range pr.Files {
 				if !match(f, strict) {
 					continue
 				}
-				s := Site{Use: u, Play: pr, Role: f.Role, Skip: f.Skip, Unsure: f.Unsure}
+				s := Site{Use: u, Play: pr, Role: f.Role, Skip: f.Skip, Unsure: f.Unsure, seq: seq}
 				if !pr.Runs {
 					s.Skip = "the play does not run on " + hr.Host + " (hosts: " + pr.Play.Hosts + ")"
 				}
@@ -106,6 +109,13 @@ func (hr *HostRun) Sites(uses []Use, name string) []Site {
 			}
 		}
 	}
+	// In the order the host runs them: play by play, file run by file run.
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Play.Index != out[j].Play.Index {
+			return out[i].Play.Index < out[j].Play.Index
+		}
+		return out[i].seq < out[j].seq
+	})
 	// A site that became runnable after its first record still needs its value.
 	for i := range out {
 		if out[i].Runs() && out[i].Result == nil {

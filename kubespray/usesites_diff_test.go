@@ -28,7 +28,7 @@ func TestDifferentialUseSites(t *testing.T) {
 	if _, err := exec.LookPath("ansible-playbook"); err != nil {
 		t.Skip("ansible-playbook not installed (apt-get install ansible-core); the use-site differential test is skipped")
 	}
-	n := 6
+	n := 4
 	if s := os.Getenv("K3SCONF_USESITES_DIFF_N"); s != "" {
 		fmt.Sscan(s, &n)
 	}
