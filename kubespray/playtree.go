@@ -505,9 +505,12 @@ func (w *walk) role(rr *RoleRun) {
 	}
 	w.depth++
 	defer func() { w.depth-- }()
-	key := fmt.Sprintf("%s|%s|%v|%s|%v", rr.Role.Path, rr.TasksFrom, rr.Via == "include_role", ansible.Repr(defsValue(rr.Params)), rr.Skip)
-	if rr.Via != "include_role" && w.seen[key] {
-		return // a role runs once per play (the same role object, no allow_duplicates)
+	// A roles: entry or meta dependency reached again with the same params is the same
+	// role object (Role.load's ROLE_CACHE) and runs once per play; import_role and
+	// include_role set allow_duplicates (default true) and run each time.
+	key := fmt.Sprintf("%s|%s|%s|%v", rr.Role.Path, rr.TasksFrom, ansible.Repr(defsValue(rr.Params)), rr.Skip)
+	if (rr.Via == "play" || rr.Via == "dependency") && w.seen[key] {
+		return
 	}
 	w.seen[key] = true
 	if rr.Role.Path == "" {

@@ -125,27 +125,48 @@ func writeVar(w io.Writer, r *Report, ex *Explained, v *ansible.Var) {
 	}
 }
 
-// siteSummary names the plays and roles of a group of sites, and how many sites.
+// siteSummary names the plays and roles of a group of sites, and how many sites:
+// `3 use sites in play "P" (through group k8s_cluster, added at run time): role a, role b
+// (if when: …)`.
 func siteSummary(sites []Site) string {
-	var parts []string
-	seen := map[string]bool{}
+	type play struct {
+		name  string
+		roles []string
+	}
+	var plays []*play
+	idx := map[*PlayRun]*play{}
 	for _, s := range sites {
-		role := "play tasks"
+		p := idx[s.Play]
+		if p == nil {
+			name := fmt.Sprintf("play %q", s.Play.Play.Name)
+			if s.Play.Joined != "" {
+				name += " (through group " + s.Play.Joined + ", added at run time)"
+			}
+			if s.Play.Unsure != "" {
+				name += " (if " + s.Play.Unsure + ")"
+			}
+			p = &play{name: name}
+			idx[s.Play] = p
+			plays = append(plays, p)
+		}
+		role := "its own tasks"
 		if s.Role != nil {
-			role = "role " + s.Role.Path()
+			role = s.Role.Path()
 		}
-		p := fmt.Sprintf("play %q, %s", s.Play.Play.Name, role)
-		if len(s.Unsure) > 0 || s.Play.Unsure != "" {
-			p += " (if " + strings.Join(append(append([]string(nil), s.Unsure...), s.Play.Unsure), "; ") + ")"
-			p = strings.ReplaceAll(p, "; )", ")")
+		if len(s.Unsure) > 0 {
+			role += " (if " + strings.Join(s.Unsure, "; ") + ")"
 		}
-		if s.Play.Joined != "" {
-			p += " (joined through group " + s.Play.Joined + ", added at run time)"
+		found := false
+		for _, r := range p.roles {
+			found = found || r == role
 		}
-		if !seen[p] {
-			seen[p] = true
-			parts = append(parts, p)
+		if !found {
+			p.roles = append(p.roles, role)
 		}
+	}
+	var parts []string
+	for _, p := range plays {
+		parts = append(parts, p.name+": "+strings.Join(p.roles, ", "))
 	}
 	n := len(sites)
 	word := "sites"

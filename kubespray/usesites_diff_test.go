@@ -351,6 +351,9 @@ func genSiteTree(t *testing.T, seed uint64, dir string) (vars, extra []string) {
     name: mgr_a
     tasks_from: extra
     defaults_from: alt
+- name: Again
+  import_role:
+    name: cp_dep
 `}, "dependencies:\n  - { role: cp_dep"+params+" }\n")
 	role("cp_dep", map[string]string{"main.yml": ""}, "")
 	if r.IntN(3) == 0 {
