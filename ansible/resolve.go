@@ -258,6 +258,34 @@ type Options struct {
 	// Task is the role of the task the variables are resolved for; nil: a task at play
 	// level.
 	Task *TaskRole
+	// Files, when set, keeps the group_vars/host_vars files read, for callers resolving
+	// the same host many times (one context per task file); nil: read every time.
+	Files *FileCache
+}
+
+// FileCache keeps vars files as read (by path) across Resolve calls.
+type FileCache struct {
+	m map[string]cachedVars
+}
+
+type cachedVars struct {
+	defs []Def
+	err  error
+}
+
+func (c *FileCache) load(path string) ([]Def, error) {
+	if c == nil {
+		return LoadVarsFile(path)
+	}
+	if x, ok := c.m[path]; ok {
+		return x.defs, x.err
+	}
+	if c.m == nil {
+		c.m = map[string]cachedVars{}
+	}
+	defs, err := LoadVarsFile(path)
+	c.m[path] = cachedVars{defs, err}
+	return defs, err
 }
 
 // TaskRole is task._role with task.get_dep_chain() (vars/manager.py get_vars with a
@@ -359,7 +387,7 @@ func Resolve(o Options) (*Result, error) {
 					errs = append(errs, e)
 				}
 				for _, f := range files {
-					defs, err := LoadVarsFile(f)
+					defs, err := o.Files.load(f)
 					if err != nil {
 						errs = append(errs, err)
 						continue

@@ -134,6 +134,7 @@ type HostRun struct {
 	results map[resKey]*ansible.Result
 	errs    []error
 	variant map[string]*ansible.Role
+	files   ansible.FileCache
 }
 
 type groupOp struct {
@@ -258,7 +259,7 @@ func (hr *HostRun) Resolve(pr *PlayRun, rr *RoleRun, epoch int) *ansible.Result 
 	for _, r := range pr.Roles {
 		ap.Roles = append(ap.Roles, r.Role)
 	}
-	o := ansible.Options{Inventory: inv, Host: hr.Host, PlaybookDir: filepath.Dir(pr.Play.Pos.File), Play: ap, Extra: hr.extra}
+	o := ansible.Options{Inventory: inv, Host: hr.Host, PlaybookDir: filepath.Dir(pr.Play.Pos.File), Play: ap, Extra: hr.extra, Files: &hr.files}
 	if rr != nil {
 		t := &ansible.TaskRole{Role: rr.Role}
 		for _, c := range rr.Chain {

@@ -25,6 +25,14 @@ func (r *Report) redact() {
 		for _, rv := range ex.Refs {
 			redactVar(rv)
 		}
+		// Every use site's value too (the same *Var may be shared: redacting is
+		// idempotent).
+		for _, s := range ex.Sites {
+			redactVar(s.Var)
+		}
+		for _, g := range ex.Values {
+			redactVar(g.Var)
+		}
 	}
 }
 

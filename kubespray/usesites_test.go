@@ -2,6 +2,7 @@ package kubespray
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
@@ -222,5 +223,31 @@ func TestUseSiteWhenFalse(t *testing.T) {
 	ex := siteExplain(t, ks, inv, "etcd1", "engine_opt")
 	if !ex.NotUsed || len(ex.Sites) != 1 || ex.Sites[0].Skip != "when: deploy_engine is false" {
 		t.Errorf("etcd1: NotUsed %v, sites %+v", ex.NotUsed, ex.Sites)
+	}
+}
+
+// TestUseSiteSecretsRedacted: a secret-named variable is redacted at every use site, in
+// the text and in --json's useSites, unless ShowSecrets.
+func TestUseSiteSecretsRedacted(t *testing.T) {
+	plays := boiler + "- name: Prepare\n  hosts: all\n  gather_facts: false\n  roles: [kubespray_defaults, a, b]\n"
+	ks, inv := siteTree(t, plays, map[string]string{
+		"ks/roles/a/tasks/main.yml":                     "- name: login\n  debug: msg={{ registry_password }}\n",
+		"ks/roles/b/defaults/main.yml":                  "registry_password: hunter2-b\n",
+		"ks/roles/b/tasks/main.yml":                     "- name: login\n  debug: msg={{ registry_password }}\n",
+		"inv/group_vars/all.yml":                        "other: 1\n",
+		"ks/roles/kubespray_defaults/defaults/main.yml": "registry_password: hunter2-default\n",
+	})
+	for _, show := range []bool{false, true} {
+		r, err := Explain(Options{Dir: ks, Inventory: []string{inv}, Host: "w1", Vars: []string{"registry_password"}, ShowSecrets: show})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		Text(&b, r)
+		js, _ := json.Marshal(JSON(r))
+		leaked := strings.Contains(b.String()+string(js), "hunter2")
+		if leaked == !show {
+			t.Errorf("ShowSecrets %v: secret in the output = %v\n%s\n%s", show, leaked, b.String(), js)
+		}
 	}
 }
