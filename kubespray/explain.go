@@ -66,6 +66,9 @@ type Report struct {
 	// Invalid is set when an input does not parse: ansible-playbook stops on it too, so the
 	// inventory has a problem (exit 1, unless InputError).
 	Invalid bool
+	// Run is the host's run of cluster.yml: which plays it runs, with the groups of the
+	// moment, and their roles and tasks files.
+	Run *HostRun
 }
 
 // Explain resolves the variables for the host, each for the first play of cluster.yml that
@@ -105,6 +108,7 @@ func Explain(o Options) (*Report, error) {
 	if hr == nil {
 		return nil, werr
 	}
+	rep.Run = hr
 	if o.Play != "" {
 		found := false
 		for _, pr := range hr.Plays {

@@ -18,6 +18,22 @@ func Text(w io.Writer, r *Report) {
 		fmt.Fprintf(w, " (added at run time by kubespray's dynamic_groups: %s)", strings.Join(r.Added, ", "))
 	}
 	fmt.Fprintln(w)
+	if r.Run != nil {
+		n := 0
+		var not []string
+		for _, pr := range r.Run.Plays {
+			if pr.Runs {
+				n++
+			} else {
+				not = append(not, fmt.Sprintf("%q (hosts: %s)", pr.Play.Name, pr.Play.Hosts))
+			}
+		}
+		fmt.Fprintf(w, "runs %d of the %d plays of cluster.yml", n, len(r.Run.Plays))
+		if len(not) > 0 {
+			fmt.Fprintf(w, "; not: %s", strings.Join(not, ", "))
+		}
+		fmt.Fprintln(w)
+	}
 	for _, ex := range r.Vars {
 		fmt.Fprintln(w)
 		switch {
@@ -240,7 +256,19 @@ type ExplainDoc struct {
 	Groups        []string            `json:"groups"`
 	DynamicGroups []string            `json:"dynamicGroups"`
 	Keys          map[string]*KeyDoc  `json:"keys"`
-	Diagnostics   []report.Diagnostic `json:"diagnostics"`
+	// Plays are the plays of cluster.yml in order, and whether the host runs each.
+	Plays       []PlayRunDoc        `json:"plays"`
+	Diagnostics []report.Diagnostic `json:"diagnostics"`
+}
+
+// PlayRunDoc is one play of cluster.yml for the host.
+type PlayRunDoc struct {
+	PlayDoc
+	Hosts string `json:"hosts"`
+	Runs  bool   `json:"runs"`
+	// JoinedThrough names the group, added at run time, through which the host runs it.
+	JoinedThrough string `json:"joinedThrough,omitempty"`
+	Unsure        string `json:"unsure,omitempty"`
 }
 
 // KeyDoc is one variable, shaped as a key of `show --json` (value, source, history) plus
@@ -372,6 +400,13 @@ func JSON(r *Report) *ExplainDoc {
 			k.UseSites = append(k.UseSites, u)
 		}
 		d.Keys[ex.Name] = k
+	}
+	d.Plays = []PlayRunDoc{}
+	if r.Run != nil {
+		for _, pr := range r.Run.Plays {
+			d.Plays = append(d.Plays, PlayRunDoc{PlayDoc: PlayDoc{Name: pr.Play.Name, File: pr.Play.Pos.File, Line: pr.Play.Pos.Line},
+				Hosts: pr.Play.Hosts, Runs: pr.Runs, JoinedThrough: pr.Joined, Unsure: pr.Unsure})
+		}
 	}
 	for _, dg := range r.Diagnostics {
 		d.Diagnostics = append(d.Diagnostics, report.Diagnostic{Severity: string(dg.Severity), Code: dg.Code, File: dg.Pos.File, Line: dg.Pos.Line,
