@@ -252,10 +252,10 @@ func printDiag(w io.Writer, d diag.Diagnostic) {
 // ExplainDoc is the --json document of `k3sconf kubespray explain`.
 type ExplainDoc struct {
 	report.Envelope
-	Host          string              `json:"host"`
-	Groups        []string            `json:"groups"`
-	DynamicGroups []string            `json:"dynamicGroups"`
-	Keys          map[string]*KeyDoc  `json:"keys"`
+	Host          string             `json:"host"`
+	Groups        []string           `json:"groups"`
+	DynamicGroups []string           `json:"dynamicGroups"`
+	Keys          map[string]*KeyDoc `json:"keys"`
 	// Plays are the plays of cluster.yml in order, and whether the host runs each.
 	Plays       []PlayRunDoc        `json:"plays"`
 	Diagnostics []report.Diagnostic `json:"diagnostics"`
