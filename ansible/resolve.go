@@ -25,6 +25,7 @@ const (
 	KindHostVars     sources.Kind = "host_vars"
 	KindPlayVars     sources.Kind = "play-vars"
 	KindRoleVars     sources.Kind = "role-vars"
+	KindRoleParams   sources.Kind = "role-params"
 	KindExtra        sources.Kind = "extra"
 )
 
@@ -71,21 +72,32 @@ type Role struct {
 // _load_role_yaml does: main.yml, main.yaml, main.json or main (a file, or a folder whose
 // files are read recursively in sorted order and combined).
 func LoadRole(name, path string) (*Role, error) {
+	return LoadRoleFrom(name, path, "", "")
+}
+
+// LoadRoleFrom is LoadRole with include_role/import_role's defaults_from and vars_from:
+// the file (its base name, as role_include.py keeps it) read instead of main.
+func LoadRoleFrom(name, path, defaultsFrom, varsFrom string) (*Role, error) {
 	r := &Role{Name: name, Path: path}
 	var err error
-	if r.Defaults, r.DefaultsFiles, err = loadRoleDir(filepath.Join(path, "defaults")); err != nil {
+	if r.Defaults, r.DefaultsFiles, err = loadRoleDir(filepath.Join(path, "defaults"), defaultsFrom); err != nil {
 		return r, err
 	}
-	r.Vars, r.VarsFiles, err = loadRoleDir(filepath.Join(path, "vars"))
+	r.Vars, r.VarsFiles, err = loadRoleDir(filepath.Join(path, "vars"), varsFrom)
 	return r, err
 }
 
-func loadRoleDir(dir string) ([]Def, []string, error) {
+func loadRoleDir(dir, from string) ([]Def, []string, error) {
 	fi, err := os.Stat(dir)
 	if err != nil || !fi.IsDir() {
 		return nil, nil, nil
 	}
-	files := FindVarsFiles(dir, "main", []string{".yml", ".yaml", ".json", ""})
+	main := "main"
+	if from != "" {
+		// _load_role_yaml: the name as given, or with an extension added.
+		main = strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(filepath.Base(from), ".yml"), ".yaml"), ".json")
+	}
+	files := FindVarsFiles(dir, main, []string{".yml", ".yaml", ".json", ""})
 	var defs []Def
 	for _, f := range files {
 		ds, err := LoadVarsFile(f)
@@ -268,6 +280,50 @@ type Options struct {
 	Play        *Play
 	// Extra are the extra vars (-e), in order.
 	Extra []ExtraVars
+	// Task is the role of the task the variables are resolved for; nil: a task at play
+	// level.
+	Task *TaskRole
+	// Files, when set, keeps the group_vars/host_vars files read, for callers resolving
+	// the same host many times (one context per task file); nil: read every time.
+	Files *FileCache
+}
+
+// FileCache keeps vars files as read (by path) across Resolve calls.
+type FileCache struct {
+	m map[string]cachedVars
+}
+
+type cachedVars struct {
+	defs []Def
+	err  error
+}
+
+func (c *FileCache) load(path string) ([]Def, error) {
+	if c == nil {
+		return LoadVarsFile(path)
+	}
+	if x, ok := c.m[path]; ok {
+		return x.defs, x.err
+	}
+	if c.m == nil {
+		c.m = map[string]cachedVars{}
+	}
+	defs, err := LoadVarsFile(path)
+	c.m[path] = cachedVars{defs, err}
+	return defs, err
+}
+
+// TaskRole is task._role with task.get_dep_chain() (vars/manager.py get_vars with a
+// task): its defaults are merged again after the play roles' defaults, its vars after
+// the play roles' vars, and its role params after those.
+type TaskRole struct {
+	Role *Role
+	// Chain is the dep chain: the roles above the task's role (the roles it is a meta
+	// dependency of, the role whose tasks include_role/import_role it), outermost first.
+	Chain []*Role
+	// Params are role params (keys of a role entry that are not keywords) of the chain's
+	// roles then of the role itself, in the order Role.get_role_params merges them.
+	Params []Def
 }
 
 // Result is the resolution of every variable for one host.
@@ -318,6 +374,18 @@ func Resolve(o Options) (*Result, error) {
 			}
 		}
 	}
+	if t := o.Task; t != nil {
+		// Role.get_default_vars(dep_chain): every dependency's defaults (each its own
+		// dependencies first), then each chain role's own defaults, then the role's.
+		seq := allDepDefaults(t.Role, 0)
+		seq = append(seq, t.Chain...)
+		seq = append(seq, t.Role)
+		for _, r := range lastPlace(seq) {
+			for _, d := range r.Defaults {
+				add(KindRoleDefaults, "role defaults ("+r.Name+", for the tasks of "+t.Role.Name+")", r.Name, d)
+			}
+		}
+	}
 	all := inv.Groups["all"]
 	var groups []*Group
 	for _, g := range inv.HostGroups(h) {
@@ -344,7 +412,7 @@ func Resolve(o Options) (*Result, error) {
 				files, ds := varsFilesFor(dir, sub, n)
 				res.Diagnostics = append(res.Diagnostics, ds...)
 				for _, f := range files {
-					defs, err := LoadVarsFile(f)
+					defs, err := o.Files.load(f)
 					if err != nil {
 						errs = append(errs, err)
 						if len(defs) == 0 {
@@ -393,9 +461,42 @@ func Resolve(o Options) (*Result, error) {
 			}
 		}
 	}
+	if t := o.Task; t != nil {
+		// Role.get_vars(dep_chain, include_params=False): the chain's role vars, then every
+		// dependency's (its own dependencies first), then the role's.
+		seq := append([]*Role(nil), t.Chain...)
+		seq = append(seq, allDepDefaults(t.Role, 0)...)
+		seq = append(seq, t.Role)
+		for _, r := range lastPlace(seq) {
+			for _, d := range r.Vars {
+				add(KindRoleVars, "role vars ("+r.Name+", for the tasks of "+t.Role.Name+")", r.Name, d)
+			}
+		}
+		// include_vars and set_fact would come here (not modelled), then role params.
+		for _, d := range t.Params {
+			add(KindRoleParams, "role params ("+t.Role.Name+")", t.Role.Name, d)
+		}
+	}
 	for _, x := range o.Extra {
 		for _, d := range x.Defs {
 			add(KindExtra, "extra vars (-e)", "-e", d)
+		}
+	}
+	if o.Task != nil {
+		// The task's role layer merges some role files a second time: only the later
+		// merge of the same assignment counts, so the earlier one is not listed.
+		for _, v := range res.Vars {
+			last := map[string]int{}
+			for i, a := range v.History {
+				last[a.Pos.String()] = i
+			}
+			var h []*Assignment
+			for i, a := range v.History {
+				if last[a.Pos.String()] == i {
+					h = append(h, a)
+				}
+			}
+			v.History = h
 		}
 	}
 	for _, v := range res.Vars {
@@ -434,6 +535,37 @@ func roleChain(roles []*Role) []*Role {
 	for _, r := range roles {
 		walk(r, 0)
 	}
+	last := map[*Role]int{}
+	for i, r := range seq {
+		last[r] = i
+	}
+	var out []*Role
+	for i, r := range seq {
+		if last[r] == i {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// allDepDefaults is the order Role.get_default_vars walks a role's dependencies:
+// get_all_dependencies (each dependency after its own dependencies), each merged with its
+// own dependencies first again.
+func allDepDefaults(r *Role, depth int) []*Role {
+	var out []*Role
+	if depth > 50 {
+		return nil
+	}
+	for _, d := range r.Deps {
+		out = append(out, allDepDefaults(d, depth+1)...)
+		out = append(out, d)
+	}
+	return out
+}
+
+// lastPlace keeps each role at its last place in seq (merging replaces, so an earlier
+// merge of the same role changes nothing).
+func lastPlace(seq []*Role) []*Role {
 	last := map[*Role]int{}
 	for i, r := range seq {
 		last[r] = i

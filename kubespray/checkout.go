@@ -21,6 +21,8 @@ type Play struct {
 	Tags  []string
 	Roles []PlayRole
 	Vars  []ansible.Def
+	// node is the play as written (read again by the play/role walk, playtree.go).
+	node *yaml.Node
 }
 
 // PlayRole is a role entry of a play with its tags.
@@ -131,7 +133,7 @@ func (c *Checkout) loadPlaybook(path string, inheritVars []ansible.Def, inheritT
 			}
 			continue
 		}
-		pl := &Play{Pos: diag.Position{File: path, Line: p.Line, Column: p.Column}, Tags: tags, Vars: vars}
+		pl := &Play{Pos: diag.Position{File: path, Line: p.Line, Column: p.Column}, Tags: tags, Vars: vars, node: p}
 		if n := get(p, "name"); n != nil {
 			pl.Name = n.Value
 		}

@@ -26,6 +26,9 @@ type Options struct {
 	Extra     []string // -e arguments
 	// ShowSecrets keeps the values of secret-named variables (default: REDACTED).
 	ShowSecrets bool
+	// Play names the play of cluster.yml to resolve at (its use sites only); empty: every
+	// play the host runs.
+	Play string
 }
 
 // Explained is one variable on the host.
@@ -42,6 +45,15 @@ type Explained struct {
 	Unread *diag.Position
 	// RefNames lists the referenced names (also the undefined ones).
 	RefNames []string
+	// Sites are the variable's use sites (tasks, templates, handlers) as the host's plays
+	// and roles run them, or would run them (Site.Skip says why not).
+	Sites []Site
+	// Values groups the sites the host runs by value and source (one entry when the value
+	// is the same everywhere). Var and Play are the first group's.
+	Values []ValueGroup
+	// NotUsed: the host runs no use site of the variable (Var is then the value a task at
+	// play level of Play would see).
+	NotUsed bool
 }
 
 // Report is the answer of `k3sconf kubespray explain`.
@@ -59,6 +71,9 @@ type Report struct {
 	Invalid bool
 	// types are the types of values redact hid (a number keeps its type name).
 	types map[*ansible.Var]string
+	// Run is the host's run of cluster.yml: which plays it runs, with the groups of the
+	// moment, and their roles and tasks files.
+	Run *HostRun
 }
 
 // Explain resolves the variables for the host, each for the first play of cluster.yml that
@@ -118,7 +133,35 @@ func Explain(o Options) (*Report, error) {
 		}
 		extra = append(extra, x)
 	}
+	// The host's run of cluster.yml, play by play, with groups as they are at each.
+	hr, werr := c.Walk(o.Inventory, o.Host, extra)
+	if hr == nil {
+		return nil, werr
+	}
+	rep.Run = hr
+	if o.Play != "" {
+		found := false
+		for _, pr := range hr.Plays {
+			found = found || pr.Play.Name == o.Play
+		}
+		if !found {
+			var names []string
+			for _, pr := range hr.Plays {
+				names = append(names, fmt.Sprintf("%q", pr.Play.Name))
+			}
+			return nil, fmt.Errorf("--play %q: no play of cluster.yml has that name (plays: %s)", o.Play, strings.Join(names, ", "))
+		}
+	}
 	plays := c.PlaysFor(inv, o.Host)
+	if o.Play != "" {
+		var sel []*Play
+		for _, p := range plays {
+			if p.Name == o.Play {
+				sel = append(sel, p)
+			}
+		}
+		plays = sel
+	}
 	rep.Diagnostics = append(rep.Diagnostics, c.uncertainPlays(inv, o.Host)...)
 	resolveIn := func(p *Play) (*ansible.Result, error) {
 		var ap *ansible.Play
@@ -193,6 +236,27 @@ func Explain(o Options) (*Report, error) {
 		if p, ok := unread[name]; ok {
 			ex.Unread = &p
 		}
+		uses, _ := Where(o.Dir, name)
+		ex.Sites = hr.Sites(uses, name)
+		if o.Play != "" {
+			var sel []Site
+			for _, s := range ex.Sites {
+				if s.Play.Play.Name == o.Play {
+					sel = append(sel, s)
+				}
+			}
+			ex.Sites = sel
+		}
+		ex.Values = GroupSites(ex.Sites)
+		if len(ex.Values) > 0 {
+			first := ex.Values[0].Sites[0]
+			ex.Var, ex.Play = first.Var, first.Play.Play
+			if first.Result != nil {
+				res = first.Result
+			}
+		} else {
+			ex.NotUsed = true
+		}
 		if ex.Var != nil && ansible.IsTemplated(ex.Var.Value) {
 			ex.RefNames = ansible.Refs(ex.Var.Value)
 			for _, rn := range ex.RefNames {
@@ -203,7 +267,9 @@ func Explain(o Options) (*Report, error) {
 		}
 		rep.Vars = append(rep.Vars, ex)
 		rep.Diagnostics = append(rep.Diagnostics, c.findings(inv, o, name, ex, res)...)
-		rep.Diagnostics = append(rep.Diagnostics, ownRoleValues(play, ex)...)
+		if ex.NotUsed {
+			rep.Diagnostics = append(rep.Diagnostics, ownRoleValues(play, ex)...)
+		}
 	}
 	rep.Diagnostics = append(rep.Diagnostics, c.layoutFindings(inv, o)...)
 	if !o.ShowSecrets {
@@ -473,7 +539,7 @@ func (c *Checkout) findings(inv *ansible.Inventory, o Options, name string, ex *
 					}
 					col := strings.Index(sc.Text(), "#") + 1
 					ds = append(ds, diag.Diagnostic{Severity: diag.Info, Code: "KS007", Key: name, Pos: diag.Position{File: f, Line: ln, Column: col},
-						Message: fmt.Sprintf("%s is commented out here (%s:%s), so the value in force comes from %s", name, name, m[1], sourceName(v)),
+						Message: fmt.Sprintf("%s is commented out here (%s:%s), so the value in force comes from %s", name, name, m[1], sourceName(ex)),
 						Hint:    "remove the '#' to set it"})
 				}
 			}
@@ -482,7 +548,11 @@ func (c *Checkout) findings(inv *ansible.Inventory, o Options, name string, ex *
 	return ds
 }
 
-func sourceName(v *ansible.Var) string {
+func sourceName(ex *Explained) string {
+	v := ex.Var
+	if v == nil && ex.NotUsed {
+		return "nowhere on this host, which runs no task, template or handler that uses it"
+	}
 	if v == nil {
 		return "nowhere (undefined)"
 	}

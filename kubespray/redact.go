@@ -27,21 +27,33 @@ func IsSecretName(name string) bool { return report.SecretName(name) }
 func (r *Report) redact() {
 	red := report.NewTextRedactor(false)
 	for _, ex := range r.Vars {
-		learnVar(red, ex.Var)
-		for _, rv := range ex.Refs {
-			learnVar(red, rv)
+		for _, v := range exVars(ex) {
+			learnVar(red, v)
 		}
 	}
 	for _, ex := range r.Vars {
-		r.redactVar(red, ex.Var)
-		for _, rv := range ex.Refs {
-			r.redactVar(red, rv)
+		for _, v := range exVars(ex) {
+			r.redactVar(red, v)
 		}
 	}
 	for i := range r.Diagnostics {
 		d := &r.Diagnostics[i]
 		d.Message, d.Hint, d.Key = red.Scrub(d.Message), red.Scrub(d.Hint), red.Key(d.Key)
 	}
+}
+
+// exVars are the variables an explained variable shows: its value, the values it refers
+// to, and its value at every use site (the same *Var may be shared between them: redacting
+// is idempotent).
+func exVars(ex *Explained) []*ansible.Var {
+	vs := append([]*ansible.Var{ex.Var}, ex.Refs...)
+	for _, s := range ex.Sites {
+		vs = append(vs, s.Var)
+	}
+	for _, g := range ex.Values {
+		vs = append(vs, g.Var)
+	}
+	return vs
 }
 
 // RedactError redacts an error's text for stderr (a malformed -e echoed back).

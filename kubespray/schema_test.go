@@ -14,7 +14,7 @@ func TestJSONSchemas(t *testing.T) {
 	if exec.Command("python3", "-c", "import jsonschema").Run() != nil {
 		t.Skip("python3 with jsonschema not available (apt-get install python3-jsonschema)")
 	}
-	r := explain(t, Options{Host: "node2", Vars: []string{"dns_domain", "kubeconfig_localhost", "nope", "kube_apiserver_admission_plugins_needs_configuration"},
+	r := explain(t, Options{Host: "node2", Vars: []string{"dns_domain", "kubeconfig_localhost", "nope", "kube_apiserver_admission_plugins_needs_configuration", "containerd_debug_level", "containerd_version"},
 		Extra: []string{`{"registry_password": "x"}`}})
 	uses, err := Where(tree, "containerd_version")
 	if err != nil {

@@ -166,7 +166,7 @@ func matchLines(path, name string, re *regexp.Regexp) [][2]int {
 	}
 	var out [][2]int
 	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	sc.Buffer(nil, 1<<20)
 	ln := 0
 	for sc.Scan() {
 		ln++

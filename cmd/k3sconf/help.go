@@ -84,7 +84,9 @@ var commands = []*command{
 		},
 		example: "kubectl get nodes -o json | k3sconf fleet --nodes-json -\nk3sconf fleet ./bundles/server-1 ./bundles/server-2 ./bundles/agent-1\nk3sconf --k3s-version v1.31.4+k3s1 fleet ./s1 ./s2 ./s3@v1.32.2+k3s1", files: true},
 	{name: "kubespray explain", args: "VAR…", synopsis: "the value an Ansible variable takes on a host of a kubespray inventory, where it came from, and what it beat",
-		help: "Resolved as ansible-core 2.14 does for a play of kubespray's cluster.yml on that host: the\n" +
+		help: "Resolved as ansible-core 2.14 does at the variable's use sites: each task, template and\n" +
+			"handler using it, for each play and role of kubespray's cluster.yml that runs it on that host\n" +
+			"(said once when the value is the same everywhere, each value otherwise): the\n" +
 			"value with its type, its source (file:line:column and precedence level), every other\n" +
 			"assignment in precedence order with why it lost, the variables a templated value uses,\n" +
 			"and findings with a fix each. Exit 1 on an error finding (a variable defined nowhere) or a\n" +
@@ -94,6 +96,7 @@ var commands = []*command{
 			{name: "host", arg: "HOST", help: "the inventory host to resolve for"},
 			{name: "kubespray", arg: "DIR", valueKind: "dir", help: "the kubespray checkout (default: the current folder)"},
 			{name: "extra-vars", arg: "X", help: "key=value, a YAML/JSON string, or @file (-e; repeatable)"},
+			{name: "play", arg: "NAME", help: "only the use sites in this play of cluster.yml (its name:)"},
 			{name: "json", help: "machine-readable output (document \"kubespray explain\")"},
 			{name: "show-secrets", help: "print *password*, *secret*, *token* … variables instead of REDACTED"},
 		},

@@ -40,7 +40,7 @@ func runKubespray(args []string, g globals, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("kubespray", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	var inv, extra multiFlag
-	var host, dir string
+	var host, dir, play string
 	jsonOut := g.json
 	fs.Var(&inv, "i", "")
 	fs.Var(&inv, "inventory", "")
@@ -48,6 +48,7 @@ func runKubespray(args []string, g globals, stdout, stderr io.Writer) int {
 	fs.Var(&extra, "extra-vars", "")
 	fs.StringVar(&host, "host", "", "")
 	fs.StringVar(&dir, "kubespray", ".", "")
+	fs.StringVar(&play, "play", "", "")
 	fs.BoolVar(&jsonOut, "json", g.json, "")
 	showSecrets := g.showSecrets
 	fs.BoolVar(&showSecrets, "show-secrets", g.showSecrets, "")
@@ -89,7 +90,7 @@ func runKubespray(args []string, g globals, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "k3sconf kubespray explain: needs VAR..., --host HOST and -i INVENTORY, e.g. `k3sconf kubespray explain container_manager --host node1 -i inventory/mycluster/inventory.ini`")
 			return exitUsage
 		}
-		rep, err := kubespray.Explain(kubespray.Options{Dir: dir, Inventory: inv, Host: host, Vars: vars, Extra: extra, ShowSecrets: showSecrets})
+		rep, err := kubespray.Explain(kubespray.Options{Dir: dir, Inventory: inv, Host: host, Vars: vars, Extra: extra, ShowSecrets: showSecrets, Play: play})
 		if err != nil {
 			return kubesprayErr(stderr, err, showSecrets)
 		}

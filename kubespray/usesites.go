@@ -1,0 +1,182 @@
+package kubespray
+
+import (
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/k3sconf/k3sconf/ansible"
+	"github.com/k3sconf/k3sconf/internal/rootfs"
+)
+
+// Site is one use of a variable (a task, template or handler line that `where` finds) as
+// one play and role run it on the host, with the value a task there gets.
+type Site struct {
+	Use  Use
+	Play *PlayRun
+	// Role is the role run whose task uses the variable (nil: a play's own task).
+	Role *RoleRun
+	// Var is the variable as resolved there (nil: undefined there).
+	Var    *ansible.Var
+	Result *ansible.Result
+	// Skip says why the host does not run it ("" when it does).
+	Skip string
+	// Unsure lists the conditions on the way that could not be decided.
+	Unsure []string
+	// seq is the file run's place in its play (for play order).
+	seq int
+}
+
+// Runs reports whether the host runs the site.
+func (s Site) Runs() bool { return s.Skip == "" && s.Play.Runs }
+
+// Sites maps the uses of name to the plays and role runs of the host that run them. A
+// task or handler line counts where its file runs; a template line where a tasks file of
+// its role that names the template runs (every tasks file of the role when none names it).
+func (hr *HostRun) Sites(uses []Use, name string) []Site {
+	var out []Site
+	mention := map[[2]string]bool{}
+	mentions := func(file, tmpl string) bool {
+		k := [2]string{file, tmpl}
+		if v, ok := mention[k]; ok {
+			return v
+		}
+		data, err := rootfs.ReadHostFile(file)
+		v := err == nil && strings.Contains(string(data), tmpl)
+		mention[k] = v
+		return v
+	}
+	for _, u := range uses {
+		if u.Kind != "task" && u.Kind != "handler" && u.Kind != "template" {
+			continue
+		}
+		uf := filepath.Clean(u.Pos.File)
+		var roleDir, tmpl string
+		if u.Kind == "template" {
+			i := strings.LastIndex(uf, string(filepath.Separator)+"templates"+string(filepath.Separator))
+			if i < 0 {
+				continue
+			}
+			roleDir, tmpl = uf[:i], uf[i+len("/templates/"):]
+		}
+		match := func(f *FileRun, strict bool) bool {
+			switch u.Kind {
+			case "task":
+				return !f.Handlers && filepath.Clean(f.File) == uf
+			case "handler":
+				return f.Handlers && filepath.Clean(f.File) == uf
+			}
+			if f.Role == nil || f.Handlers || filepath.Clean(f.Role.Role.Path) != roleDir {
+				return false
+			}
+			return !strict || mentions(f.File, tmpl)
+		}
+		strict := false
+		if u.Kind == "template" {
+			for _, pr := range hr.Plays {
+				for _, f := range pr.Files {
+					if match(f, true) {
+						strict = true
+					}
+				}
+			}
+		}
+		for _, pr := range hr.Plays {
+			type key struct{ r *RoleRun }
+			at := map[key]int{}
+			for seq, f := range pr.Files {
+				if !match(f, strict) {
+					continue
+				}
+				s := Site{Use: u, Play: pr, Role: f.Role, Skip: f.Skip, Unsure: f.Unsure, seq: seq}
+				if !pr.Runs {
+					s.Skip = "the play does not run on " + hr.Host + " (hosts: " + pr.Play.Hosts + ")"
+				}
+				if i, ok := at[key{f.Role}]; ok {
+					if !out[i].Runs() && s.Runs() {
+						out[i].Skip, out[i].Unsure = "", s.Unsure
+					}
+					continue
+				}
+				if s.Runs() {
+					s.Result = hr.Resolve(pr, f.Role, f.Epoch)
+					if s.Result != nil {
+						s.Var = s.Result.Vars[name]
+					}
+				}
+				at[key{f.Role}] = len(out)
+				out = append(out, s)
+			}
+		}
+	}
+	// In the order the host runs them: play by play, file run by file run.
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Play.Index != out[j].Play.Index {
+			return out[i].Play.Index < out[j].Play.Index
+		}
+		return out[i].seq < out[j].seq
+	})
+	// A site that became runnable after its first record still needs its value.
+	for i := range out {
+		if out[i].Runs() && out[i].Result == nil {
+			for _, f := range out[i].Play.Files {
+				if f.Role == out[i].Role {
+					out[i].Result = hr.Resolve(out[i].Play, f.Role, f.Epoch)
+					break
+				}
+			}
+			if out[i].Result != nil {
+				out[i].Var = out[i].Result.Vars[name]
+			}
+		}
+	}
+	return out
+}
+
+// ValueGroup is the use sites that get the same value (and type).
+type ValueGroup struct {
+	// Var is the first site's.
+	Var   *ansible.Var
+	Sites []Site
+	// Sources are the distinct assignments the value comes from at these sites (more
+	// than one when roles set the same value, e.g. a role's own default and
+	// kubespray_defaults').
+	Sources []*ansible.Assignment
+}
+
+func siteKey(v *ansible.Var) string {
+	if v == nil {
+		return "undefined"
+	}
+	return ansible.PyJSON(v.Value) + "|" + ansible.TypeName(v.Value)
+}
+
+// GroupSites groups the sites the host runs by value, type and source, in first-use order.
+func GroupSites(sites []Site) []ValueGroup {
+	var out []ValueGroup
+	idx := map[string]int{}
+	for _, s := range sites {
+		if !s.Runs() {
+			continue
+		}
+		k := siteKey(s.Var)
+		i, ok := idx[k]
+		if !ok {
+			i = len(out)
+			idx[k] = i
+			out = append(out, ValueGroup{Var: s.Var})
+		}
+		g := &out[i]
+		g.Sites = append(g.Sites, s)
+		if s.Var != nil {
+			found := false
+			for _, a := range g.Sources {
+				found = found || a.Pos == s.Var.Source.Pos && a.Level == s.Var.Source.Level
+			}
+			if !found {
+				g.Sources = append(g.Sources, s.Var.Source)
+			}
+		}
+	}
+	return out
+}

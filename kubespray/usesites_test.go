@@ -1,0 +1,253 @@
+package kubespray
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/k3sconf/k3sconf/ansible"
+)
+
+// siteTree writes a small kubespray-like tree (cluster.yml importing playbooks/cluster.yml,
+// dynamic_groups as kubespray has it) plus files, and an inventory; it returns the
+// checkout and the inventory file.
+func siteTree(t *testing.T, plays string, files map[string]string) (string, string) {
+	t.Helper()
+	dir := t.TempDir()
+	all := map[string]string{
+		"ks/cluster.yml":           "- name: Install\n  ansible.builtin.import_playbook: playbooks/cluster.yml\n",
+		"ks/playbooks/cluster.yml": plays,
+		"ks/roles/dynamic_groups/tasks/main.yml": "- name: Match groups\n  vars:\n    group_mappings:\n      k8s_cluster: [kube_node, kube_control_plane]\n" +
+			"  group_by:\n    key: \"{{ item.key }}\"\n  when: group_names | intersect(item.value) | length > 0\n  loop: \"{{ group_mappings | dict2items }}\"\n",
+		"ks/roles/kubespray_defaults/defaults/main.yml": "net: calico\nlog_line: 1\n",
+		"inv/hosts.ini": "[kube_control_plane]\ncp1\n[etcd]\netcd1\n[kube_node]\nw1\n",
+	}
+	for k, v := range files {
+		all[k] = v
+	}
+	for p, content := range all {
+		p = filepath.Join(dir, p)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return filepath.Join(dir, "ks"), filepath.Join(dir, "inv", "hosts.ini")
+}
+
+const boiler = "- name: Inventory setup\n  hosts: all\n  gather_facts: false\n  roles: [dynamic_groups]\n"
+
+// engineFiles: a container-engine role that include_roles the manager through a task-vars
+// dict (as kubespray's "Container Manager" task does); the manager's default is used in its
+// template, which its tasks render.
+var engineFiles = map[string]string{
+	"ks/roles/container-engine/tasks/main.yml": "- name: Container Manager\n  vars:\n    role_of:\n      containerd: containerd\n      crio: cri-o\n" +
+		"  include_role:\n    name: \"container-engine/{{ role_of[container_manager] }}\"\n",
+	"ks/roles/container-engine/containerd/defaults/main.yml":        "log_line: 16384\n",
+	"ks/roles/container-engine/containerd/tasks/main.yml":           "- name: Copy config\n  template:\n    src: config.toml.j2\n    dest: /etc/containerd/config.toml\n",
+	"ks/roles/container-engine/containerd/templates/config.toml.j2": "max_container_log_line_size = {{ log_line }}\n",
+	"ks/roles/container-engine/cri-o/defaults/main.yml":             "log_line: 2\n",
+	"ks/roles/container-engine/cri-o/tasks/main.yml":                "- name: Copy crio config\n  template:\n    src: crio.conf.j2\n    dest: /etc/crio/crio.conf\n",
+	"ks/roles/container-engine/cri-o/templates/crio.conf.j2":        "log_size_max = {{ log_line }}\n",
+	"ks/roles/kubespray_defaults/defaults/main.yml":                 "container_manager: containerd\nnet: calico\n",
+}
+
+func siteExplain(t *testing.T, ks, inv, host, v string, extra ...string) *Explained {
+	t.Helper()
+	r, err := Explain(Options{Dir: ks, Inventory: []string{inv}, Host: host, Vars: []string{v}, Extra: extra})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r.Vars[0]
+}
+
+func val(v *ansible.Var) string {
+	if v == nil {
+		return "undefined"
+	}
+	return ansible.Repr(v.Value) + " from " + v.Source.Level
+}
+
+// TestUseSiteIncludeRoleDefaults: a default of a role reached through include_role (with a
+// templated name) is what its template gets; a task at play level does not see it (the
+// old answer, "undefined"). A host that does not run the play says it uses it nowhere.
+func TestUseSiteIncludeRoleDefaults(t *testing.T) {
+	plays := boiler + "- name: Prepare\n  hosts: k8s_cluster\n  gather_facts: false\n  roles:\n    - kubespray_defaults\n    - container-engine\n"
+	files := map[string]string{}
+	for k, v := range engineFiles {
+		files[k] = v
+	}
+	files["ks/roles/kubespray_defaults/defaults/main.yml"] = "container_manager: containerd\n"
+	ks, inv := siteTree(t, plays, files)
+	ex := siteExplain(t, ks, inv, "w1", "log_line")
+	if got, want := val(ex.Var), "16384 from role defaults (container-engine/containerd, for the tasks of container-engine/containerd)"; got != want {
+		t.Errorf("log_line at its use site: %s, want %s", got, want)
+	}
+	if ex.NotUsed || len(ex.Values) != 1 {
+		t.Errorf("used %v, %d values; want used, 1 value", !ex.NotUsed, len(ex.Values))
+	}
+	// cri-o's template is not rendered: container_manager is containerd.
+	for _, s := range ex.Sites {
+		if strings.Contains(s.Use.Pos.File, "cri-o") && s.Runs() {
+			t.Errorf("cri-o's template counted as run: %+v", s)
+		}
+	}
+	// With -e container_manager=crio the other role's default holds.
+	ex = siteExplain(t, ks, inv, "w1", "log_line", "container_manager=crio")
+	if got := val(ex.Var); !strings.HasPrefix(got, "2 from role defaults (container-engine/cri-o") {
+		t.Errorf("with crio: %s", got)
+	}
+	// etcd1 is not in k8s_cluster: no use site runs there, and that is said, not "undefined".
+	ex = siteExplain(t, ks, inv, "etcd1", "log_line")
+	if !ex.NotUsed {
+		t.Errorf("etcd1: NotUsed false; sites %+v", ex.Sites)
+	}
+	var b bytes.Buffer
+	r, _ := Explain(Options{Dir: ks, Inventory: []string{inv}, Host: "etcd1", Vars: []string{"log_line"}})
+	Text(&b, r)
+	for _, want := range []string{"log_line is used by no task, template or handler that etcd1 runs", `play "Prepare" does not run on etcd1 (hosts: k8s_cluster)`} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("text for etcd1 lacks %q:\n%s", want, b.String())
+		}
+	}
+}
+
+// TestUseSitePerPlay: the same variable gets different values in two plays (another role's
+// default in the second), each is shown; --play picks one. Before dynamic_groups' play the
+// host is not in k8s_cluster yet, so group_vars/k8s_cluster does not hold there.
+func TestUseSitePerPlay(t *testing.T) {
+	plays := "- name: Early\n  hosts: all\n  gather_facts: false\n  roles: [kubespray_defaults, early]\n" + boiler +
+		"- name: First\n  hosts: k8s_cluster\n  gather_facts: false\n  roles: [kubespray_defaults, a]\n" +
+		"- name: Second\n  hosts: k8s_cluster\n  gather_facts: false\n  roles: [kubespray_defaults, b]\n"
+	ks, inv := siteTree(t, plays, map[string]string{
+		"ks/roles/early/tasks/main.yml":                 "- name: early use\n  debug: msg={{ depth }}\n",
+		"ks/roles/a/tasks/main.yml":                     "- name: a use\n  debug: msg={{ depth }}\n",
+		"ks/roles/b/defaults/main.yml":                  "depth: from-b\n",
+		"ks/roles/b/tasks/main.yml":                     "- name: b use\n  debug: msg={{ depth }}\n",
+		"ks/roles/kubespray_defaults/defaults/main.yml": "depth: default\n",
+		"inv/group_vars/k8s_cluster.yml":                "other: 1\n",
+	})
+	ex := siteExplain(t, ks, inv, "w1", "depth")
+	var got []string
+	for _, g := range ex.Values {
+		var plays []string
+		for _, s := range g.Sites {
+			plays = append(plays, s.Play.Play.Name)
+		}
+		got = append(got, ansible.Repr(g.Var.Value)+"@"+strings.Join(plays, ","))
+	}
+	if want := []string{"'default'@Early,First", "'from-b'@Second"}; !slices.Equal(got, want) {
+		t.Errorf("values %v, want %v", got, want)
+	}
+	r, err := Explain(Options{Dir: ks, Inventory: []string{inv}, Host: "w1", Vars: []string{"depth"}, Play: "Second"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Vars[0].Values) != 1 || ansible.Repr(r.Vars[0].Var.Value) != "'from-b'" {
+		t.Errorf("--play Second: %+v", r.Vars[0].Values)
+	}
+	if _, err := Explain(Options{Dir: ks, Inventory: []string{inv}, Host: "w1", Vars: []string{"depth"}, Play: "Nope"}); err == nil || !strings.Contains(err.Error(), `"First"`) {
+		t.Errorf("--play Nope: %v, want an error listing the plays", err)
+	}
+
+	// k8s_cluster's group_vars: not in the play before dynamic_groups.
+	ks, inv = siteTree(t, plays, map[string]string{
+		"ks/roles/early/tasks/main.yml":                 "- name: early use\n  debug: msg={{ depth }}\n",
+		"ks/roles/a/tasks/main.yml":                     "- name: a use\n  debug: msg={{ depth }}\n",
+		"ks/roles/b/tasks/main.yml":                     "- name: b\n  debug: msg=b\n",
+		"ks/roles/kubespray_defaults/defaults/main.yml": "depth: default\n",
+		"inv/group_vars/k8s_cluster.yml":                "depth: cluster\n",
+	})
+	ex = siteExplain(t, ks, inv, "w1", "depth")
+	got = nil
+	for _, g := range ex.Values {
+		got = append(got, ansible.Repr(g.Var.Value)+"@"+g.Sites[0].Play.Play.Name)
+	}
+	if want := []string{"'default'@Early", "'cluster'@First"}; !slices.Equal(got, want) {
+		t.Errorf("before and after dynamic_groups: %v, want %v", got, want)
+	}
+}
+
+// TestUseSiteGroupBy: a host joins a play through a group_by of an earlier play (as
+// kubespray's workers join the etcd play with cilium); whether it does follows the
+// group_by's when:.
+func TestUseSiteGroupBy(t *testing.T) {
+	plays := boiler + "- name: Add workers\n  hosts: kube_node\n  gather_facts: false\n  roles: [kubespray_defaults]\n" +
+		"  tasks:\n    - name: needs etcd\n      group_by:\n        key: _needs_etcd\n      when:\n        - net in [\"cilium\", \"flannel\"]\n" +
+		"- name: Install etcd\n  hosts: etcd:_needs_etcd\n  gather_facts: false\n  roles: [kubespray_defaults, etcd]\n"
+	ks, inv := siteTree(t, plays, map[string]string{
+		"ks/roles/etcd/tasks/main.yml":    "- name: certs\n  debug: msg={{ etcd_cert_dir }}\n",
+		"ks/roles/etcd/defaults/main.yml": "etcd_cert_dir: /etc/ssl/etcd\n",
+	})
+	ex := siteExplain(t, ks, inv, "w1", "etcd_cert_dir")
+	if !ex.NotUsed {
+		t.Errorf("calico: w1 does not join the etcd play, but %+v", ex.Values)
+	}
+	ex = siteExplain(t, ks, inv, "w1", "etcd_cert_dir", "net=cilium")
+	if ex.NotUsed || len(ex.Values) != 1 || ex.Values[0].Sites[0].Play.Joined != "_needs_etcd" {
+		t.Fatalf("cilium: w1 joins the etcd play through _needs_etcd; got NotUsed %v, %+v", ex.NotUsed, ex.Values)
+	}
+	if got := val(ex.Var); got != "'/etc/ssl/etcd' from role defaults (etcd, for the tasks of etcd)" {
+		t.Errorf("value %s", got)
+	}
+	// An undecidable condition (a fact) keeps the play, marked unsure.
+	ks, inv = siteTree(t, strings.Replace(plays, `net in ["cilium", "flannel"]`, `ansible_facts.os_family == "Debian"`, 1), map[string]string{
+		"ks/roles/etcd/tasks/main.yml":    "- name: certs\n  debug: msg={{ etcd_cert_dir }}\n",
+		"ks/roles/etcd/defaults/main.yml": "etcd_cert_dir: /etc/ssl/etcd\n",
+	})
+	ex = siteExplain(t, ks, inv, "w1", "etcd_cert_dir")
+	if ex.NotUsed || ex.Values[0].Sites[0].Play.Unsure == "" {
+		t.Errorf("fact condition: want a use site marked unsure, got NotUsed %v %+v", ex.NotUsed, ex.Values)
+	}
+}
+
+// TestUseSiteWhenFalse: a role entry whose when: is false runs nothing on the host; the
+// use site is listed with the reason.
+func TestUseSiteWhenFalse(t *testing.T) {
+	plays := boiler + "- name: Prepare\n  hosts: all\n  gather_facts: false\n  roles:\n    - kubespray_defaults\n" +
+		"    - { role: engine, when: deploy_engine }\n"
+	ks, inv := siteTree(t, plays, map[string]string{
+		"ks/roles/kubespray_defaults/defaults/main.yml": "deploy_engine: \"{{ 'k8s_cluster' in group_names }}\"\n",
+		"ks/roles/engine/tasks/main.yml":                "- name: use\n  debug: msg={{ engine_opt }}\n",
+		"ks/roles/engine/defaults/main.yml":             "engine_opt: 7\n",
+	})
+	if ex := siteExplain(t, ks, inv, "w1", "engine_opt"); ex.NotUsed || val(ex.Var) != "7 from role defaults (engine, for the tasks of engine)" {
+		t.Errorf("w1 (in k8s_cluster): %s, NotUsed %v", val(ex.Var), ex.NotUsed)
+	}
+	ex := siteExplain(t, ks, inv, "etcd1", "engine_opt")
+	if !ex.NotUsed || len(ex.Sites) != 1 || ex.Sites[0].Skip != "when: deploy_engine is false" {
+		t.Errorf("etcd1: NotUsed %v, sites %+v", ex.NotUsed, ex.Sites)
+	}
+}
+
+// TestUseSiteSecretsRedacted: a secret-named variable is redacted at every use site, in
+// the text and in --json's useSites, unless ShowSecrets.
+func TestUseSiteSecretsRedacted(t *testing.T) {
+	plays := boiler + "- name: Prepare\n  hosts: all\n  gather_facts: false\n  roles: [kubespray_defaults, a, b]\n"
+	ks, inv := siteTree(t, plays, map[string]string{
+		"ks/roles/a/tasks/main.yml":                     "- name: login\n  debug: msg={{ registry_password }}\n",
+		"ks/roles/b/defaults/main.yml":                  "registry_password: hunter2-b\n",
+		"ks/roles/b/tasks/main.yml":                     "- name: login\n  debug: msg={{ registry_password }}\n",
+		"inv/group_vars/all.yml":                        "other: 1\n",
+		"ks/roles/kubespray_defaults/defaults/main.yml": "registry_password: hunter2-default\n",
+	})
+	for _, show := range []bool{false, true} {
+		r, err := Explain(Options{Dir: ks, Inventory: []string{inv}, Host: "w1", Vars: []string{"registry_password"}, ShowSecrets: show})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		Text(&b, r)
+		js, _ := json.Marshal(JSON(r))
+		leaked := strings.Contains(b.String()+string(js), "hunter2")
+		if leaked == !show {
+			t.Errorf("ShowSecrets %v: secret in the output = %v\n%s\n%s", show, leaked, b.String(), js)
+		}
+	}
+}
