@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -131,7 +132,32 @@ func compare(t testing.TB, helm string, major int, c helmCase) bool {
 	defer os.RemoveAll(dir)
 	tgz := chartArchive(t, "c", c.defaults)
 	want, herr := runHelm(t, helm, dir, c, tgz)
-	got, _, oerr := ours(t, c, tgz, major)
+	got, res, oerr := ours(t, c, tgz, major)
+	if oerr == nil {
+		// Provenance must agree with the values: every leaf in force has a source whose
+		// value is the leaf's, and every leaf of .Values is reported.
+		n := 0
+		leaves("", res.Values, func(p string, v any) {
+			if p != "" {
+				n++
+			}
+		})
+		shown := 0
+		for _, l := range res.Leaves {
+			if l.Deleted {
+				continue
+			}
+			shown++
+			if l.Source == nil || !reflect.DeepEqual(l.Source.Value, l.Value) {
+				t.Errorf("%s (helm %d): leaf %s = %v has source %+v\ncase: %s", c.name, major, l.Path, l.Value, l.Source, describeCase(c))
+				return false
+			}
+		}
+		if shown != n {
+			t.Errorf("%s (helm %d): %d leaves in .Values, %d reported\ncase: %s", c.name, major, n, shown, describeCase(c))
+			return false
+		}
+	}
 	if (herr != nil) != (oerr != nil) {
 		t.Errorf("%s (helm %d): helm error %v, k3sconf error %v\ncase: %s", c.name, major, herr, oerr, describeCase(c))
 		return false

@@ -31,6 +31,9 @@ var namedCases = []helmCase{
 	{name: "set over a scalar default is fine", defaults: "a: 5\n", set: []SetArg{{Key: "a.b", Value: "1", Int: true}}},
 	{name: "set over a null from a file fails", defaults: "a: 1\n", files: []string{"a: null\n"}, set: []SetArg{{Key: "a.b", Value: "1", Int: true}}},
 	{name: "set into a list element", defaults: "a: 1\n", files: []string{"l: [1, {x: 1}]\n"}, set: []SetArg{{Key: "l[1].y", Value: "2", Int: true}, {Key: "l[3]", Value: "z"}}},
+	// Found by the generated differential: a value that ends the argument inside a new
+	// list element still sets it (Helm's key() returns the reader's nil, not io.EOF).
+	{name: "set ends inside a new list element", defaults: "b: 1\n", set: []SetArg{{Key: `Off[0].x\.y.b`, Value: "a,b"}}},
 	{name: "set a leading zero stays a string", defaults: "a: 1\n", set: []SetArg{{Key: "z", Value: "0"}, {Key: "y", Value: "007"}}},
 	{name: "values file that is a list fails", defaults: "a: 1\n", files: []string{"- 1\n"}},
 	{name: "inf fails", defaults: "a: 1\n", files: []string{"a: .inf\n"}},

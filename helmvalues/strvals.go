@@ -147,11 +147,9 @@ func (s *setParser) key(data map[string]any, p string, level int) error {
 				s.set(data, p, key, "")
 				return io.EOF
 			case errNotList:
-				v, _, more := s.until(",")
+				// Helm returns the reader's error here, nil even at the end of the input.
+				v, _, _ := s.until(",")
 				s.set(data, p, key, s.typed(v))
-				if !more {
-					return io.EOF
-				}
 				return nil
 			default:
 				return err
