@@ -79,6 +79,9 @@ type Report struct {
 	// Incomplete is set when k3sconf could not list part of the manifests folder: the
 	// files in it are missing from the report.
 	Incomplete bool
+	// Helm are the HelmCharts and HelmChartConfigs in the manifests folder, packaged
+	// manifests included, in the order k3s walks the files.
+	Helm []HelmObject
 }
 
 // packaged is one manifest set k3s embeds and stages into the manifests folder
