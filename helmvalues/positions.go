@@ -34,6 +34,14 @@ func positions(text []byte, major int) map[string][2]int {
 	return out
 }
 
+// Positions locates every path of a YAML mapping node (spec.values in a manifest) at its
+// key's line and column, with the keys Helm sees.
+func Positions(n *yaml.Node) map[string][2]int {
+	out := map[string][2]int{"": {n.Line, n.Column}}
+	walkNode(n, "", out)
+	return out
+}
+
 func walkNode(n *yaml.Node, p string, out map[string][2]int) {
 	if n.Kind == yaml.AliasNode && n.Alias != nil {
 		n = n.Alias

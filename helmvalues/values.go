@@ -80,6 +80,9 @@ type Layer struct {
 	Line, Column int
 	// Secret names a valuesSecrets entry: "NAME key KEY".
 	Secret string
+	// Positions, when set, locate each path in File directly (a spec.values mapping in
+	// the manifest); Map and the positions inside Text are then not used.
+	Positions map[string][2]int
 }
 
 // SetArg is one key of spec.set.
@@ -123,6 +126,30 @@ func escapeCommas(v string) string {
 		b.WriteByte(c)
 	}
 	return b.String()
+}
+
+// MountName is the file helm-controller mounts a layer as in /config (chart.go
+// setValuesSecret, valuesSecretAddConfig): the entry script passes /config/*.yaml in glob
+// order, which these names make the order of the layers. counters numbers the Secret keys
+// of the HelmChart (0) and the HelmChartConfig (1); they start at 2.
+func MountName(k Kind, counters map[int]int) string {
+	switch k {
+	case HelmChartValuesContent:
+		return "values-0-000-HelmChart-ValuesContent.yaml"
+	case HelmChartValues:
+		return "values-0-001-HelmChart-Values.yaml"
+	case HelmChartConfigValuesContent:
+		return "values-1-000-HelmChartConfig-ValuesContent.yaml"
+	case HelmChartConfigValues:
+		return "values-1-001-HelmChartConfig-Values.yaml"
+	case HelmChartValuesSecret:
+		counters[0]++
+		return fmt.Sprintf("values-0-%03d-HelmChart-ValuesSecret.yaml", counters[0])
+	case HelmChartConfigValuesSecret:
+		counters[1]++
+		return fmt.Sprintf("values-1-%03d-HelmChartConfig-ValuesSecret.yaml", counters[1])
+	}
+	return string(k)
 }
 
 // Chart is a chart's name and default values.
@@ -251,27 +278,33 @@ func Compute(ch *Chart, in Input) *Result {
 	t := &tracker{owner: map[string]*Assignment{}, hist: map[string][]*Assignment{}}
 	res := &Result{}
 	user := map[string]any{}
+	secrets := map[int]int{0: 1, 1: 1}
 	for _, l := range in.Layers {
 		src := Source{Kind: l.Kind, File: l.File, Line: l.Line, Column: l.Column, Detail: l.Secret}
+		res.Args = append(res.Args, "--values", MountName(l.Kind, secrets))
 		if l.Text == nil {
 			continue
 		}
-		res.Args = append(res.Args, "--values", string(l.Kind))
 		m, err := Decode(l.Text, in.Major)
 		if err != nil {
 			res.Err = &Failure{Source: src, Err: fmt.Errorf("failed to parse %s: %w", l.Kind, err)}
 			break
 		}
-		pos := positions(l.Text, in.Major)
+		pos, mapped := l.Positions, l.Map
+		if pos == nil {
+			pos = positions(l.Text, in.Major)
+		} else {
+			mapped = func(line, col int) (int, int) { return line, col }
+		}
 		user = t.mergeInto(user, m, "", src, func(p string) (int, int) {
 			lc, ok := pos[p]
 			if !ok {
 				lc, ok = pos[nearest(p, pos)]
 			}
-			if !ok || l.Map == nil {
+			if !ok || mapped == nil {
 				return l.Line, l.Column
 			}
-			return l.Map(lc[0], lc[1])
+			return mapped(lc[0], lc[1])
 		})
 	}
 	if res.Err == nil {
@@ -502,19 +535,22 @@ func buildLeaves(t *tracker, defaults, final map[string]any, ch *Chart, dpos map
 			}
 		} else {
 			l.Deleted = true
+			// The null that deleted it is the assignment in force.
+			if w := t.owner[p]; w != nil && w.Value == nil {
+				winner = w
+			}
 		}
 		l.Source = winner
 		for _, a := range l.History {
 			if a == winner {
 				a.Outcome = Applied
 				a.Reason = "in force"
+				if l.Deleted {
+					a.Reason = "in force: a null deletes the key and the chart's default under it"
+				}
 				continue
 			}
 			a.Outcome, a.Reason = lostReason(t, a, winner, p, final, inFinal)
-		}
-		if !inFinal && !hasValue(final, p) {
-			// A path that is no longer a leaf (now a map or a list's inside) is not shown
-			// unless something assigned it.
 		}
 		out = append(out, l)
 	}
@@ -550,34 +586,34 @@ func lostReason(t *tracker, a, winner *Assignment, p string, final map[string]an
 	}
 	if v, ok := lookup(final, p); ok && istable(v) && len(v.(map[string]any)) > 0 {
 		if by != nil {
-			return Replaced, fmt.Sprintf("replaced by a map from %s", describeSource(by.Source))
+			return Replaced, fmt.Sprintf("a map from %s replaced it", describeSource(by.Source))
 		}
 		return Replaced, "the path is a map in the values"
 	}
 	if by != nil {
 		if by.Value == nil && (by.Path == p || isAncestor(by.Path, p)) {
-			return Deleted, fmt.Sprintf("deleted: %s sets %s to null, which removes the key and the chart's default under it", describeSource(by.Source), by.Path)
+			return Deleted, fmt.Sprintf("%s sets %s to null, which removes the key and the chart's default under it", describeSource(by.Source), by.Path)
 		}
 		if by.Path == p {
 			return Overridden, "overridden by " + describeSource(by.Source)
 		}
 		if isAncestor(by.Path, p) {
-			return Replaced, fmt.Sprintf("replaced: %s sets %s to %s", describeSource(by.Source), by.Path, describeValue(by.Value))
+			return Replaced, fmt.Sprintf("%s sets %s to %s", describeSource(by.Source), by.Path, describeValue(by.Value))
 		}
 	}
 	for _, anc := range append(ancestors(p), p) {
 		if v, ok := lookup(final, anc); ok && !istable(v) {
 			if w := t.owner[anc]; w != nil {
-				return Replaced, fmt.Sprintf("replaced: %s sets %s to %s", describeSource(w.Source), anc, describeValue(v))
+				return Replaced, fmt.Sprintf("%s sets %s to %s", describeSource(w.Source), anc, describeValue(v))
 			}
-			return Replaced, fmt.Sprintf("replaced: %s is %s in the values", anc, describeValue(v))
+			return Replaced, fmt.Sprintf("%s is %s in the values", anc, describeValue(v))
 		}
 	}
 	if a.Value == nil {
 		return Deleted, "a null removes the key and the chart's default under it"
 	}
 	if w := nullAbove(t, p); w != nil {
-		return Deleted, fmt.Sprintf("deleted: %s sets %s to null, which removes the key and the chart's default under it", describeSource(w.Source), w.Path)
+		return Deleted, fmt.Sprintf("%s sets %s to null, which removes the key and the chart's default under it", describeSource(w.Source), w.Path)
 	}
 	return Deleted, "not in the values"
 }

@@ -268,3 +268,19 @@ func (m *flagMentions) in(word string) bool {
 	}
 	return false
 }
+
+// secretKey matches the names of values (Helm chart values, dict keys) that hold secrets:
+// passwords, tokens, secrets, private and API keys, credentials. A bare "key" does not count
+// (tolerations, label selectors and Secret key references use it for names).
+var secretKey = regexp.MustCompile(`(?i)(password|passwd|secret|token|private_?key|access_?key|api_?key|credentials?$)`)
+
+// secretKeyRef matches names that refer to a secret rather than hold one (secretName,
+// existingSecretRef, tokenSecretNamespace).
+var secretKeyRef = regexp.MustCompile(`(?i)(name|ref|refs|namespace|enabled)$`)
+
+// IsSecretKey reports whether a value under a key of this name is a secret; callers show
+// such values as REDACTED unless --show-secrets.
+func IsSecretKey(name string) bool { return secretKey.MatchString(name) && !secretKeyRef.MatchString(name) }
+
+// On reports whether the redactor hides secrets (false with --show-secrets).
+func (r *Redactor) On() bool { return r != nil && r.on }

@@ -1,0 +1,277 @@
+package helmcharts
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/k3sconf/k3sconf/components"
+	"github.com/k3sconf/k3sconf/helmvalues"
+	"github.com/k3sconf/k3sconf/report"
+)
+
+// shown reports whether a leaf is printed: every leaf a user layer touched, and with all
+// the defaults nobody overrode too.
+func shown(l *helmvalues.Leaf, all bool) bool {
+	if all {
+		return true
+	}
+	for _, a := range l.History {
+		if a.Source.Kind != helmvalues.ChartDefault {
+			return true
+		}
+	}
+	return false
+}
+
+// secretPath reports whether any key of the path names a secret.
+func secretPath(p string) bool {
+	for _, k := range helmvalues.SplitPath(p) {
+		if report.IsSecretKey(k) {
+			return true
+		}
+	}
+	return false
+}
+
+// redactValue hides a leaf's value when its path names a secret, and values under
+// secret-named keys inside lists and maps.
+func redactValue(p string, v any, red *report.Redactor) any {
+	if !red.On() {
+		return v
+	}
+	if secretPath(p) && v != nil {
+		return report.Redacted
+	}
+	return redactInside(v)
+}
+
+func redactInside(v any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		m := make(map[string]any, len(t))
+		for k, x := range t {
+			if report.IsSecretKey(k) && x != nil {
+				m[k] = report.Redacted
+			} else {
+				m[k] = redactInside(x)
+			}
+		}
+		return m
+	case []any:
+		l := make([]any, len(t))
+		for i, x := range t {
+			l[i] = redactInside(x)
+		}
+		return l
+	}
+	return v
+}
+
+func formatValue(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
+}
+
+func where(s helmvalues.Source) string {
+	w := s.File
+	if s.Kind == helmvalues.ChartDefault {
+		if s.Line > 0 {
+			return fmt.Sprintf("%s (values.yaml:%d:%d)", s.File, s.Line, s.Column)
+		}
+		return s.File + " (values.yaml)"
+	}
+	if s.Line > 0 {
+		w = fmt.Sprintf("%s:%d:%d", s.File, s.Line, s.Column)
+	}
+	if s.Kind == helmvalues.Set || s.Detail != "" {
+		w += "  " + s.Detail
+	}
+	return w
+}
+
+func objectLine(ob *components.HelmObject) string {
+	s := fmt.Sprintf("%s %s/%s  (%s", ob.Kind, ob.Namespace, ob.Name, ob.Pos)
+	if ob.Component != "" {
+		s += ", k3s's packaged " + ob.Component
+	}
+	if ob.NamespaceMissing {
+		s += ", no metadata.namespace: default"
+	}
+	if ob.State != components.Enabled {
+		s += ", " + string(ob.State)
+	}
+	return s + ")"
+}
+
+// Text prints the report in explain's layout.
+func Text(w io.Writer, rep *Report, red *report.Redactor, all bool) {
+	fmt.Fprintln(w, red.Scrub(objectLine(rep.Chart)))
+	if rep.Config != nil {
+		fmt.Fprintln(w, red.Scrub(objectLine(rep.Config)))
+	} else {
+		fmt.Fprintf(w, "HelmChartConfig: none named %s in %s\n", rep.Name, rep.Namespace)
+	}
+	if rep.HasDefaults {
+		fmt.Fprintf(w, "chart defaults: %s (%s %s)\n", rep.ChartFile, rep.ChartName, rep.ChartVersion)
+	} else {
+		fmt.Fprintf(w, "chart defaults: not read: %s\n", red.Scrub(rep.DefaultsNote))
+	}
+	fmt.Fprintf(w, "Helm %s: every values file in this order, then every --set, then every --set-string:\n", HelmJobs[rep.Major])
+	args := rep.Result.Args
+	for i := 0; i+1 < len(args); i += 2 {
+		fmt.Fprintf(w, "  %s %s\n", args[i], red.Scrub(args[i+1]))
+	}
+	if len(args) == 0 {
+		fmt.Fprintln(w, "  (no values at all)")
+	}
+	for _, n := range rep.Notes {
+		fmt.Fprintf(w, "note: %s\n", red.Scrub(n))
+	}
+	n := 0
+	for _, l := range rep.Result.Leaves {
+		if !shown(l, all) {
+			continue
+		}
+		n++
+		fmt.Fprintln(w)
+		val := formatValue(redactValue(l.Path, l.Value, red))
+		if l.Deleted {
+			fmt.Fprintf(w, "%s  deleted (not in .Values)\n", l.Path)
+		} else {
+			fmt.Fprintf(w, "%s = %s\n", l.Path, red.Scrub(val))
+		}
+		if l.Source != nil {
+			fmt.Fprintf(w, "  from: %s %s\n", l.Source.Source.Kind, red.Scrub(where(l.Source.Source)))
+			if e := rep.Effect[l.Source.Source.Kind]; e != "" {
+				fmt.Fprintf(w, "  takes effect: %s\n", e)
+			}
+		}
+		if len(l.History) > 1 || l.Deleted {
+			fmt.Fprintln(w, "  every assignment, lowest first:")
+			for i, a := range l.History {
+				fmt.Fprintf(w, "   %d. %-29s %s  %s\n", i+1, a.Source.Kind, red.Scrub(where(a.Source)), red.Scrub(formatValue(redactValue(a.Path, a.Value, red))))
+				fmt.Fprintf(w, "      %s: %s\n", a.Outcome, red.Scrub(a.Reason))
+			}
+		}
+	}
+	if n == 0 {
+		fmt.Fprintln(w, "\nno values set by the HelmChart or a HelmChartConfig (--all shows the chart's defaults)")
+	}
+	if len(rep.Diagnostics) > 0 {
+		fmt.Fprintln(w)
+		report.Findings(w, rep.Diagnostics, red)
+	}
+}
+
+// Document is `k3sconf values --json`.
+type Document struct {
+	report.Envelope
+	Chart           string              `json:"chart"`
+	Namespace       string              `json:"namespace"`
+	HelmChart       ObjectDoc           `json:"helmChart"`
+	HelmChartConfig *ObjectDoc          `json:"helmChartConfig"`
+	ChartArchive    *ArchiveDoc         `json:"chartArchive"`
+	DefaultsNote    string              `json:"defaultsNote,omitempty"`
+	Helm            string              `json:"helm"`
+	Args            []string            `json:"args"`
+	Notes           []string            `json:"notes"`
+	Values          map[string]ValueDoc `json:"values"`
+	Diagnostics     []report.Diagnostic `json:"diagnostics"`
+}
+
+// ObjectDoc locates a HelmChart or HelmChartConfig.
+type ObjectDoc struct {
+	Namespace string `json:"namespace"`
+	Name      string `json:"name"`
+	File      string `json:"file"`
+	Line      int    `json:"line"`
+	Column    int    `json:"column"`
+	State     string `json:"state"`
+	Component string `json:"component,omitempty"`
+}
+
+// ArchiveDoc is the chart archive the defaults came from.
+type ArchiveDoc struct {
+	File    string `json:"file"`
+	Name    string `json:"name"`
+	Version string `json:"version"`
+}
+
+// ValueDoc is one leaf path.
+type ValueDoc struct {
+	Value       any             `json:"value"`
+	Deleted     bool            `json:"deleted,omitempty"`
+	Source      *SourceDoc      `json:"source"`
+	TakesEffect string          `json:"takesEffect,omitempty"`
+	History     []AssignmentDoc `json:"history"`
+}
+
+// SourceDoc is where an assignment was written.
+type SourceDoc struct {
+	Kind   string `json:"kind"`
+	File   string `json:"file"`
+	Line   int    `json:"line"`
+	Column int    `json:"column"`
+	Detail string `json:"detail,omitempty"`
+}
+
+// AssignmentDoc is one assignment of a leaf.
+type AssignmentDoc struct {
+	Value   any       `json:"value"`
+	Source  SourceDoc `json:"source"`
+	Outcome string    `json:"outcome"`
+	Reason  string    `json:"reason"`
+}
+
+func objectDoc(ob *components.HelmObject) ObjectDoc {
+	return ObjectDoc{Namespace: ob.Namespace, Name: ob.Name, File: ob.File, Line: ob.Pos.Line, Column: ob.Pos.Column, State: string(ob.State), Component: ob.Component}
+}
+
+func sourceDoc(s helmvalues.Source, red *report.Redactor) SourceDoc {
+	return SourceDoc{Kind: string(s.Kind), File: s.File, Line: s.Line, Column: s.Column, Detail: red.Scrub(s.Detail)}
+}
+
+// JSON is the report as the "values" document.
+func JSON(rep *Report, env report.Envelope, red *report.Redactor, all bool) *Document {
+	d := &Document{Envelope: env, Chart: rep.Name, Namespace: rep.Namespace, HelmChart: objectDoc(rep.Chart),
+		Helm: HelmJobs[rep.Major], Args: []string{}, Notes: []string{}, Values: map[string]ValueDoc{},
+		Diagnostics: components.DiagnosticDocs(rep.Diagnostics, red)}
+	if rep.Config != nil {
+		c := objectDoc(rep.Config)
+		d.HelmChartConfig = &c
+	}
+	if rep.HasDefaults {
+		d.ChartArchive = &ArchiveDoc{File: rep.ChartFile, Name: rep.ChartName, Version: rep.ChartVersion}
+	} else {
+		d.DefaultsNote = red.Scrub(rep.DefaultsNote)
+	}
+	for _, a := range rep.Result.Args {
+		d.Args = append(d.Args, red.Scrub(a))
+	}
+	for _, n := range rep.Notes {
+		d.Notes = append(d.Notes, red.Scrub(n))
+	}
+	for _, l := range rep.Result.Leaves {
+		if !shown(l, all) {
+			continue
+		}
+		v := ValueDoc{Value: redactValue(l.Path, l.Value, red), Deleted: l.Deleted, History: []AssignmentDoc{}}
+		if l.Source != nil {
+			s := sourceDoc(l.Source.Source, red)
+			v.Source = &s
+			v.TakesEffect = rep.Effect[l.Source.Source.Kind]
+		}
+		for _, a := range l.History {
+			v.History = append(v.History, AssignmentDoc{Value: redactValue(a.Path, a.Value, red), Source: sourceDoc(a.Source, red), Outcome: string(a.Outcome), Reason: red.Scrub(a.Reason)})
+		}
+		d.Values[l.Path] = v
+	}
+	return d
+}
+
+var _ = strings.TrimSpace
