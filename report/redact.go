@@ -280,7 +280,9 @@ var secretKeyRef = regexp.MustCompile(`(?i)(name|ref|refs|namespace|enabled)$`)
 
 // IsSecretKey reports whether a value under a key of this name is a secret; callers show
 // such values as REDACTED unless --show-secrets.
-func IsSecretKey(name string) bool { return secretKey.MatchString(name) && !secretKeyRef.MatchString(name) }
+func IsSecretKey(name string) bool {
+	return secretKey.MatchString(name) && !secretKeyRef.MatchString(name)
+}
 
 // On reports whether the redactor hides secrets (false with --show-secrets).
 func (r *Redactor) On() bool { return r != nil && r.on }
