@@ -69,6 +69,10 @@ type Report struct {
 	Incomplete bool
 	// HasDefaults is set when the chart's values.yaml was read.
 	HasDefaults bool
+	// Input is what the Helm job gets, and ChartData the chart archive read (nil when the
+	// defaults are unknown): with them the job's values can be recomputed by Helm itself.
+	Input     helmvalues.Input
+	ChartData []byte
 }
 
 // NotFoundError is returned for a HelmChart that is neither in the manifests nor in
@@ -128,6 +132,7 @@ func Inspect(o Options) (*Report, error) {
 		refused = rep.layers(rep.Config, &in, true) || refused
 	}
 	ch := rep.chart(o)
+	rep.Input = in
 	rep.Result = helmvalues.Compute(ch, in)
 	if refused {
 		rep.Notes = append(rep.Notes, "the API server refuses this HelmChart (see the errors below): what is installed is what was last accepted; the values below are what the HelmChart asks for")
@@ -334,6 +339,7 @@ func (rep *Report) chart(o Options) *helmvalues.Chart {
 			return nil
 		}
 		rep.ChartFile, rep.ChartName, rep.ChartVersion, rep.HasDefaults = file, ch.Name, ch.Version, true
+		rep.ChartData = data
 		if ch.Dependencies {
 			rep.Notes = append(rep.Notes, "the chart has subcharts: their defaults and Helm's global values are not modelled")
 		}
@@ -390,4 +396,13 @@ func sortDiags(ds []diag.Diagnostic) {
 		}
 		return ds[i].Code < ds[j].Code
 	})
+}
+
+// ValuesYAML returns the values.yaml of a chart archive, as it is in the archive.
+func ValuesYAML(archive []byte) ([]byte, error) {
+	ch, err := helmvalues.LoadChart("chart", archive, 4)
+	if err != nil {
+		return nil, err
+	}
+	return ch.Text, nil
 }
