@@ -137,6 +137,7 @@ func Inspect(node afero.Fs, res *resolve.Result) *Report {
 	in.skipFiles()
 	in.unknownDisables()
 	in.helm()
+	in.valuesLinks()
 	sortDiags(rep.Diagnostics)
 	productize(rep)
 	return rep
@@ -431,4 +432,36 @@ func sortDiags(ds []diag.Diagnostic) {
 		}
 		return ds[i].Code < ds[j].Code
 	})
+}
+
+// valuesLinks points each packaged component's HelmCharts at `k3sconf values` and names the
+// HelmChartConfig helm-controller uses for it ([Report.HelmChartConfigFor], the rule
+// `values` uses too).
+func (in *inspector) valuesLinks() {
+	for i := range in.rep.Components {
+		c := &in.rep.Components[i]
+		if !c.Packaged || c.State == Disabled {
+			continue
+		}
+		for _, p := range in.pkgs {
+			if p.name != c.Name {
+				continue
+			}
+			for _, ch := range p.charts {
+				ns, name, _ := strings.Cut(ch, "/")
+				if strings.HasSuffix(name, "-crd") {
+					continue // only CRDs; its values are not what anyone customizes
+				}
+				cmd := "k3sconf values " + name
+				if ns != "kube-system" {
+					cmd += " --namespace " + ns
+				}
+				cfg := "no HelmChartConfig " + ch
+				if o := in.rep.HelmChartConfigFor(ns, name); o != nil {
+					cfg = fmt.Sprintf("HelmChartConfig %s from %s", ch, o.Pos)
+				}
+				c.Reasons = append(c.Reasons, fmt.Sprintf("values of the HelmChart %s: `%s` (%s)", ch, cmd, cfg))
+			}
+		}
+	}
 }

@@ -424,8 +424,10 @@ type HelmObject struct {
 
 // HelmChartConfigFor returns the HelmChartConfig helm-controller uses for the HelmChart
 // namespace/name (pkg/controllers/chart/chart.go: confCache.Get(chart.Namespace,
-// chart.Name)): the object of the same name and namespace in an applied file, the last one
-// when several files define it. nil when there is none.
+// chart.Name)): the object of the same name and namespace in an applied file. When several
+// files define it, the last in path order: at each start k3s applies every file in sorted
+// path order (pkg/deploy/controller.go listFilesIn), so that one is what the cluster has
+// (until another of them changes and is applied again). nil when there is none.
 func (r *Report) HelmChartConfigFor(namespace, name string) *HelmObject {
 	var found *HelmObject
 	for i := range r.Helm {
