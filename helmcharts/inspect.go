@@ -131,6 +131,11 @@ func Inspect(o Options) (*Report, error) {
 	if rep.Config != nil {
 		refused = rep.layers(rep.Config, &in, true) || refused
 	}
+	for _, l := range in.Layers {
+		if l.Text == nil {
+			rep.Notes = append(rep.Notes, fmt.Sprintf("%s (%s:%d:%d, %s) is a values file k3sconf does not read: what it sets, if anything, beats the values files before it in the list above and loses to those after it and to --set", l.Secret, l.File, l.Line, l.Column, l.Kind))
+		}
+	}
 	ch := rep.chart(o)
 	rep.Input = in
 	rep.Result = helmvalues.Compute(ch, in)

@@ -41,7 +41,7 @@ func redactValue(p string, v any, red *report.Redactor) any {
 	if !red.On() {
 		return v
 	}
-	if secretPath(p) && v != nil {
+	if secretPath(p) && v != nil && v != "" {
 		return report.Redacted
 	}
 	return redactInside(v)
@@ -52,7 +52,7 @@ func redactInside(v any) any {
 	case map[string]any:
 		m := make(map[string]any, len(t))
 		for k, x := range t {
-			if report.IsSecretKey(k) && x != nil {
+			if report.IsSecretKey(k) && x != nil && x != "" {
 				m[k] = report.Redacted
 			} else {
 				m[k] = redactInside(x)
