@@ -393,6 +393,9 @@ func coalesceTop(v, defaults map[string]any) []Conflict {
 		if value, ok := v[key]; ok {
 			if value == nil {
 				delete(v, key)
+			} else if istable(val) && !istable(value) {
+				// Helm says nothing here; the shape still differs from the chart's.
+				cs = append(cs, Conflict{Path: JoinPath("", key), Message: fmt.Sprintf("the chart's default for %s is a map and %s is given; the given value replaces the whole map (Helm does not warn at the top level)", JoinPath("", key), describeValue(value))})
 			} else if dest, ok := value.(map[string]any); ok {
 				src, ok := val.(map[string]any)
 				if !ok {
