@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/k3sconf/k3sconf/components"
 	"github.com/k3sconf/k3sconf/helmvalues"
@@ -273,5 +272,3 @@ func JSON(rep *Report, env report.Envelope, red *report.Redactor, all bool) *Doc
 	}
 	return d
 }
-
-var _ = strings.TrimSpace

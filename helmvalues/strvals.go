@@ -24,12 +24,11 @@ const (
 var errNotList = errors.New("not a list")
 
 type setParser struct {
-	rs     []rune
-	i      int
-	str    bool
-	t      *tracker
-	src    Source
-	prefix string
+	rs  []rune
+	i   int
+	str bool
+	t   *tracker
+	src Source
 }
 
 func (s *setParser) read() (rune, bool) {

@@ -2,7 +2,6 @@ package helmvalues
 
 import (
 	"fmt"
-	"reflect"
 	"sort"
 	"strings"
 )
@@ -561,11 +560,6 @@ func buildLeaves(t *tracker, defaults, final map[string]any, ch *Chart, dpos map
 	return out
 }
 
-func hasValue(m map[string]any, p string) bool {
-	_, ok := lookup(m, p)
-	return ok
-}
-
 // lostReason says why an assignment is not the one in force.
 func lostReason(t *tracker, a, winner *Assignment, p string, final map[string]any, inFinal bool) (Outcome, string) {
 	if inFinal && winner != nil {
@@ -646,5 +640,3 @@ func describeSource(s Source) string {
 	}
 	return fmt.Sprintf("%s (%s)", s.Kind, where)
 }
-
-var _ = reflect.DeepEqual

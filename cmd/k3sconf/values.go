@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"sort"
 	"strings"
 
@@ -132,5 +131,3 @@ func filterPaths(leaves []*helmvalues.Leaf, paths []string) ([]*helmvalues.Leaf,
 	}
 	return out, unknown
 }
-
-var _ = os.Stdin
