@@ -1,12 +1,14 @@
 package helmcharts_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/spf13/afero"
 
 	"github.com/k3sconf/k3sconf/components"
 	"github.com/k3sconf/k3sconf/helmcharts"
+	"github.com/k3sconf/k3sconf/report"
 	"github.com/k3sconf/k3sconf/resolve"
 )
 
@@ -65,5 +67,30 @@ func TestComponentsAndValuesAgree(t *testing.T) {
 				t.Errorf("%s (%s): components says %q, values says %q, want %q", tc.name, tc.reason, fromComponents, fromValues, tc.want)
 			}
 		})
+	}
+}
+
+// TestTextEscapesControlCharacters: a key or value with an escape sequence reaches the
+// terminal as text.
+func TestTextEscapesControlCharacters(t *testing.T) {
+	const m = "/var/lib/rancher/k3s/server/manifests/"
+	fs := afero.NewMemMapFs()
+	afero.WriteFile(fs, "/etc/systemd/system/k3s.service", []byte("[Service]\nExecStart=/usr/local/bin/k3s server\n"), 0o644)
+	afero.WriteFile(fs, m+"app.yaml", []byte("apiVersion: helm.cattle.io/v1\nkind: HelmChart\nmetadata:\n  name: app\n  namespace: kube-system\nspec:\n  chart: app\n  repo: https://example.com\n  valuesContent: |-\n    \"k\\e[31m\": \"v\\e[0m\"\n"), 0o644)
+	res, err := resolve.Resolve(resolve.Options{FS: fs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := helmcharts.Inspect(helmcharts.Options{Node: fs, Res: res, Name: "app"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	helmcharts.Text(&b, rep, report.NewRedactor(res, false), false)
+	if strings.Contains(b.String(), "\x1b") {
+		t.Errorf("the text output holds an escape character:\n%q", b.String())
+	}
+	if !strings.Contains(b.String(), `k\x1b[31m`) {
+		t.Errorf("the key is not shown escaped:\n%s", b.String())
 	}
 }
