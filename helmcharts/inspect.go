@@ -260,12 +260,12 @@ func (rep *Report) layers(ob *components.HelmObject, in *helmvalues.Input, confi
 	if set := field(spec, "set"); set != nil && set.Kind == yaml.MappingNode {
 		for i := 0; i+1 < len(set.Content); i += 2 {
 			k, v := set.Content[i], set.Content[i+1]
-			arg, why := setArg(k, v)
+			arg, why, hint := setArg(k, v)
 			if why != "" {
 				refused = true
 				rep.diag(diag.Diagnostic{Severity: diag.Error, Code: "values-set-refused", Pos: diag.Position{File: ob.File, Line: v.Line, Column: v.Column},
 					Message: fmt.Sprintf("spec.set %s: %s %s", k.Value, strings.TrimSpace(v.Value), why),
-					Hint:    fmt.Sprintf("quote it (%s: %q) for --set-string, write an integer for --set, or set it in valuesContent, where any YAML value works", k.Value, v.Value)})
+					Hint:    hint})
 				continue
 			}
 			arg.File, arg.Line, arg.Col = ob.File, k.Line, k.Column
@@ -279,35 +279,37 @@ func (rep *Report) layers(ob *components.HelmObject, in *helmvalues.Input, confi
 // setArg types one spec.set value as the API server and helm-controller do: the manifest
 // is YAML 1.1 turned into JSON (k3s's deploy controller: sigs.k8s.io/yaml), and the field is
 // an IntOrString (x-kubernetes-int-or-string): a string, or an integer that fits int32.
-func setArg(k, v *yaml.Node) (helmvalues.SetArg, string) {
+func setArg(k, v *yaml.Node) (helmvalues.SetArg, string, string) {
 	arg := helmvalues.SetArg{Key: k.Value}
+	const refusedWhy = "the API server refuses the HelmChart (spec.set values must be integers or strings)"
+	inContent := fmt.Sprintf("or set %s in valuesContent, where any YAML value works", k.Value)
 	text, err := yaml.Marshal(v)
 	if err != nil {
-		return arg, "cannot be read"
+		return arg, "cannot be read", inContent
 	}
 	var x any
 	if err := sigsyaml.Unmarshal(text, &x); err != nil {
-		return arg, fmt.Sprintf("does not parse: %v", err)
+		return arg, fmt.Sprintf("does not parse: %v", err), inContent
 	}
 	switch t := x.(type) {
 	case string:
 		arg.Value = t
-		return arg, ""
+		return arg, "", ""
 	case float64:
 		if t != math.Trunc(t) {
-			return arg, "is a number with a fraction: the API server refuses the HelmChart (spec.set values must be integers or strings)"
+			return arg, "is a number with a fraction: " + refusedWhy, fmt.Sprintf("quote it (%s: \"%s\") to pass the string with --set-string, %s", k.Value, v.Value, inContent)
 		}
 		if t > math.MaxInt32 || t < math.MinInt32 {
-			return arg, "is an integer beyond int32: helm-controller cannot decode it into spec.set's IntOrString (int32)"
+			return arg, "is an integer beyond int32: helm-controller cannot decode it into spec.set's IntOrString (int32)", fmt.Sprintf("quote it (%s: \"%s\") to pass the string with --set-string, %s", k.Value, v.Value, inContent)
 		}
 		arg.Value, arg.Int = strconv.FormatInt(int64(t), 10), true
-		return arg, ""
+		return arg, "", ""
 	case bool:
-		return arg, fmt.Sprintf("is the YAML boolean %v: the API server refuses the HelmChart (spec.set values must be integers or strings)", t)
+		return arg, fmt.Sprintf("is the YAML boolean %v: %s", t, refusedWhy), fmt.Sprintf("quote it (%s: \"%v\"): helm-controller passes \"true\" and \"false\" with --set, so the chart still gets a boolean", k.Value, t)
 	case nil:
-		return arg, "is null: the API server refuses the HelmChart (spec.set values must be integers or strings)"
+		return arg, "is null: " + refusedWhy, fmt.Sprintf("write %s: \"null\" to delete the key (helm-controller passes it with --set), or remove the entry", k.Value)
 	}
-	return arg, "is a map or a list: the API server refuses the HelmChart (spec.set values must be integers or strings)"
+	return arg, "is a map or a list: " + refusedWhy, "set it in valuesContent, where any YAML value works"
 }
 
 // contentMap maps a line and column inside valuesContent to the manifest. A literal block
