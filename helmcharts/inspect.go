@@ -280,7 +280,8 @@ func (rep *Report) layers(ob *components.HelmObject, in *helmvalues.Input, confi
 // is YAML 1.1 turned into JSON (k3s's deploy controller: sigs.k8s.io/yaml), and the field is
 // an IntOrString (x-kubernetes-int-or-string): a string, or an integer that fits int32.
 func setArg(k, v *yaml.Node) (helmvalues.SetArg, string, string) {
-	arg := helmvalues.SetArg{Key: k.Value}
+	// The manifest reaches the API server as JSON (sigs.k8s.io/yaml), keys included.
+	arg := helmvalues.SetArg{Key: helmvalues.KeyString(k)}
 	const refusedWhy = "the API server refuses the HelmChart (spec.set values must be integers or strings)"
 	inContent := fmt.Sprintf("or set %s in valuesContent, where any YAML value works", k.Value)
 	text, err := yaml.Marshal(v)

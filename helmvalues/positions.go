@@ -54,14 +54,15 @@ func walkNode(n *yaml.Node, p string, out map[string][2]int) {
 		if k.Value == "<<" && k.Tag == "!!merge" {
 			continue
 		}
-		q := JoinPath(p, keyString(k))
+		q := JoinPath(p, KeyString(k))
 		out[q] = [2]int{k.Line, k.Column}
 		walkNode(v, q, out)
 	}
 }
 
-// keyString is the JSON key sigs.k8s.io/yaml makes of a YAML key.
-func keyString(k *yaml.Node) string {
+// KeyString is the JSON key sigs.k8s.io/yaml makes of a YAML key node (yes → "true",
+// 1.50 → "1.5"): the key Helm, and the API server for a manifest, sees.
+func KeyString(k *yaml.Node) string {
 	if k.Kind != yaml.ScalarNode || k.Style != 0 || k.Tag == "!!str" && k.Style != 0 {
 		return k.Value
 	}
