@@ -104,7 +104,7 @@ func (rep *Report) failure(f *helmvalues.Failure) {
 	if m := yamlErrLine.FindStringSubmatch(f.Err.Error()); m != nil {
 		inner, _ = strconv.Atoi(m[1])
 	}
-	msg := fmt.Sprintf("%s does not parse as Helm reads it (%v)", f.Source.Kind, f.Err)
+	msg := fmt.Sprintf("%s does not parse as Helm reads a values file; Helm says %q", f.Source.Kind, f.Err.Error())
 	if inner > 0 && rep.Chart != nil {
 		for _, ob := range []*components.HelmObject{rep.Chart, rep.Config} {
 			if ob == nil || ob.File != f.Source.File {

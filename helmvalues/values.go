@@ -280,13 +280,14 @@ func Compute(ch *Chart, in Input) *Result {
 	secrets := map[int]int{0: 1, 1: 1}
 	for _, l := range in.Layers {
 		src := Source{Kind: l.Kind, File: l.File, Line: l.Line, Column: l.Column, Detail: l.Secret}
-		res.Args = append(res.Args, "--values", MountName(l.Kind, secrets))
+		mount := MountName(l.Kind, secrets)
+		res.Args = append(res.Args, "--values", mount)
 		if l.Text == nil {
 			continue
 		}
 		m, err := Decode(l.Text, in.Major)
 		if err != nil {
-			res.Err = &Failure{Source: src, Err: fmt.Errorf("failed to parse %s: %w", l.Kind, err)}
+			res.Err = &Failure{Source: src, Err: fmt.Errorf("failed to parse /config/%s: %w", mount, err)}
 			break
 		}
 		pos, mapped := l.Positions, l.Map
