@@ -81,10 +81,15 @@ type NotFoundError struct {
 	Name, Namespace string
 	DidYouMean      string
 	Known           []string
+	// Note says why a packaged chart is not there.
+	Note string
 }
 
 func (e *NotFoundError) Error() string {
 	s := fmt.Sprintf("no HelmChart %s/%s in the manifests folder or --objects", e.Namespace, e.Name)
+	if e.Note != "" {
+		s += " (" + e.Note + ")"
+	}
 	if e.DidYouMean != "" {
 		s += fmt.Sprintf("; did you mean %s?", e.DidYouMean)
 	}
@@ -122,7 +127,18 @@ func Inspect(o Options) (*Report, error) {
 		}
 	}
 	if rep.Chart == nil {
-		return nil, notFound(o, objs)
+		e := notFound(o, objs)
+		for _, c := range comp.Components {
+			for _, f := range c.Reasons {
+				if c.Packaged && strings.Contains(f, "HelmChart "+o.Namespace+"/"+o.Name+":") {
+					e.Note = fmt.Sprintf("k3s's packaged %s defines it, and its manifest is not in %s", c.Name, comp.ManifestsDir)
+				}
+			}
+			if c.Packaged && c.State == components.Disabled && (c.Name == o.Name || "rke2-"+c.Name == o.Name || c.Name == "rke2-"+o.Name) {
+				e.Note = fmt.Sprintf("k3s's packaged %s is disabled, so k3s does not write its manifest", c.Name)
+			}
+		}
+		return nil, e
 	}
 	rep.Config = configFor(objs, o.Namespace, o.Name)
 	rep.notes(comp)
@@ -179,7 +195,7 @@ func configFor(objs []components.HelmObject, ns, name string) *components.HelmOb
 	return found
 }
 
-func notFound(o Options, objs []components.HelmObject) error {
+func notFound(o Options, objs []components.HelmObject) *NotFoundError {
 	e := &NotFoundError{Name: o.Name, Namespace: o.Namespace}
 	best := 4
 	for _, ob := range objs {
