@@ -77,6 +77,39 @@ func (rep *Report) findings(ch *helmvalues.Chart, comp *components.Report) {
 		rep.packagedEdits()
 	}
 	rep.configNearMisses(comp)
+	rep.liveNearMisses()
+}
+
+// liveNearMisses reports the HelmChartConfigs of --objects meant for this chart that do not
+// match it (another namespace, no namespace, a near name): the cluster has them, but
+// helm-controller never reads them for this chart. Those in manifest files are components'.
+func (rep *Report) liveNearMisses() {
+	for _, o := range rep.live {
+		if o.Kind != "HelmChartConfig" || (o.Namespace == rep.Namespace && o.Name == rep.Name) {
+			continue
+		}
+		sameName := o.Name == rep.Name
+		near := fuzzy.Distance(o.Name, rep.Name) <= 2 || strings.HasPrefix(o.Name, rep.Name+"-") || strings.HasSuffix(o.Name, "-"+rep.Name)
+		if !sameName && !(near && o.Namespace == rep.Namespace) && !(near && o.Namespace == "default") {
+			continue
+		}
+		matched := false
+		for _, c := range rep.objs {
+			if c.Kind == "HelmChart" && c.Name == o.Name && c.Namespace == o.Namespace {
+				matched = true
+			}
+		}
+		if matched {
+			continue
+		}
+		ns := o.Namespace
+		if o.NamespaceMissing {
+			ns = "(no namespace, so default)"
+		}
+		rep.diag(diag.Diagnostic{Severity: diag.Warning, Code: "component-helmchartconfig-unmatched", Pos: o.Pos,
+			Message: fmt.Sprintf("the cluster has the HelmChartConfig %s/%s, which matches no HelmChart; helm-controller reads only the HelmChartConfig of the HelmChart's own name and namespace, so none of its values reach %s/%s", ns, o.Name, rep.Namespace, rep.Name),
+			Hint:    fmt.Sprintf("did you mean %s/%s? Recreate it with metadata.name: %s and metadata.namespace: %s", rep.Namespace, rep.Name, rep.Name, rep.Namespace)})
+	}
 }
 
 func targetNamespace(ob *components.HelmObject) string {

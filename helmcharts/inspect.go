@@ -73,6 +73,9 @@ type Report struct {
 	// defaults are unknown): with them the job's values can be recomputed by Helm itself.
 	Input     helmvalues.Input
 	ChartData []byte
+
+	// objs are every HelmChart and HelmChartConfig known; live those from --objects.
+	objs, live []components.HelmObject
 }
 
 // NotFoundError is returned for a HelmChart that is neither in the manifests nor in
@@ -119,7 +122,9 @@ func Inspect(o Options) (*Report, error) {
 				Hint:    "give the output of `kubectl get helmcharts,helmchartconfigs -A -o json` unchanged"})
 		}
 		objs = mergeObjects(objs, live)
+		rep.live = live
 	}
+	rep.objs = objs
 	for i := range objs {
 		ob := &objs[i]
 		if ob.Kind == "HelmChart" && ob.Name == o.Name && ob.Namespace == o.Namespace {
