@@ -253,11 +253,17 @@ func (rep *Report) layers(ob *components.HelmObject, in *helmvalues.Input, confi
 		in.Layers = append(in.Layers, helmvalues.Layer{Kind: kc, File: ob.File, Text: []byte(vc.Value),
 			Line: vc.Line, Column: vc.Column, Map: contentMap(ob.Data, vc)})
 	}
-	if v := field(spec, "values"); v != nil && v.Kind == yaml.MappingNode && len(v.Content) > 0 {
-		text, err := yaml.Marshal(v)
-		if err == nil {
-			in.Layers = append(in.Layers, helmvalues.Layer{Kind: kv, File: ob.File, Text: text, Line: v.Line, Column: v.Column,
-				Positions: helmvalues.Positions(v)})
+	if v := field(spec, "values"); v != nil {
+		// The manifest reaches the API server as JSON (k3s's deploy controller:
+		// yaml.ToJSON), and helm-controller writes spec.values back as YAML
+		// (extjson.TryToYAML: sigs.k8s.io/yaml JSONToYAML); a null is not mounted.
+		if text, err := yaml.Marshal(v); err == nil {
+			if j, err := sigsyaml.YAMLToJSON(text); err == nil && string(j) != "null" {
+				if y, err := sigsyaml.JSONToYAML(j); err == nil {
+					in.Layers = append(in.Layers, helmvalues.Layer{Kind: kv, File: ob.File, Text: y, Line: v.Line, Column: v.Column,
+						Positions: helmvalues.Positions(v)})
+				}
+			}
 		}
 	}
 	if ss := field(spec, "valuesSecrets"); ss != nil && ss.Kind == yaml.SequenceNode {
