@@ -40,6 +40,16 @@ var namedCases = []helmCase{
 	{name: "multi-document values file", defaults: "a: 1\n", files: []string{"a: 2\n---\nb: 3\n"}},
 	{name: "empty values file", defaults: "a: 1\n", files: []string{"# nothing\n"}},
 	{name: "empty map does not clear", defaults: "a:\n  x: 1\n", files: []string{"a: {}\n"}},
+	{name: "multi-document chart values.yaml", defaults: "a: 1\n---\nb: 2\n", files: []string{"c: 3\n"}},
+	{name: "set a typed list", defaults: "a: 1\n", set: []SetArg{{Key: "l", Value: "{1,true,x}"}}},
+	{name: "set an index far beyond the list", defaults: "a: 1\n", set: []SetArg{{Key: "l[5]", Value: "x"}}},
+	{name: "set a negative index fails", defaults: "a: 1\n", set: []SetArg{{Key: "l[-1]", Value: "x"}}},
+	{name: "set a non-numeric index fails", defaults: "a: 1\n", set: []SetArg{{Key: "l[x]", Value: "x"}}},
+	{name: "set an escaped backslash in a key", defaults: "a: 1\n", set: []SetArg{{Key: `a\\b.c`, Value: "x"}}},
+	{name: "set a key with a comma fails", defaults: "a: 1\n", set: []SetArg{{Key: "a,b", Value: "x"}}},
+	{name: "a null key fails", defaults: "a: 1\n", files: []string{"~: 1\n"}},
+	{name: "duplicate keys in a values file", defaults: "a: 1\n", files: []string{"b: 1\nb: 2\n"}},
+	{name: "an anchor and a merge key", defaults: "a: 1\n", files: []string{"base: &b {x: 1, y: 2}\nderived:\n  <<: *b\n  y: 3\n"}},
 	{name: "traefik systemDefaultRegistry", defaults: "global:\n  systemDefaultRegistry: \"\"\nimage:\n  registry: docker.io\n", files: []string{"global:\n  systemDefaultRegistry: my.registry\n"}, set: []SetArg{{Key: "global.systemDefaultRegistry", Value: ""}}},
 }
 
