@@ -162,6 +162,8 @@ func Text(w io.Writer, rep *Report, red *report.Redactor, all bool) {
 		val := formatValue(redactValue(l.Path, l.Value, red))
 		if l.Deleted {
 			fmt.Fprintf(w, "%s  deleted (not in .Values)\n", l.Path)
+		} else if l.Replaced {
+			fmt.Fprintf(w, "%s  replaced (no longer a value of its own)\n", l.Path)
 		} else {
 			fmt.Fprintf(w, "%s = %s\n", l.Path, red.Scrub(val))
 		}
@@ -171,7 +173,7 @@ func Text(w io.Writer, rep *Report, red *report.Redactor, all bool) {
 				fmt.Fprintf(w, "  takes effect: %s\n", e)
 			}
 		}
-		if len(l.History) > 1 || l.Deleted {
+		if len(l.History) > 1 || l.Deleted || l.Replaced {
 			fmt.Fprintln(w, "  every assignment, lowest first:")
 			for i, a := range l.History {
 				fmt.Fprintf(w, "   %d. %-29s %s  %s\n", i+1, a.Source.Kind, red.Scrub(where(a.Source)), red.Scrub(formatValue(redactValue(a.Path, a.Value, red))))
@@ -226,6 +228,7 @@ type ArchiveDoc struct {
 type ValueDoc struct {
 	Value       any             `json:"value"`
 	Deleted     bool            `json:"deleted,omitempty"`
+	Replaced    bool            `json:"replaced,omitempty"`
 	Source      *SourceDoc      `json:"source"`
 	TakesEffect string          `json:"takesEffect,omitempty"`
 	History     []AssignmentDoc `json:"history"`
@@ -280,7 +283,7 @@ func JSON(rep *Report, env report.Envelope, red *report.Redactor, all bool) *Doc
 		if !shown(l, all) {
 			continue
 		}
-		v := ValueDoc{Value: redactValue(l.Path, l.Value, red), Deleted: l.Deleted, History: []AssignmentDoc{}}
+		v := ValueDoc{Value: redactValue(l.Path, l.Value, red), Deleted: l.Deleted, Replaced: l.Replaced, History: []AssignmentDoc{}}
 		if l.Source != nil {
 			s := sourceDoc(l.Source.Source, red)
 			v.Source = &s

@@ -144,7 +144,7 @@ func compare(t testing.TB, helm string, major int, c helmCase) bool {
 		})
 		shown := 0
 		for _, l := range res.Leaves {
-			if l.Deleted {
+			if l.Deleted || l.Replaced {
 				continue
 			}
 			shown++

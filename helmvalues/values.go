@@ -57,9 +57,12 @@ type Assignment struct {
 type Leaf struct {
 	Path string
 	// Value is the value in .Values; Deleted is set when a null removed the key (Value is
-	// then nil and the path is not in .Values).
-	Value   any
-	Deleted bool
+	// then nil and the path is not in .Values). Replaced is set when the path is no longer a
+	// leaf: a later map took its place, or a later scalar replaced a map above it; Value is
+	// then what is at the path now (a map), or nil.
+	Value    any
+	Deleted  bool
+	Replaced bool
 	// Source is the assignment in force (nil for a deleted path).
 	Source *Assignment
 	// History is every assignment to the path, lowest first, the one in force included.
@@ -212,7 +215,8 @@ type tracker struct {
 
 func (t *tracker) record(p string, v any, src Source) {
 	t.seq++
-	a := &Assignment{Path: p, Value: v, Source: src, seq: t.seq}
+	// A copy: --set k[i] changes a list in place, and the history keeps what each gave.
+	a := &Assignment{Path: p, Value: deepCopy(v), Source: src, seq: t.seq}
 	t.hist[p] = append(t.hist[p], a)
 	t.owner[p] = a
 	for _, anc := range ancestors(p) {
@@ -536,16 +540,19 @@ func buildLeaves(t *tracker, defaults, final map[string]any, ch *Chart, dpos map
 					}
 				}
 			}
-		} else {
-			l.Deleted = true
+		} else if w := nullOwner(t, p); w != nil {
 			// The null that deleted it is the assignment in force.
-			if w := t.owner[p]; w != nil && w.Value == nil {
-				winner = w
+			l.Deleted = true
+			winner = w
+		} else {
+			l.Replaced = true
+			if v, ok := lookup(final, p); ok {
+				l.Value = v
 			}
 		}
 		l.Source = winner
 		for _, a := range l.History {
-			if a == winner {
+			if a == winner && winner != nil {
 				a.Outcome = Applied
 				a.Reason = "in force"
 				if l.Deleted {
@@ -640,4 +647,15 @@ func describeSource(s Source) string {
 		return fmt.Sprintf("%s %s (%s)", s.Kind, s.Detail, where)
 	}
 	return fmt.Sprintf("%s (%s)", s.Kind, where)
+}
+
+// nullOwner is the null assignment that removed p: at p itself, or at an ancestor, and
+// still in force.
+func nullOwner(t *tracker, p string) *Assignment {
+	for _, q := range append(ancestors(p), p) {
+		if w := t.owner[q]; w != nil && w.Value == nil {
+			return w
+		}
+	}
+	return nil
 }
