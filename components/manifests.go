@@ -680,6 +680,22 @@ func (in *inspector) unknownKind(f *manifestFile, m *yaml.Node, api, kind string
 	if best != "" {
 		hint = fmt.Sprintf("did you mean kind: %s?", best)
 	}
+	for i := range in.rep.Components {
+		c := &in.rep.Components[i]
+		if !slices.Contains(c.Files, f.path) {
+			continue
+		}
+		why := fmt.Sprintf("not fully applied: k3s applies the file as the AddOn %s, but its %s object (%s) is never created: %s has no kind %s, so the apply fails (\"no matches for kind\") and k3s retries it", addonName(f.name), kind, pos, api, kind)
+		replaced := false
+		for j, r := range c.Reasons {
+			if strings.HasPrefix(r, "applied as the AddOn ") {
+				c.Reasons[j], replaced = why, true
+			}
+		}
+		if !replaced {
+			c.Reasons = append(c.Reasons, why)
+		}
+	}
 	in.diag(diag.Diagnostic{Severity: diag.Error, Code: "component-manifest-unknown-kind", Pos: pos,
 		Message: fmt.Sprintf("%s defines an object of kind %q in %s, which has no such kind: k3s's apply of it fails (\"no matches for kind %q in version %q\", an ApplyManifestFailed event on the AddOn %s), so the object is never created", f.path, kind, api, kind, api, addonName(f.name)),
 		Hint:    hint})
