@@ -43,3 +43,38 @@ func TestUnmatchedConfigDidYouMean(t *testing.T) {
 		})
 	}
 }
+
+// TestUnknownKindNotApplied: issue 20 — a manifest whose object has a kind k3s's API group
+// lacks (HelmChat) was reported as applied.
+func TestUnknownKindNotApplied(t *testing.T) {
+	const m = "/var/lib/rancher/k3s/server/manifests/"
+	for _, tc := range []struct {
+		name, reason, kind string
+		applied            bool
+	}{
+		{"typo", "HelmChat is not a kind of helm.cattle.io", "HelmChat", false},
+		{"right", "HelmChart is", "HelmChart", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fs := afero.NewMemMapFs()
+			afero.WriteFile(fs, "/etc/systemd/system/k3s.service", []byte("[Service]\nExecStart=/usr/local/bin/k3s server\n"), 0o644)
+			afero.WriteFile(fs, m+"app.yaml", []byte("apiVersion: helm.cattle.io/v1\nkind: "+tc.kind+"\nmetadata:\n  name: app\n  namespace: kube-system\nspec:\n  chart: app\n  repo: https://example.com\n"), 0o644)
+			res, err := resolve.Resolve(resolve.Options{FS: fs})
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep := components.Inspect(fs, res)
+			for _, c := range rep.Components {
+				if c.Name != "app" {
+					continue
+				}
+				applied := strings.HasPrefix(c.Reasons[0], "applied as the AddOn app")
+				if applied != tc.applied {
+					t.Errorf("%s: reasons %q", tc.reason, c.Reasons)
+				}
+				return
+			}
+			t.Errorf("%s: no AddOn app in %v", tc.reason, rep.Components)
+		})
+	}
+}
