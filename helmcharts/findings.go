@@ -68,7 +68,12 @@ func (rep *Report) findings(ch *helmvalues.Chart, comp *components.Report) {
 			Message: c.Message + "; templates written for the default's shape may fail or ignore it",
 			Hint:    fmt.Sprintf("give %s the shape of the chart's default (see `k3sconf values %s --all`)", c.Path, rep.Name)})
 	}
-	if res.Err == nil && len(res.User) == 0 {
+	secrets := false
+	for _, l := range rep.Input.Layers {
+		secrets = secrets || l.Text == nil
+	}
+	// With a Secret's values file Helm may get values k3sconf cannot see: say nothing then.
+	if res.Err == nil && len(res.User) == 0 && !secrets {
 		rep.diag(diag.Diagnostic{Severity: diag.Info, Code: "values-reused", Pos: rep.Chart.Pos,
 			Message: fmt.Sprintf("the HelmChart %s/%s gives no values, and `helm upgrade` with no values reuses the values the release was installed with (pkg/action/upgrade.go reuseValues): values set earlier, and removed from the manifests since, are still in force and no file shows them", rep.Namespace, rep.Name),
 			Hint:    "`helm get values " + rep.Name + " -n " + targetNamespace(rep.Chart) + "` shows them; to drop them give at least one value (an empty valuesContent is not enough)"})
