@@ -70,8 +70,9 @@ var commands = []*command{
 			"nobody overrode. Exit 1 on an unknown chart or path (with a did-you-mean) or an error\n" +
 			"finding (--strict: warnings too); 3 when --chart or --objects cannot be read.\n" +
 			"Reference: docs/values.md.",
-		flags:   withNode("namespace", "chart", "objects", "helm", "all", "strict"),
-		example: "k3sconf values traefik\nk3sconf values traefik logs.general.level --chart traefik.tgz\nkubectl get helmcharts,helmchartconfigs -A -o json | k3sconf values traefik --objects -"},
+		flags:    withNode("namespace", "chart", "objects", "helm", "all", "strict"),
+		example:  "k3sconf values traefik\nk3sconf values traefik logs.general.level --chart traefik.tgz\nkubectl get helmcharts,helmchartconfigs -A -o json | k3sconf values traefik --objects -",
+		complete: completeCharts},
 	{name: "compose", args: "[FILE]", synopsis: "k3s nodes of a docker compose file: does each keep its identity across down + up?",
 		help: "Resolves each k3s service of the compose file (default: compose.yaml, compose.yml,\n" +
 			"docker-compose.yml or docker-compose.yaml in the current folder) and checks that its node\n" +

@@ -3,10 +3,13 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/k3sconf/k3sconf"
+	"github.com/k3sconf/k3sconf/components"
 	"github.com/k3sconf/k3sconf/diag"
 	"github.com/k3sconf/k3sconf/helmcharts"
 	"github.com/k3sconf/k3sconf/helmvalues"
@@ -130,4 +133,31 @@ func filterPaths(leaves []*helmvalues.Leaf, paths []string) ([]*helmvalues.Leaf,
 		}
 	}
 	return out, unknown
+}
+
+// completeCharts completes `values CHART`: the HelmCharts in the node's manifests folder, in
+// --namespace; the paths after it are not completed.
+func completeCharts(c *completion) []string {
+	if len(c.args) > 0 {
+		return nil
+	}
+	if fi, err := os.Stat(c.g.root); err != nil || !fi.IsDir() {
+		return nil
+	}
+	res, err := resolve.Resolve(resolve.Options{FS: k3sconf.Node(c.g.root), Command: "server", Unit: c.g.unit, Config: c.g.config, Version: c.g.version})
+	if err != nil {
+		return nil
+	}
+	ns := c.g.namespace
+	if ns == "" {
+		ns = "kube-system"
+	}
+	var out []string
+	for _, o := range components.Inspect(k3sconf.Node(c.g.root), res).Helm {
+		if o.Kind == "HelmChart" && o.Namespace == ns && !slices.Contains(out, o.Name) {
+			out = append(out, o.Name)
+		}
+	}
+	sort.Strings(out)
+	return out
 }

@@ -2,8 +2,13 @@ package main
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/rogpeppe/go-internal/txtar"
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -67,4 +72,31 @@ func mustUnmarshal(t *testing.T, b []byte) any {
 		t.Fatal(err)
 	}
 	return v
+}
+
+// TestCompleteCharts: `values <TAB>` offers the HelmCharts of the node in --namespace.
+func TestCompleteCharts(t *testing.T) {
+	root := t.TempDir()
+	m := filepath.Join(root, "var/lib/rancher/k3s/server/manifests")
+	os.MkdirAll(filepath.Join(root, "etc/systemd/system"), 0o755)
+	os.MkdirAll(m, 0o755)
+	os.WriteFile(filepath.Join(root, "etc/systemd/system/k3s.service"), []byte("[Service]\nExecStart=/usr/local/bin/k3s server\n"), 0o644)
+	chart := func(name, ns string) string {
+		return "apiVersion: helm.cattle.io/v1\nkind: HelmChart\nmetadata:\n  name: " + name + "\n  namespace: " + ns + "\nspec:\n  chart: x\n"
+	}
+	os.WriteFile(filepath.Join(m, "apps.yaml"), []byte(chart("app", "kube-system")+"---\n"+chart("other", "apps")), 0o644)
+	for _, tc := range []struct {
+		name, reason string
+		words        []string
+		want         []string
+	}{
+		{"kube-system", "the default namespace", []string{"--root", root, "values", ""}, []string{"app"}},
+		{"namespace", "--namespace chooses", []string{"--root", root, "--namespace", "apps", "values", ""}, []string{"other"}},
+		{"paths", "nothing after the chart", []string{"--root", root, "values", "app", ""}, nil},
+	} {
+		got := complete(tc.words)
+		if diff := cmp.Diff(tc.want, got, cmpopts.EquateEmpty()); diff != "" {
+			t.Errorf("%s: __complete %q (-want +got):\n%s(%s)", tc.name, tc.words, diff, tc.reason)
+		}
+	}
 }
