@@ -36,6 +36,7 @@ var update = flag.Bool("update", false, "rewrite the want/ files of testdata/val
 
 type scenario struct {
 	desc, chart, namespace, objects, chartFile string
+	helm                                       string
 	sev                                        diag.Severity
 	pos                                        diag.Position
 	hasWant                                    bool
@@ -144,7 +145,7 @@ func inspect(t *testing.T, fs afero.Fs, ar *txtar.Archive, s scenario, prefix st
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := helmcharts.Options{Node: fs, Res: res, Name: s.chart, Namespace: s.namespace}
+	o := helmcharts.Options{Node: fs, Res: res, Name: s.chart, Namespace: s.namespace, Helm: s.helm}
 	if s.objects != "" {
 		o.ObjectsFile, o.ObjectsData = s.objects, fileData(ar, prefix+s.objects)
 		if o.ObjectsData == nil {

@@ -29,9 +29,8 @@ type Options struct {
 	Res  *resolve.Result
 	// Name and Namespace name the HelmChart (Namespace "" is kube-system).
 	Name, Namespace string
-	// Major is Helm's major version in the Helm job image (4 for klipper-helm v0.11.0 and
-	// later, 3 before); 0 means 4.
-	Major int
+	// Helm names the Helm release of the Helm job image, a key of [HelmJobs]; "" is "4".
+	Helm string
 	// ChartFile and ChartData are --chart: the chart archive, when it is not on the node.
 	ChartFile string
 	ChartData []byte
@@ -41,16 +40,31 @@ type Options struct {
 	ObjectsData []byte
 }
 
-// HelmJobs are the Helm releases the Helm job image ships, by major version
-// (k3s-io/klipper-helm Dockerfile: v0.10.0 has Helm v3.20.2; v0.11.0 to v0.13.3, the image
-// k3s pins since k3s-io/k3s 482e66c6d of 2026-06-02, have Helm v4.1.4).
-var HelmJobs = map[int]string{3: "v3.20.2 (klipper-helm v0.10.x)", 4: "v4.1.4 (klipper-helm v0.11.0 and later)"}
+// HelmJob is one Helm release of the Helm job image and what models it.
+type HelmJob struct {
+	// Release names it for people: the Helm version and the klipper-helm images that ship it.
+	Release string
+	Major   int
+	Legacy  bool
+}
+
+// HelmJobs are the Helm releases of the Helm job images (k3s-io/klipper-helm Dockerfile, by
+// tag): v3.19.x in v0.9.9 to v0.9.14 (v3.18.4 before, the same here), v3.20.1 in v0.9.15 and
+// v3.20.2 in v0.9.16 to v0.10.x, v4.1.4 in v0.11.0 to v0.13.3. k3s moved to v0.11 in
+// 482e66c6d (2026-06-02). Between them two things differ for values: Helm 4 reads every
+// document of a values file; Helm v3.20.0 and before delete a nested null even over a null
+// default.
+var HelmJobs = map[string]HelmJob{
+	"4":    {Release: "v4.1.4 (klipper-helm v0.11.0 and later)", Major: 4},
+	"3":    {Release: "v3.20.2 (klipper-helm v0.9.15 to v0.10.x, v3.20.1 in v0.9.15)", Major: 3},
+	"3.19": {Release: "v3.19.x (klipper-helm v0.9.9 to v0.9.14; v3.18 and v3.20.0 alike)", Major: 3, Legacy: true},
+}
 
 // Report is the values of one HelmChart.
 type Report struct {
 	Product         string
 	Name, Namespace string
-	Major           int
+	Helm            string
 	// Chart is the HelmChart; Config the HelmChartConfig helm-controller uses, or nil.
 	Chart  *components.HelmObject
 	Config *components.HelmObject
@@ -107,10 +121,14 @@ func Inspect(o Options) (*Report, error) {
 	if o.Namespace == "" {
 		o.Namespace = "kube-system"
 	}
-	if o.Major == 0 {
-		o.Major = 4
+	if o.Helm == "" {
+		o.Helm = "4"
 	}
-	rep := &Report{Product: o.Res.Product, Name: o.Name, Namespace: o.Namespace, Major: o.Major}
+	job, ok := HelmJobs[o.Helm]
+	if !ok {
+		return nil, fmt.Errorf("unknown Helm release %q (give 4, 3 or 3.19)", o.Helm)
+	}
+	rep := &Report{Product: o.Res.Product, Name: o.Name, Namespace: o.Namespace, Helm: o.Helm}
 	comp := components.Inspect(o.Node, o.Res)
 	objs := comp.Helm
 	if o.ObjectsData != nil {
@@ -147,7 +165,7 @@ func Inspect(o Options) (*Report, error) {
 	}
 	rep.Config = configFor(objs, o.Namespace, o.Name)
 	rep.notes(comp)
-	in := helmvalues.Input{Major: o.Major}
+	in := helmvalues.Input{Major: job.Major, Legacy: job.Legacy}
 	refused := rep.layers(rep.Chart, &in, false)
 	if rep.Config != nil {
 		refused = rep.layers(rep.Config, &in, true) || refused
@@ -364,7 +382,7 @@ var yamlErrLine = regexp.MustCompile(`line (\d+)`)
 func (rep *Report) chart(o Options) *helmvalues.Chart {
 	spec := field(rep.Chart.Doc, "spec")
 	load := func(file string, data []byte) *helmvalues.Chart {
-		ch, err := helmvalues.LoadChart(file, data, o.Major)
+		ch, err := helmvalues.LoadChart(file, data, HelmJobs[o.Helm].Major)
 		if err != nil {
 			rep.Incomplete = true
 			rep.DefaultsNote = err.Error()

@@ -141,7 +141,7 @@ func Text(w io.Writer, rep *Report, red *report.Redactor, all bool) {
 	} else {
 		fmt.Fprintf(w, "chart defaults: not read: %s\n", red.Scrub(rep.DefaultsNote))
 	}
-	fmt.Fprintf(w, "Helm %s: every values file in this order, then every --set, then every --set-string:\n", HelmJobs[rep.Major])
+	fmt.Fprintf(w, "Helm %s: every values file in this order, then every --set, then every --set-string:\n", HelmJobs[rep.Helm].Release)
 	args := rep.Result.Args
 	for i := 0; i+1 < len(args); i += 2 {
 		fmt.Fprintf(w, "  %s %s\n", args[i], red.Scrub(args[i+1]))
@@ -262,7 +262,7 @@ func sourceDoc(s helmvalues.Source, red *report.Redactor) SourceDoc {
 // JSON is the report as the "values" document.
 func JSON(rep *Report, env report.Envelope, red *report.Redactor, all bool) *Document {
 	d := &Document{Envelope: env, Chart: rep.Name, Namespace: rep.Namespace, HelmChart: objectDoc(rep.Chart),
-		Helm: HelmJobs[rep.Major], Args: []string{}, Notes: []string{}, Values: map[string]ValueDoc{},
+		Helm: HelmJobs[rep.Helm].Release, Args: []string{}, Notes: []string{}, Values: map[string]ValueDoc{},
 		Diagnostics: components.DiagnosticDocs(rep.Diagnostics, red)}
 	if rep.Config != nil {
 		c := objectDoc(rep.Config)

@@ -171,7 +171,12 @@ type Chart struct {
 // Input is what the Helm job gets.
 type Input struct {
 	// Major is Helm's major version (3 or 4).
-	Major  int
+	Major int
+	// Legacy selects Helm v3.20.0 and earlier (v3.19.x is in klipper-helm v0.9.9 to
+	// v0.9.14): below the top level a null deletes the key even where the chart's default
+	// is null too. v3.20.1 (chartutil/coalesce.go, srcOriginalNonNil) keeps such a null,
+	// as v4 does.
+	Legacy bool
 	Layers []Layer
 	Set    []SetArg
 }
@@ -346,7 +351,7 @@ func Compute(ch *Chart, in Input) *Result {
 		dpos = positions(ch.Text, in.Major)
 	}
 	final := deepCopy(user).(map[string]any)
-	res.Conflicts = coalesceTop(final, deepCopy(defaults).(map[string]any))
+	res.Conflicts = coalesceTop(final, deepCopy(defaults).(map[string]any), in.Legacy)
 	res.Values = final
 	res.Leaves = buildLeaves(t, defaults, final, ch, dpos)
 	return res
@@ -390,7 +395,7 @@ func istable(v any) bool {
 // values (changed in place), defaults the chart's. At the top level a null deletes the key
 // when the chart has it (even a null default), a user map merges with a default map, and
 // a user scalar replaces a default map silently.
-func coalesceTop(v, defaults map[string]any) []Conflict {
+func coalesceTop(v, defaults map[string]any, legacy bool) []Conflict {
 	var cs []Conflict
 	for _, key := range sortedKeys(defaults) {
 		val := defaults[key]
@@ -407,7 +412,7 @@ func coalesceTop(v, defaults map[string]any) []Conflict {
 						cs = append(cs, Conflict{Path: JoinPath("", key), Message: fmt.Sprintf("the chart's default for %s is %s, not a map; the map given wins (Helm warns \"skipped value for %s: Not a table\")", JoinPath("", key), describeValue(val), key)})
 					}
 				} else {
-					cs = append(cs, coalesceTables(dest, src, JoinPath("", key))...)
+					cs = append(cs, coalesceTables(dest, src, JoinPath("", key), legacy)...)
 				}
 			}
 		} else {
@@ -420,7 +425,7 @@ func coalesceTop(v, defaults map[string]any) []Conflict {
 // coalesceTables is Helm's coalesceTablesFullKey with merge=false: dst is the user's map,
 // src the defaults'. Below the top level a null deletes the key only when the default is
 // not null; a null for a key the chart lacks stays in the values as null.
-func coalesceTables(dst, src map[string]any, prefix string) []Conflict {
+func coalesceTables(dst, src map[string]any, prefix string, legacy bool) []Conflict {
 	var cs []Conflict
 	nonNil := map[string]bool{}
 	for k, x := range src {
@@ -438,13 +443,13 @@ func coalesceTables(dst, src map[string]any, prefix string) []Conflict {
 		full := JoinPath(prefix, key)
 		dv, ok := dst[key]
 		switch {
-		case ok && dv == nil && nonNil[key]:
+		case ok && dv == nil && (nonNil[key] || legacy):
 			delete(dst, key)
 		case !ok:
 			dst[key] = val
 		case istable(val):
 			if istable(dv) {
-				cs = append(cs, coalesceTables(dv.(map[string]any), val.(map[string]any), full)...)
+				cs = append(cs, coalesceTables(dv.(map[string]any), val.(map[string]any), full, legacy)...)
 			} else {
 				cs = append(cs, Conflict{Path: full, Message: fmt.Sprintf("the chart's default for %s is a map and %s is given; the given value wins (Helm warns \"cannot overwrite table with non table\")", full, describeValue(dv))})
 			}

@@ -28,13 +28,9 @@ func runValues(g globals, res *resolve.Result, red *report.Redactor, args []stri
 		return exitUsage
 	}
 	o := helmcharts.Options{Node: k3sconf.Node(g.root), Res: res, Name: args[0], Namespace: g.namespace}
-	switch g.helm {
-	case "", "4":
-		o.Major = 4
-	case "3":
-		o.Major = 3
-	default:
-		fmt.Fprintf(stderr, "k3sconf values: --helm %q: give 3 or 4\n", g.helm)
+	o.Helm = g.helm
+	if _, ok := helmcharts.HelmJobs[o.Helm]; !ok && o.Helm != "" {
+		fmt.Fprintf(stderr, "k3sconf values: --helm %q: give 4 (Helm v4.1.4), 3 (v3.20.2) or 3.19 (v3.19.x)\n", g.helm)
 		return exitUsage
 	}
 	code := nodeCode(res)
