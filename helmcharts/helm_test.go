@@ -24,7 +24,7 @@ import (
 // server/static/charts): the traefik scenario is then run on it too.
 
 // helmJobs are the --helm choices and the binaries of those releases.
-var helmJobs = []struct{ helm, env string }{{"3.19", "K3SCONF_HELM3_19"}, {"3", "K3SCONF_HELM3"}, {"4", "K3SCONF_HELM4"}}
+var helmJobs = []struct{ helm, env string }{{"3.19", "K3SCONF_HELM3_19_0"}, {"3.19.5", "K3SCONF_HELM3_19_5"}, {"3", "K3SCONF_HELM3"}, {"4", "K3SCONF_HELM4"}}
 
 func helmFor(t *testing.T, env string) (string, bool) {
 	p := os.Getenv(env)

@@ -45,19 +45,20 @@ type HelmJob struct {
 	// Release names it for people: the Helm version and the klipper-helm images that ship it.
 	Release string
 	Major   int
-	Legacy  bool
+	Nulls   helmvalues.NullRule
 }
 
 // HelmJobs are the Helm releases of the Helm job images (k3s-io/klipper-helm Dockerfile, by
-// tag): v3.19.x in v0.9.9 to v0.9.14 (v3.18.4 before, the same here), v3.20.1 in v0.9.15 and
-// v3.20.2 in v0.9.16 to v0.10.x, v4.1.4 in v0.11.0 to v0.13.3. k3s moved to v0.11 in
-// 482e66c6d (2026-06-02). Between them two things differ for values: Helm 4 reads every
-// document of a values file; Helm v3.20.0 and before delete a nested null even over a null
-// default.
+// tag): v3.18.4 in v0.9.8, v3.19.0 to v3.19.4 in v0.9.9 to v0.9.12, v3.19.5 in v0.9.13 and
+// v0.9.14, v3.20.1 in v0.9.15, v3.20.2 in v0.9.16 to v0.10.x, v4.1.4 in v0.11.0 to v0.13.3.
+// k3s moved to v0.11 in 482e66c6d (2026-06-02). For values they differ in two things: Helm 4
+// reads every document of a values file, and the releases treat a null below the top level
+// in three ways ([helmvalues.NullRule]).
 var HelmJobs = map[string]HelmJob{
-	"4":    {Release: "v4.1.4 (klipper-helm v0.11.0 and later)", Major: 4},
-	"3":    {Release: "v3.20.2 (klipper-helm v0.9.15 to v0.10.x, v3.20.1 in v0.9.15)", Major: 3},
-	"3.19": {Release: "v3.19.x (klipper-helm v0.9.9 to v0.9.14; v3.18 and v3.20.0 alike)", Major: 3, Legacy: true},
+	"4":      {Release: "v4.1.4 (klipper-helm v0.11.0 and later)", Major: 4},
+	"3":      {Release: "v3.20.2 (klipper-helm v0.9.15 to v0.10.x)", Major: 3},
+	"3.19.5": {Release: "v3.19.5 (klipper-helm v0.9.13, v0.9.14)", Major: 3, Nulls: helmvalues.NullAlways},
+	"3.19":   {Release: "v3.19.0 (klipper-helm v0.9.8 to v0.9.12: Helm v3.18.4 to v3.19.4)", Major: 3, Nulls: helmvalues.NullIfInDefaults},
 }
 
 // Report is the values of one HelmChart.
@@ -126,7 +127,7 @@ func Inspect(o Options) (*Report, error) {
 	}
 	job, ok := HelmJobs[o.Helm]
 	if !ok {
-		return nil, fmt.Errorf("unknown Helm release %q (give 4, 3 or 3.19)", o.Helm)
+		return nil, fmt.Errorf("unknown Helm release %q (give 4, 3, 3.19.5 or 3.19)", o.Helm)
 	}
 	rep := &Report{Product: o.Res.Product, Name: o.Name, Namespace: o.Namespace, Helm: o.Helm}
 	comp := components.Inspect(o.Node, o.Res)
@@ -165,7 +166,7 @@ func Inspect(o Options) (*Report, error) {
 	}
 	rep.Config = configFor(objs, o.Namespace, o.Name)
 	rep.notes(comp)
-	in := helmvalues.Input{Major: job.Major, Legacy: job.Legacy}
+	in := helmvalues.Input{Major: job.Major, Nulls: job.Nulls}
 	refused := rep.layers(rep.Chart, &in, false)
 	if rep.Config != nil {
 		refused = rep.layers(rep.Config, &in, true) || refused

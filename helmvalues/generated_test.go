@@ -165,6 +165,6 @@ func TestGeneratedAgainstHelm(t *testing.T) {
 		t.Logf("%s: %d of %d generated cases agree (seed %d)", o.name, agree, n, seed)
 	}
 	if ran == 0 {
-		t.Skip("no helm binary: set K3SCONF_HELM3_19, K3SCONF_HELM3, K3SCONF_HELM4")
+		t.Skip("no helm binary: set K3SCONF_HELM3_19_0, K3SCONF_HELM3_19_5, K3SCONF_HELM3, K3SCONF_HELM4")
 	}
 }

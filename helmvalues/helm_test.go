@@ -22,15 +22,17 @@ import (
 type oracle struct {
 	name, env string
 	major     int
-	legacy    bool
+	nulls     NullRule
 }
 
-// oracles are the Helm releases of the Helm job images: v3.19.x (klipper-helm v0.9.9 to
-// v0.9.14), v3.20.2 (v0.9.16 to v0.10.x), v4.1.4 (v0.11.0 and later).
+// oracles are the Helm releases of the Helm job images, one per behaviour: v3.19.0
+// (klipper-helm v0.9.9; v3.18.4 to v3.19.4 alike), v3.19.5 (v0.9.13, v0.9.14), v3.20.2
+// (v0.9.16 to v0.10.x; v3.20.1 in v0.9.15 alike), v4.1.4 (v0.11.0 and later).
 var oracles = []oracle{
-	{"helm v3.19.0", "K3SCONF_HELM3_19", 3, true},
-	{"helm v3.20.2", "K3SCONF_HELM3", 3, false},
-	{"helm v4.1.4", "K3SCONF_HELM4", 4, false},
+	{"helm v3.19.0", "K3SCONF_HELM3_19_0", 3, NullIfInDefaults},
+	{"helm v3.19.5", "K3SCONF_HELM3_19_5", 3, NullAlways},
+	{"helm v3.20.2", "K3SCONF_HELM3", 3, NullUnlessDefaultNull},
+	{"helm v4.1.4", "K3SCONF_HELM4", 4, NullUnlessDefaultNull},
 }
 
 // binary returns the oracle's helm binary; without it the test is skipped, or fails when
@@ -120,7 +122,7 @@ func ours(t testing.TB, c helmCase, tgz []byte, o oracle) (string, *Result, erro
 	if err != nil {
 		return "", nil, err
 	}
-	in := Input{Major: o.major, Legacy: o.legacy}
+	in := Input{Major: o.major, Nulls: o.nulls}
 	for i, f := range c.files {
 		in.Layers = append(in.Layers, Layer{Kind: HelmChartValuesContent, File: fmt.Sprintf("values-%d.yaml", i), Text: []byte(f)})
 	}

@@ -15,6 +15,7 @@ var namedCases = []helmCase{
 	{name: "a later map undoes an earlier null", defaults: "a:\n  x: 1\n  y: 2\n", files: []string{"a: null\n", "a:\n  z: 3\n"}},
 	{name: "nested null for a key the chart lacks stays null", defaults: "a:\n  x: 1\n", files: []string{"a:\n  q: null\n"}},
 	{name: "top-level null for a key the chart lacks stays null", defaults: "a: 1\n", files: []string{"q: null\n"}},
+	{name: "nested null for a key the chart lacks, under a key it has", defaults: "a:\n  x: 1\n", files: []string{"a:\n  x: 2\n  q: null\n"}},
 	{name: "nested null over a null default stays null", defaults: "a:\n  x: null\n  y: 1\n", files: []string{"a:\n  x: null\n"}},
 	{name: "top-level null over a null default is deleted", defaults: "x: null\ny: 1\n", files: []string{"x: null\n"}},
 	{name: "yes and on are booleans, keys too", defaults: "a: 1\n", files: []string{"b: yes\nc: on\nyes: 1\n1.50: x\n"}},
@@ -68,6 +69,6 @@ func TestNamedAgainstHelm(t *testing.T) {
 		}
 	}
 	if ran == 0 {
-		t.Skip("no helm binary: set K3SCONF_HELM3_19, K3SCONF_HELM3, K3SCONF_HELM4")
+		t.Skip("no helm binary: set K3SCONF_HELM3_19_0, K3SCONF_HELM3_19_5, K3SCONF_HELM3, K3SCONF_HELM4")
 	}
 }

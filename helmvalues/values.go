@@ -168,15 +168,29 @@ type Chart struct {
 	Dependencies bool
 }
 
+// NullRule is how a Helm release treats a user null below the top level when it coalesces
+// the values with the chart's defaults (chartutil/coalesce.go coalesceTablesFullKey). At
+// the top level every release deletes a null key the chart has.
+type NullRule int
+
+const (
+	// NullUnlessDefaultNull: the key is deleted when the chart's default is not null; a null
+	// over a null default, or for a key the chart lacks, stays in .Values as null. Helm
+	// v3.20.1 and later, v4.
+	NullUnlessDefaultNull NullRule = iota
+	// NullIfInDefaults: the key is deleted when the chart has it (null or not); a null for a
+	// key the chart lacks stays. Helm v3.18 to v3.19.4.
+	NullIfInDefaults
+	// NullAlways: the key is always deleted. Helm v3.19.5 and v3.20.0.
+	NullAlways
+)
+
 // Input is what the Helm job gets.
 type Input struct {
 	// Major is Helm's major version (3 or 4).
 	Major int
-	// Legacy selects Helm v3.20.0 and earlier (v3.19.x is in klipper-helm v0.9.9 to
-	// v0.9.14): below the top level a null deletes the key even where the chart's default
-	// is null too. v3.20.1 (chartutil/coalesce.go, srcOriginalNonNil) keeps such a null,
-	// as v4 does.
-	Legacy bool
+	// Nulls is how this Helm release coalesces a null below the top level.
+	Nulls  NullRule
 	Layers []Layer
 	Set    []SetArg
 }
@@ -351,7 +365,7 @@ func Compute(ch *Chart, in Input) *Result {
 		dpos = positions(ch.Text, in.Major)
 	}
 	final := deepCopy(user).(map[string]any)
-	res.Conflicts = coalesceTop(final, deepCopy(defaults).(map[string]any), in.Legacy)
+	res.Conflicts = coalesceTop(final, deepCopy(defaults).(map[string]any), in.Nulls)
 	res.Values = final
 	res.Leaves = buildLeaves(t, defaults, final, ch, dpos)
 	return res
@@ -395,7 +409,7 @@ func istable(v any) bool {
 // values (changed in place), defaults the chart's. At the top level a null deletes the key
 // when the chart has it (even a null default), a user map merges with a default map, and
 // a user scalar replaces a default map silently.
-func coalesceTop(v, defaults map[string]any, legacy bool) []Conflict {
+func coalesceTop(v, defaults map[string]any, nulls NullRule) []Conflict {
 	var cs []Conflict
 	for _, key := range sortedKeys(defaults) {
 		val := defaults[key]
@@ -412,7 +426,7 @@ func coalesceTop(v, defaults map[string]any, legacy bool) []Conflict {
 						cs = append(cs, Conflict{Path: JoinPath("", key), Message: fmt.Sprintf("the chart's default for %s is %s, not a map; the map given wins (Helm warns \"skipped value for %s: Not a table\")", JoinPath("", key), describeValue(val), key)})
 					}
 				} else {
-					cs = append(cs, coalesceTables(dest, src, JoinPath("", key), legacy)...)
+					cs = append(cs, coalesceTables(dest, src, JoinPath("", key), nulls)...)
 				}
 			}
 		} else {
@@ -425,7 +439,7 @@ func coalesceTop(v, defaults map[string]any, legacy bool) []Conflict {
 // coalesceTables is Helm's coalesceTablesFullKey with merge=false: dst is the user's map,
 // src the defaults'. Below the top level a null deletes the key only when the default is
 // not null; a null for a key the chart lacks stays in the values as null.
-func coalesceTables(dst, src map[string]any, prefix string, legacy bool) []Conflict {
+func coalesceTables(dst, src map[string]any, prefix string, nulls NullRule) []Conflict {
 	var cs []Conflict
 	nonNil := map[string]bool{}
 	for k, x := range src {
@@ -433,9 +447,13 @@ func coalesceTables(dst, src map[string]any, prefix string, legacy bool) []Confl
 			nonNil[k] = true
 		}
 	}
-	for k, x := range dst {
-		if x == nil {
-			src[k] = nil
+	if nulls != NullIfInDefaults {
+		// v3.19.5 and later add the user's null keys to the defaults' copy, so the loop
+		// below sees them (and, before v3.20.1, deletes them).
+		for k, x := range dst {
+			if x == nil {
+				src[k] = nil
+			}
 		}
 	}
 	for _, key := range sortedKeys(src) {
@@ -443,13 +461,13 @@ func coalesceTables(dst, src map[string]any, prefix string, legacy bool) []Confl
 		full := JoinPath(prefix, key)
 		dv, ok := dst[key]
 		switch {
-		case ok && dv == nil && (nonNil[key] || legacy):
+		case ok && dv == nil && (nonNil[key] || nulls != NullUnlessDefaultNull):
 			delete(dst, key)
 		case !ok:
 			dst[key] = val
 		case istable(val):
 			if istable(dv) {
-				cs = append(cs, coalesceTables(dv.(map[string]any), val.(map[string]any), full, legacy)...)
+				cs = append(cs, coalesceTables(dv.(map[string]any), val.(map[string]any), full, nulls)...)
 			} else {
 				cs = append(cs, Conflict{Path: full, Message: fmt.Sprintf("the chart's default for %s is a map and %s is given; the given value wins (Helm warns \"cannot overwrite table with non table\")", full, describeValue(dv))})
 			}

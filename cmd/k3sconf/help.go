@@ -169,7 +169,7 @@ var flagDocs = []flagDoc{
 	{name: "namespace", arg: "NS", help: "values: the HelmChart's namespace (default kube-system)"},
 	{name: "chart", arg: "FILE", valueKind: "file", help: "values: the chart archive (.tgz, what helm pull writes) for its defaults,\nwhen the node does not have it"},
 	{name: "objects", arg: "FILE", valueKind: "file", help: "values: kubectl get helmcharts,helmchartconfigs -A -o json (- for standard\ninput); these objects win over the manifests' for the same name"},
-	{name: "helm", arg: "4|3|3.19", values: []string{"4", "3", "3.19"}, help: "values: the Helm of the Helm job image: 4 (v4.1.4, klipper-helm v0.11.0\nand later; default), 3 (v3.20.2, v0.9.15 to v0.10.x), 3.19 (v3.19.x,\nv0.9.9 to v0.9.14)"},
+	{name: "helm", arg: "4|3|3.19.5|3.19", values: []string{"4", "3", "3.19.5", "3.19"}, help: "values: the Helm of the Helm job image: 4 (v4.1.4, klipper-helm v0.11.0\nand later; default), 3 (v3.20.2, v0.9.15 to v0.10.x), 3.19.5 (v0.9.13,\nv0.9.14), 3.19 (v3.18.4 to v3.19.4, v0.9.8 to v0.9.12)"},
 	{name: "all", help: "also the keys left at their defaults"},
 	{name: "strict", help: "exit 1 on warnings too"},
 	{name: "version", help: "print the version and exit (as k3sconf version)", hidden: true},
