@@ -120,12 +120,12 @@ func (g gen) helmCase(i int) helmCase {
 	return c
 }
 
-// TestGeneratedAgainstHelm runs K3SCONF_HELM_CASES generated cases (default 150) on each
-// Helm major, K3SCONF_HELM_SEED choosing the sequence.
+// TestGeneratedAgainstHelm runs K3SCONF_HELM_CASES generated cases (default 100) on each
+// Helm release, K3SCONF_HELM_SEED choosing the sequence.
 func TestGeneratedAgainstHelm(t *testing.T) {
 	n, _ := strconv.Atoi(os.Getenv("K3SCONF_HELM_CASES"))
 	if n <= 0 {
-		n = 150
+		n = 100
 	}
 	seed, _ := strconv.ParseInt(os.Getenv("K3SCONF_HELM_SEED"), 10, 64)
 	ran := 0
