@@ -112,11 +112,18 @@ func checkAgainstHelm(t *testing.T, helm, what string, rep *helmcharts.Report) {
 }
 
 func TestScenariosAgainstHelm(t *testing.T) {
+	ran := 0
+	defer func() {
+		if ran == 0 {
+			t.Skip("no helm binary: set K3SCONF_HELM3_19_0, K3SCONF_HELM3_19_5, K3SCONF_HELM3, K3SCONF_HELM4")
+		}
+	}()
 	for _, job := range helmJobs {
 		helm, ok := helmFor(t, job.env)
 		if !ok {
 			continue
 		}
+		ran++
 		for _, glob := range []string{"../testdata/values/*.txtar", "../testdata/values/diagnostics/*.txtar"} {
 			golden.Archives(t, glob, func(t *testing.T, p string, ar *txtar.Archive) {
 				s, _ := parseComment(string(ar.Comment))
