@@ -79,6 +79,9 @@ type Report struct {
 	// Incomplete is set when k3sconf could not list part of the manifests folder: the
 	// files in it are missing from the report.
 	Incomplete bool
+	// Helm are the HelmCharts and HelmChartConfigs in the manifests folder, packaged
+	// manifests included, in the order k3s walks the files.
+	Helm []HelmObject
 }
 
 // packaged is one manifest set k3s embeds and stages into the manifests folder
@@ -134,6 +137,7 @@ func Inspect(node afero.Fs, res *resolve.Result) *Report {
 	in.skipFiles()
 	in.unknownDisables()
 	in.helm()
+	in.valuesLinks()
 	sortDiags(rep.Diagnostics)
 	productize(rep)
 	return rep
@@ -428,4 +432,36 @@ func sortDiags(ds []diag.Diagnostic) {
 		}
 		return ds[i].Code < ds[j].Code
 	})
+}
+
+// valuesLinks points each packaged component's HelmCharts at `k3sconf values` and names the
+// HelmChartConfig helm-controller uses for it ([Report.HelmChartConfigFor], the rule
+// `values` uses too).
+func (in *inspector) valuesLinks() {
+	for i := range in.rep.Components {
+		c := &in.rep.Components[i]
+		if !c.Packaged || c.State == Disabled {
+			continue
+		}
+		for _, p := range in.pkgs {
+			if p.name != c.Name {
+				continue
+			}
+			for _, ch := range p.charts {
+				ns, name, _ := strings.Cut(ch, "/")
+				if strings.HasSuffix(name, "-crd") {
+					continue // only CRDs; its values are not what anyone customizes
+				}
+				cmd := "k3sconf values " + name
+				if ns != "kube-system" {
+					cmd += " --namespace " + ns
+				}
+				cfg := "no HelmChartConfig " + ch
+				if o := in.rep.HelmChartConfigFor(ns, name); o != nil {
+					cfg = fmt.Sprintf("HelmChartConfig %s from %s", ch, o.Pos)
+				}
+				c.Reasons = append(c.Reasons, fmt.Sprintf("values of the HelmChart %s: `%s` (%s)", ch, cmd, cfg))
+			}
+		}
+	}
 }

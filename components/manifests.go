@@ -408,6 +408,52 @@ type chartRef struct {
 	nsMissing bool
 }
 
+// HelmObject is a HelmChart or HelmChartConfig in a manifest file, as k3s's deploy
+// controller applies it.
+type HelmObject struct {
+	// Kind is HelmChart or HelmChartConfig.
+	Kind string
+	// Namespace is metadata.namespace, or "default" when the object has none
+	// (NamespaceMissing): k3s applies it there.
+	Namespace, Name  string
+	NamespaceMissing bool
+	// File is the manifest (a node path); Pos the object's metadata.name.
+	File string
+	Pos  diag.Position
+	// Doc is the object's YAML mapping node; Data the whole file.
+	Doc  *yaml.Node
+	Data []byte
+	// State is what k3s does with the file: only an enabled file is applied.
+	State State
+	// Component is the packaged component whose manifest holds the object, "" for a user
+	// file.
+	Component string
+}
+
+// HelmChartConfigFor returns the HelmChartConfig helm-controller uses for the HelmChart
+// namespace/name (pkg/controllers/chart/chart.go: confCache.Get(chart.Namespace,
+// chart.Name)): the object of the same name and namespace in an applied file. When several
+// files define it, the last in path order: at each start k3s applies every file in sorted
+// path order (pkg/deploy/controller.go listFilesIn), so that one is what the cluster has
+// (until another of them changes and is applied again). nil when there is none.
+func (r *Report) HelmChartConfigFor(namespace, name string) *HelmObject {
+	var found *HelmObject
+	for i := range r.Helm {
+		o := &r.Helm[i]
+		if o.Kind == "HelmChartConfig" && o.State == Enabled && o.Namespace == namespace && o.Name == name {
+			found = o
+		}
+	}
+	return found
+}
+
+// helmKinds are the kinds of the API groups k3s serves itself: a manifest object of one
+// of these groups with another kind is never created.
+var helmKinds = map[string][]string{
+	"helm.cattle.io": {"HelmChart", "HelmChartConfig"},
+	"k3s.cattle.io":  {"Addon", "ETCDSnapshotFile"},
+}
+
 // helm matches HelmChartConfigs to HelmCharts and checks the Helm controller.
 func (in *inspector) helm() {
 	for _, p := range in.pkgs {
@@ -424,7 +470,23 @@ func (in *inspector) helm() {
 		}
 	}
 	for _, f := range in.files {
-		if !deployable(f.name) || in.owned[f] {
+		if !deployable(f.name) {
+			continue
+		}
+		if in.owned[f] {
+			// Packaged manifests are read for their objects (the values of their
+			// HelmCharts); their charts are already known by name.
+			owner := in.addonNameOwner(f)
+			st := Enabled
+			for _, c := range in.rep.Components {
+				if c.Packaged && c.Name == owner {
+					st = c.State
+				}
+			}
+			if len(in.skips[f.name]) > 0 {
+				st = Skipped
+			}
+			in.readObjects(f, st, owner)
 			continue
 		}
 		st := Enabled
@@ -433,7 +495,7 @@ func (in *inspector) helm() {
 		} else if len(in.skips[f.name]) > 0 {
 			st = Skipped
 		}
-		in.readObjects(f, st)
+		in.readObjects(f, st, "")
 	}
 	for _, cfg := range in.configs {
 		if cfg.state != Enabled {
@@ -448,6 +510,11 @@ func (in *inspector) helm() {
 			}
 		}
 		if match != nil {
+			if match.state == Skipped && match.component != "" {
+				in.diag(diag.Diagnostic{Severity: diag.Info, Code: "component-helmchartconfig-skipped", Pos: cfg.pos,
+					Message: fmt.Sprintf("HelmChartConfig %s/%s customizes %s, whose manifest is skipped (.skip): the HelmChart %s stays in the cluster as last applied, so this HelmChartConfig still takes effect (helm-controller runs an upgrade job when it changes), but k3s no longer updates the chart itself (a new chart version after a k3s upgrade does not arrive)", cfg.namespace, cfg.name, match.component, match.name),
+					Hint:    fmt.Sprintf("delete the .skip file to have k3s manage %s again, or use disable: %s to remove it", match.component, match.component)})
+			}
 			if match.state == Disabled {
 				what := "the HelmChart"
 				if match.component != "" {
@@ -460,10 +527,17 @@ func (in *inspector) helm() {
 			continue
 		}
 		hint := "a HelmChartConfig must have the same metadata.name and metadata.namespace as the HelmChart it customizes (kube-system for k3s's packaged charts)"
+		found := false
 		for _, ch := range in.charts {
 			if ch.name == cfg.name {
 				hint = fmt.Sprintf("set metadata.namespace: %s (the HelmChart %s is in %s)", ch.namespace, ch.name, ch.namespace)
+				found = true
 				break
+			}
+		}
+		if !found {
+			if ch := closestChart(cfg, in.charts); ch != nil {
+				hint = fmt.Sprintf("did you mean %s/%s? Name the HelmChartConfig %s in namespace %s (it must have the HelmChart's own name and namespace)", ch.namespace, ch.name, ch.name, ch.namespace)
 			}
 		}
 		ns := cfg.namespace
@@ -495,7 +569,7 @@ func (in *inspector) helm() {
 
 // readObjects collects the HelmCharts and HelmChartConfigs of one manifest file, reading
 // every YAML document in it.
-func (in *inspector) readObjects(f *manifestFile, st State) {
+func (in *inspector) readObjects(f *manifestFile, st State, owner string) {
 	// Never open a FIFO or device: the read could wait forever.
 	if err := rootfs.CheckRegular(in.node, f.path); err != nil {
 		return
@@ -529,6 +603,11 @@ func (in *inspector) readObjects(f *manifestFile, st State) {
 		}
 		m := doc.Content[0]
 		api, kind := scalar(m, "apiVersion"), scalar(m, "kind")
+		group, _, _ := strings.Cut(api, "/")
+		if kinds, ok := helmKinds[group]; ok && !slices.Contains(kinds, kind) && st == Enabled {
+			in.unknownKind(f, m, api, kind, kinds)
+			continue
+		}
 		if !strings.HasPrefix(api, "helm.cattle.io/") || (kind != "HelmChart" && kind != "HelmChartConfig") {
 			continue
 		}
@@ -543,7 +622,19 @@ func (in *inspector) readObjects(f *manifestFile, st State) {
 		if ref.namespace == "" {
 			ref.nsMissing = true
 		}
+		obj := HelmObject{Kind: kind, Namespace: ref.namespace, Name: ref.name, NamespaceMissing: ref.nsMissing,
+			File: f.path, Pos: ref.pos, Doc: m, Data: data, State: st, Component: owner}
+		if obj.NamespaceMissing {
+			obj.Namespace = "default"
+		}
+		in.rep.Helm = append(in.rep.Helm, obj)
+		if owner != "" {
+			continue
+		}
 		if kind == "HelmChart" {
+			if st == Enabled {
+				in.packagedName(ref)
+			}
 			in.charts = append(in.charts, ref)
 		} else {
 			in.configs = append(in.configs, ref)
@@ -577,4 +668,76 @@ func scalar(m *yaml.Node, key string) string {
 		return n.Value
 	}
 	return ""
+}
+
+// unknownKind reports an object of k3s's own API groups with a kind they do not have: the
+// API server has no such resource, so k3s's apply of it fails ("no matches for kind") and
+// the AddOn reports ApplyManifestFailed; nothing of that object is created.
+func (in *inspector) unknownKind(f *manifestFile, m *yaml.Node, api, kind string, kinds []string) {
+	pos := diag.Position{File: f.path, Line: m.Line, Column: m.Column}
+	if k := field(m, "kind"); k != nil {
+		pos.Line, pos.Column = k.Line, k.Column
+	}
+	hint := fmt.Sprintf("%s has the kinds %s", strings.SplitN(api, "/", 2)[0], strings.Join(kinds, " and "))
+	best, bestD := "", 4
+	for _, k := range kinds {
+		if d := fuzzy.Distance(strings.ToLower(kind), strings.ToLower(k)); d < bestD {
+			best, bestD = k, d
+		}
+	}
+	if best != "" {
+		hint = fmt.Sprintf("did you mean kind: %s?", best)
+	}
+	for i := range in.rep.Components {
+		c := &in.rep.Components[i]
+		if !slices.Contains(c.Files, f.path) {
+			continue
+		}
+		why := fmt.Sprintf("not fully applied: k3s applies the file as the AddOn %s, but its %s object (%s) is never created: %s has no kind %s, so the apply fails (\"no matches for kind\") and k3s retries it", addonName(f.name), kind, pos, api, kind)
+		replaced := false
+		for j, r := range c.Reasons {
+			if strings.HasPrefix(r, "applied as the AddOn ") {
+				c.Reasons[j], replaced = why, true
+			}
+		}
+		if !replaced {
+			c.Reasons = append(c.Reasons, why)
+		}
+	}
+	in.diag(diag.Diagnostic{Severity: diag.Error, Code: "component-manifest-unknown-kind", Pos: pos,
+		Message: fmt.Sprintf("%s defines an object of kind %q in %s, which has no such kind: k3s's apply of it fails (\"no matches for kind %q in version %q\", an ApplyManifestFailed event on the AddOn %s), so the object is never created", f.path, kind, api, kind, api, addonName(f.name)),
+		Hint:    hint})
+}
+
+// packagedName reports a user HelmChart with the name and namespace of a packaged one:
+// both files apply the same object, each apply undoing the other's spec, and k3s rewrites
+// its own at every start.
+func (in *inspector) packagedName(ref chartRef) {
+	for _, ch := range in.charts {
+		if ch.component == "" || ch.name != ref.name || ch.namespace != ref.namespace {
+			continue
+		}
+		in.diag(diag.Diagnostic{Severity: diag.Warning, Code: "component-helmchart-packaged-name", Pos: ref.pos,
+			Message: fmt.Sprintf("%s defines the HelmChart %s/%s, which k3s's own %s manifest defines too: the two AddOns apply the same object in turn, each undoing the other's spec, and k3s writes its own again at every start", ref.pos.File, ref.namespace, ref.name, ch.component),
+			Hint:    fmt.Sprintf("customize %s with a HelmChartConfig named %s in namespace %s (valuesContent: …) instead of a HelmChart; or disable: %s and keep your HelmChart under another name", ch.component, ch.name, ch.namespace, ch.component)})
+		return
+	}
+}
+
+// closestChart is the HelmChart whose name is nearest the unmatched HelmChartConfig's
+// (traefik-config → traefik), if any is near enough to suggest.
+func closestChart(cfg chartRef, charts []chartRef) *chartRef {
+	var best *chartRef
+	bestD := 0
+	for i := range charts {
+		ch := &charts[i]
+		d := fuzzy.Distance(strings.ToLower(cfg.name), ch.name)
+		if strings.HasPrefix(cfg.name, ch.name+"-") || strings.HasSuffix(cfg.name, "-"+ch.name) {
+			d = 1
+		}
+		if d <= 3 && d < len(ch.name) && (best == nil || d < bestD) {
+			best, bestD = ch, d
+		}
+	}
+	return best
 }

@@ -326,3 +326,6 @@ func Merge(show bool, rs ...*Redactor) *Redactor {
 	m.sortSecrets()
 	return m
 }
+
+// On reports whether the redactor hides secrets (false with --show-secrets).
+func (r *Redactor) On() bool { return r != nil && r.on }

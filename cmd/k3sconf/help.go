@@ -59,6 +59,20 @@ var commands = []*command{
 	{name: "components", synopsis: "packaged components and AddOns of a server: enabled, disabled or skipped, and why",
 		help:  "The packaged components and every user AddOn in <data-dir>/server/manifests, with the\neffective disable list and the assignments behind each item. Exit 1 on error findings\n(--strict: warnings too).",
 		flags: withNode("strict"), example: "k3sconf components"},
+	{name: "values", args: "CHART [PATH…]", synopsis: "the values a HelmChart is installed with, where each came from, and why the others lost",
+		help: "For the HelmChart CHART (--namespace, default kube-system) of a server: every leaf value the\n" +
+			"Helm job gets (a dotted path, a dot inside a key written \\., a list is one leaf), its source\n" +
+			"(file:line:column; inside valuesContent mapped to the manifest's lines) and every other\n" +
+			"assignment, lowest first, with why it lost: the chart's defaults < the HelmChart's\n" +
+			"valuesContent < values < valuesSecrets < the HelmChartConfig of the same name and namespace\n" +
+			"(valuesContent, values, valuesSecrets) < spec.set (--set, then --set-string). Values from\n" +
+			"Secrets are named, never read. PATHs limit the output; --all adds the chart's defaults\n" +
+			"nobody overrode. Exit 1 on an unknown chart or path (with a did-you-mean) or an error\n" +
+			"finding (--strict: warnings too); 3 when --chart or --objects cannot be read.\n" +
+			"Reference: docs/values.md.",
+		flags:    withNode("namespace", "chart", "objects", "helm", "all", "strict"),
+		example:  "k3sconf values traefik\nk3sconf values traefik logs.general.level --chart traefik.tgz\nkubectl get helmcharts,helmchartconfigs -A -o json | k3sconf values traefik --objects -",
+		complete: completeCharts},
 	{name: "compose", args: "[FILE]", synopsis: "k3s nodes of a docker compose file: does each keep its identity across down + up?",
 		help: "Resolves each k3s service of the compose file (default: compose.yaml, compose.yml,\n" +
 			"docker-compose.yml or docker-compose.yaml in the current folder) and checks that its node\n" +
@@ -175,6 +189,10 @@ var flagDocs = []flagDoc{
 		help: "the node object (kubectl get node NAME -o json), to compare its\nk3s.io/node-args annotation with the files"},
 	{name: "secret-salt", arg: "SALT",
 		help: "show --json: add fingerprints of the secrets (HMAC with SALT) and\nthe node name, for k3sconf fleet; use one salt per collection run"},
+	{name: "namespace", arg: "NS", help: "values: the HelmChart's namespace (default kube-system)"},
+	{name: "chart", arg: "FILE", valueKind: "file", help: "values: the chart archive (.tgz, what helm pull writes) for its defaults,\nwhen the node does not have it"},
+	{name: "objects", arg: "FILE", valueKind: "file", help: "values: kubectl get helmcharts,helmchartconfigs -A -o json (- for standard\ninput); these objects win over the manifests' for the same name"},
+	{name: "helm", arg: "4|3|3.19.5|3.19", values: []string{"4", "3", "3.19.5", "3.19"}, help: "values: the Helm of the Helm job image: 4 (v4.1.4, klipper-helm v0.11.0\nand later; default), 3 (v3.20.2, v0.9.15 to v0.10.x), 3.19.5 (v0.9.13,\nv0.9.14), 3.19 (v3.18.4 to v3.19.4, v0.9.8 to v0.9.12)"},
 	{name: "all", help: "also the keys left at their defaults"},
 	{name: "strict", help: "exit 1 on warnings too"},
 	{name: "version", help: "print the version and exit (as k3sconf version)", hidden: true},

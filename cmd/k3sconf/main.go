@@ -75,6 +75,10 @@ Commands:
                  anything is pending
   components     packaged components and AddOns of a server: enabled, disabled or
                  skipped, and why
+  values CHART [PATH…]
+                 the values a HelmChart is installed with (traefik, …), where each came
+                 from (HelmChart, HelmChartConfig, spec.set, chart defaults) and why the
+                 others lost
   compose [FILE] k3s nodes of a docker compose file: does each keep its identity across
                  docker compose down + up? exit 1 if not, with the lines to add
   fleet INPUT…   compare many nodes as k3s compares a joining server (k3sconf fleet --help)
@@ -122,6 +126,7 @@ Examples:
 type globals struct {
 	root, command, unit, config, version, product string
 	nodeJSON, secretSalt                          string
+	namespace, chart, objects, helm               string
 	json, showSecrets                             bool
 	all, strict                                   bool
 	printVersion                                  bool
@@ -140,6 +145,10 @@ func newFlagSet(g *globals) *flag.FlagSet {
 	fs.StringVar(&g.product, "product", "", "")
 	fs.StringVar(&g.nodeJSON, "node-json", "", "")
 	fs.StringVar(&g.secretSalt, "secret-salt", "", "")
+	fs.StringVar(&g.namespace, "namespace", "kube-system", "")
+	fs.StringVar(&g.chart, "chart", "", "")
+	fs.StringVar(&g.objects, "objects", "", "")
+	fs.StringVar(&g.helm, "helm", "4", "")
 	fs.BoolVar(&g.json, "json", false, "")
 	fs.BoolVar(&g.showSecrets, "show-secrets", false, "")
 	fs.BoolVar(&g.all, "all", false, "")
@@ -216,6 +225,11 @@ func dispatch(args []string, stdout, stderr io.Writer) int {
 	case "explain":
 		if len(cmdArgs) == 0 {
 			fmt.Fprintln(stderr, "k3sconf explain: name at least one key, e.g. `k3sconf explain write-kubeconfig-mode`")
+			return exitUsage
+		}
+	case "values":
+		if len(cmdArgs) == 0 {
+			fmt.Fprintln(stderr, "k3sconf values: name a HelmChart, e.g. `k3sconf values traefik`")
 			return exitUsage
 		}
 	default:
@@ -300,6 +314,8 @@ func dispatch(args []string, stdout, stderr io.Writer) int {
 		return runComponents(g, res, red, stdout, stderr)
 	case "status":
 		return runStatus(stdout, stderr, g, res, red, code)
+	case "values":
+		return runValues(g, res, red, cmdArgs, os.Stdin, stdout, stderr)
 	}
 	return code
 }

@@ -23,7 +23,7 @@ import (
 const schemaDir = "../../docs/schema"
 
 // documents are the documents that have a schema, by the envelope's "document".
-var documents = []string{"show", "explain", "check", "args", "sources", "components", "status", "compose", "version", "fleet", "kubespray explain", "kubespray where", "kubespray runs"}
+var documents = []string{"show", "explain", "check", "args", "sources", "components", "status", "compose", "version", "fleet", "kubespray explain", "kubespray where", "kubespray runs", "values"}
 
 // loadSchemas compiles docs/schema/<document>.schema.json for every document, with the
 // shared definitions of common.schema.json.
@@ -125,6 +125,7 @@ func TestGoldenJSONValidates(t *testing.T) {
 		"../../testdata/scenarios/*.txtar":  {"want/show.json": "show", "want/rke2/show.json": "show"},
 		"../../testdata/components/*.txtar": {"want/components.json": "components"},
 		"../../testdata/compose/*.txtar":    {"want/compose.json": "compose"},
+		"../../testdata/values/*.txtar":     {"want/values.json": "values"},
 	} {
 		paths, _ := filepath.Glob(glob)
 		if len(paths) == 0 {

@@ -1,0 +1,307 @@
+package helmcharts
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"github.com/k3sconf/k3sconf/components"
+	"github.com/k3sconf/k3sconf/helmvalues"
+	"github.com/k3sconf/k3sconf/report"
+)
+
+// shown reports whether a leaf is printed: every leaf a user layer touched, and with all
+// the defaults nobody overrode too.
+func shown(l *helmvalues.Leaf, all bool) bool {
+	if all {
+		return true
+	}
+	for _, a := range l.History {
+		if a.Source.Kind != helmvalues.ChartDefault {
+			return true
+		}
+	}
+	return false
+}
+
+// secretLeaf reports whether v, found under the key name, is a secret: k3sconf's one name
+// rule (report.SecretName, docs/secrets.md) on the nearest key, as for Ansible values. A
+// switch, null or empty value tells nothing and is shown; a number under a secret name is
+// hidden (an unquoted numeric password is common in YAML).
+func secretLeaf(name string, v any) bool {
+	switch x := v.(type) {
+	case string:
+		return report.SecretValue(name, x)
+	case float64, int64, int:
+		return report.SecretName(name)
+	}
+	return false
+}
+
+// lastKey is the nearest key of a dotted leaf path (its last key).
+func lastKey(p string) string {
+	ks := helmvalues.SplitPath(p)
+	if len(ks) == 0 {
+		return ""
+	}
+	return ks[len(ks)-1]
+}
+
+// redactValue hides a leaf's value when its key names a secret, and values under
+// secret-named keys inside lists and maps (a list's items by the list's key).
+func redactValue(p string, v any, red *report.Redactor) any {
+	if !red.On() {
+		return v
+	}
+	return redactUnder(lastKey(p), v)
+}
+
+func redactUnder(name string, v any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		m := make(map[string]any, len(t))
+		for k, x := range t {
+			m[k] = redactUnder(k, x)
+		}
+		return m
+	case []any:
+		l := make([]any, len(t))
+		for i, x := range t {
+			l[i] = redactUnder(name, x)
+		}
+		return l
+	}
+	if secretLeaf(name, v) {
+		return report.Redacted
+	}
+	return v
+}
+
+func formatValue(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
+}
+
+func where(s helmvalues.Source) string {
+	w := s.File
+	if s.Kind == helmvalues.ChartDefault {
+		if s.Line > 0 {
+			return fmt.Sprintf("%s (values.yaml:%d:%d)", s.File, s.Line, s.Column)
+		}
+		return s.File + " (values.yaml)"
+	}
+	if s.Line > 0 {
+		w = fmt.Sprintf("%s:%d:%d", s.File, s.Line, s.Column)
+	}
+	if s.Kind == helmvalues.Set || s.Detail != "" {
+		w += "  " + s.Detail
+	}
+	return w
+}
+
+func objectLine(ob *components.HelmObject) string {
+	s := fmt.Sprintf("%s %s/%s  (%s", ob.Kind, ob.Namespace, ob.Name, ob.Pos)
+	if ob.Component != "" {
+		s += ", k3s's packaged " + ob.Component
+	}
+	if ob.NamespaceMissing {
+		s += ", no metadata.namespace: default"
+	}
+	if ob.State != components.Enabled {
+		s += ", " + string(ob.State)
+	}
+	return s + ")"
+}
+
+// escaper writes control characters other than newline and tab as \xNN, so a key or value
+// from a manifest cannot move the cursor or recolour the terminal.
+type escaper struct{ w io.Writer }
+
+func (e escaper) Write(p []byte) (int, error) {
+	var b bytes.Buffer
+	for _, c := range p {
+		if (c < 0x20 && c != '\n' && c != '\t') || c == 0x7f {
+			fmt.Fprintf(&b, "\\x%02x", c)
+			continue
+		}
+		b.WriteByte(c)
+	}
+	if _, err := e.w.Write(b.Bytes()); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// Text prints the report in explain's layout.
+func Text(w io.Writer, rep *Report, red *report.Redactor, all bool) {
+	w = escaper{w}
+	fmt.Fprintln(w, red.Scrub(objectLine(rep.Chart)))
+	if rep.Config != nil {
+		fmt.Fprintln(w, red.Scrub(objectLine(rep.Config)))
+	} else {
+		fmt.Fprintf(w, "HelmChartConfig: none named %s in %s\n", rep.Name, rep.Namespace)
+	}
+	if rep.HasDefaults {
+		fmt.Fprintf(w, "chart defaults: %s (%s %s)\n", rep.ChartFile, rep.ChartName, rep.ChartVersion)
+	} else {
+		fmt.Fprintf(w, "chart defaults: not read: %s\n", red.Scrub(rep.DefaultsNote))
+	}
+	fmt.Fprintf(w, "Helm %s: every values file in this order, then every --set, then every --set-string:\n", HelmJobs[rep.Helm].Release)
+	args := rep.Result.Args
+	for i := 0; i+1 < len(args); i += 2 {
+		fmt.Fprintf(w, "  %s %s\n", args[i], red.Scrub(args[i+1]))
+	}
+	if len(args) == 0 {
+		fmt.Fprintln(w, "  (no values at all)")
+	}
+	for _, n := range rep.Notes {
+		fmt.Fprintf(w, "note: %s\n", red.Scrub(n))
+	}
+	n := 0
+	for _, l := range rep.Result.Leaves {
+		if !shown(l, all) {
+			continue
+		}
+		n++
+		fmt.Fprintln(w)
+		val := formatValue(redactValue(l.Path, l.Value, red))
+		if l.Deleted {
+			fmt.Fprintf(w, "%s  deleted (not in .Values)\n", l.Path)
+		} else if l.Replaced {
+			fmt.Fprintf(w, "%s  replaced (no longer a value of its own)\n", l.Path)
+		} else {
+			fmt.Fprintf(w, "%s = %s\n", l.Path, red.Scrub(val))
+		}
+		if l.Source != nil {
+			fmt.Fprintf(w, "  from: %s %s\n", l.Source.Source.Kind, red.Scrub(where(l.Source.Source)))
+			if e := rep.Effect[l.Source.Source.Kind]; e != "" {
+				fmt.Fprintf(w, "  takes effect: %s\n", e)
+			}
+		}
+		if len(l.History) > 1 || l.Deleted || l.Replaced {
+			fmt.Fprintln(w, "  every assignment, lowest first:")
+			for i, a := range l.History {
+				fmt.Fprintf(w, "   %d. %-29s %s  %s\n", i+1, a.Source.Kind, red.Scrub(where(a.Source)), red.Scrub(formatValue(redactValue(a.Path, a.Value, red))))
+				fmt.Fprintf(w, "      %s: %s\n", a.Outcome, red.Scrub(a.Reason))
+			}
+		}
+	}
+	if n == 0 {
+		fmt.Fprintln(w, "\nno values set by the HelmChart or a HelmChartConfig (--all shows the chart's defaults)")
+	}
+	if len(rep.Diagnostics) > 0 {
+		fmt.Fprintln(w)
+		report.Findings(w, rep.Diagnostics, red)
+	}
+}
+
+// Document is `k3sconf values --json`.
+type Document struct {
+	report.Envelope
+	Chart           string              `json:"chart"`
+	Namespace       string              `json:"namespace"`
+	HelmChart       ObjectDoc           `json:"helmChart"`
+	HelmChartConfig *ObjectDoc          `json:"helmChartConfig"`
+	ChartArchive    *ArchiveDoc         `json:"chartArchive"`
+	DefaultsNote    string              `json:"defaultsNote,omitempty"`
+	Helm            string              `json:"helm"`
+	Args            []string            `json:"args"`
+	Notes           []string            `json:"notes"`
+	Values          map[string]ValueDoc `json:"values"`
+	Diagnostics     []report.Diagnostic `json:"diagnostics"`
+}
+
+// ObjectDoc locates a HelmChart or HelmChartConfig.
+type ObjectDoc struct {
+	Namespace string `json:"namespace"`
+	Name      string `json:"name"`
+	File      string `json:"file"`
+	Line      int    `json:"line"`
+	Column    int    `json:"column"`
+	State     string `json:"state"`
+	Component string `json:"component,omitempty"`
+}
+
+// ArchiveDoc is the chart archive the defaults came from.
+type ArchiveDoc struct {
+	File    string `json:"file"`
+	Name    string `json:"name"`
+	Version string `json:"version"`
+}
+
+// ValueDoc is one leaf path.
+type ValueDoc struct {
+	Value       any             `json:"value"`
+	Deleted     bool            `json:"deleted,omitempty"`
+	Replaced    bool            `json:"replaced,omitempty"`
+	Source      *SourceDoc      `json:"source"`
+	TakesEffect string          `json:"takesEffect,omitempty"`
+	History     []AssignmentDoc `json:"history"`
+}
+
+// SourceDoc is where an assignment was written.
+type SourceDoc struct {
+	Kind   string `json:"kind"`
+	File   string `json:"file"`
+	Line   int    `json:"line"`
+	Column int    `json:"column"`
+	Detail string `json:"detail,omitempty"`
+}
+
+// AssignmentDoc is one assignment of a leaf.
+type AssignmentDoc struct {
+	Value   any       `json:"value"`
+	Source  SourceDoc `json:"source"`
+	Outcome string    `json:"outcome"`
+	Reason  string    `json:"reason"`
+}
+
+func objectDoc(ob *components.HelmObject) ObjectDoc {
+	return ObjectDoc{Namespace: ob.Namespace, Name: ob.Name, File: ob.File, Line: ob.Pos.Line, Column: ob.Pos.Column, State: string(ob.State), Component: ob.Component}
+}
+
+func sourceDoc(s helmvalues.Source, red *report.Redactor) SourceDoc {
+	return SourceDoc{Kind: string(s.Kind), File: s.File, Line: s.Line, Column: s.Column, Detail: red.Scrub(s.Detail)}
+}
+
+// JSON is the report as the "values" document.
+func JSON(rep *Report, env report.Envelope, red *report.Redactor, all bool) *Document {
+	d := &Document{Envelope: env, Chart: rep.Name, Namespace: rep.Namespace, HelmChart: objectDoc(rep.Chart),
+		Helm: HelmJobs[rep.Helm].Release, Args: []string{}, Notes: []string{}, Values: map[string]ValueDoc{},
+		Diagnostics: components.DiagnosticDocs(rep.Diagnostics, red)}
+	if rep.Config != nil {
+		c := objectDoc(rep.Config)
+		d.HelmChartConfig = &c
+	}
+	if rep.HasDefaults {
+		d.ChartArchive = &ArchiveDoc{File: rep.ChartFile, Name: rep.ChartName, Version: rep.ChartVersion}
+	} else {
+		d.DefaultsNote = red.Scrub(rep.DefaultsNote)
+	}
+	for _, a := range rep.Result.Args {
+		d.Args = append(d.Args, red.Scrub(a))
+	}
+	for _, n := range rep.Notes {
+		d.Notes = append(d.Notes, red.Scrub(n))
+	}
+	for _, l := range rep.Result.Leaves {
+		if !shown(l, all) {
+			continue
+		}
+		v := ValueDoc{Value: redactValue(l.Path, l.Value, red), Deleted: l.Deleted, Replaced: l.Replaced, History: []AssignmentDoc{}}
+		if l.Source != nil {
+			s := sourceDoc(l.Source.Source, red)
+			v.Source = &s
+			v.TakesEffect = rep.Effect[l.Source.Source.Kind]
+		}
+		for _, a := range l.History {
+			v.History = append(v.History, AssignmentDoc{Value: redactValue(a.Path, a.Value, red), Source: sourceDoc(a.Source, red), Outcome: string(a.Outcome), Reason: red.Scrub(a.Reason)})
+		}
+		d.Values[l.Path] = v
+	}
+	return d
+}

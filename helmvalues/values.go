@@ -1,0 +1,684 @@
+package helmvalues
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Kind says which layer a value comes from.
+type Kind string
+
+// The layers, lowest first.
+const (
+	ChartDefault                 Kind = "chart-default"
+	HelmChartValuesContent       Kind = "helmchart-valuescontent"
+	HelmChartValues              Kind = "helmchart-values"
+	HelmChartValuesSecret        Kind = "helmchart-valuessecret"
+	HelmChartConfigValuesContent Kind = "helmchartconfig-valuescontent"
+	HelmChartConfigValues        Kind = "helmchartconfig-values"
+	HelmChartConfigValuesSecret  Kind = "helmchartconfig-valuessecret"
+	Set                          Kind = "set"
+)
+
+// Source is where an assignment was written.
+type Source struct {
+	Kind Kind
+	// File, Line and Column locate the key in the manifest (or the chart archive for
+	// defaults); a position inside valuesContent is mapped to the manifest's lines.
+	File         string
+	Line, Column int
+	// Detail is the --set argument as Helm receives it, or the Secret and key a
+	// valuesSecrets layer names.
+	Detail string
+}
+
+// Outcome is what happened to an assignment.
+type Outcome string
+
+const (
+	Applied    Outcome = "applied"
+	Overridden Outcome = "overridden"
+	Deleted    Outcome = "deleted"
+	Replaced   Outcome = "replaced"
+)
+
+// Assignment is one value a layer gives one leaf path.
+type Assignment struct {
+	Path    string
+	Value   any
+	Source  Source
+	Outcome Outcome
+	Reason  string
+	seq     int
+}
+
+// Leaf is one path of the values and how it got its value.
+type Leaf struct {
+	Path string
+	// Value is the value in .Values; Deleted is set when a null removed the key (Value is
+	// then nil and the path is not in .Values). Replaced is set when the path is no longer a
+	// leaf: a later map took its place, or a later scalar replaced a map above it; Value is
+	// then what is at the path now (a map), or nil.
+	Value    any
+	Deleted  bool
+	Replaced bool
+	// Source is the assignment in force (nil for a deleted path).
+	Source *Assignment
+	// History is every assignment to the path, lowest first, the one in force included.
+	History []*Assignment
+}
+
+// Layer is one values file helm-controller mounts.
+type Layer struct {
+	Kind Kind
+	// File is the manifest (or "-" for --objects) the text comes from.
+	File string
+	// Text is the YAML text; nil for a Secret, which is never read.
+	Text []byte
+	// Map turns a line and column inside Text into the manifest's; nil leaves them.
+	Map func(line, col int) (int, int)
+	// Line and Column locate the layer's field in File (for Secrets and empty texts).
+	Line, Column int
+	// Secret names a valuesSecrets entry: "NAME key KEY".
+	Secret string
+	// Positions, when set, locate each path in File directly (a spec.values mapping in
+	// the manifest); Map and the positions inside Text are then not used.
+	Positions map[string][2]int
+}
+
+// SetArg is one key of spec.set.
+type SetArg struct {
+	Key string
+	// Value is the IntOrString's string form; Int is set for an integer.
+	Value string
+	Int   bool
+	File  string
+	Line  int
+	Col   int
+}
+
+// Arg is the Helm argument helm-controller makes of it (chart.go args, typedVal).
+func (s SetArg) Arg() (flag, arg string) {
+	if s.Int {
+		return "--set", s.Key + "=" + s.Value
+	}
+	switch strings.ToLower(s.Value) {
+	case "true", "false", "null":
+		return "--set", s.Key + "=" + s.Value
+	}
+	return "--set-string", s.Key + "=" + escapeCommas(s.Value)
+}
+
+// escapeCommas is chart.go escapeComma over every run of backslashes before a comma: an
+// unescaped comma gets a backslash.
+func escapeCommas(v string) string {
+	var b strings.Builder
+	run := 0
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if c == ',' && run%2 == 0 {
+			b.WriteByte('\\')
+		}
+		if c == '\\' {
+			run++
+		} else {
+			run = 0
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+// MountName is the file helm-controller mounts a layer as in /config (chart.go
+// setValuesSecret, valuesSecretAddConfig): the entry script passes /config/*.yaml in glob
+// order, which these names make the order of the layers. counters numbers the Secret keys
+// of the HelmChart (0) and the HelmChartConfig (1); they start at 2.
+func MountName(k Kind, counters map[int]int) string {
+	switch k {
+	case HelmChartValuesContent:
+		return "values-0-000-HelmChart-ValuesContent.yaml"
+	case HelmChartValues:
+		return "values-0-001-HelmChart-Values.yaml"
+	case HelmChartConfigValuesContent:
+		return "values-1-000-HelmChartConfig-ValuesContent.yaml"
+	case HelmChartConfigValues:
+		return "values-1-001-HelmChartConfig-Values.yaml"
+	case HelmChartValuesSecret:
+		counters[0]++
+		return fmt.Sprintf("values-0-%03d-HelmChart-ValuesSecret.yaml", counters[0])
+	case HelmChartConfigValuesSecret:
+		counters[1]++
+		return fmt.Sprintf("values-1-%03d-HelmChartConfig-ValuesSecret.yaml", counters[1])
+	}
+	return string(k)
+}
+
+// Chart is a chart's name and default values.
+type Chart struct {
+	Name    string
+	Version string
+	// File is the archive (node path or --chart file).
+	File string
+	// Values are the defaults as Helm loads values.yaml; Text is values.yaml.
+	Values map[string]any
+	Text   []byte
+	// Dependencies is set when the chart has subcharts: their defaults and globals are
+	// not modelled.
+	Dependencies bool
+}
+
+// NullRule is how a Helm release treats a user null below the top level when it coalesces
+// the values with the chart's defaults (chartutil/coalesce.go coalesceTablesFullKey). At
+// the top level every release deletes a null key the chart has.
+type NullRule int
+
+const (
+	// NullUnlessDefaultNull: the key is deleted when the chart's default is not null; a null
+	// over a null default, or for a key the chart lacks, stays in .Values as null. Helm
+	// v3.20.1 and later, v4.
+	NullUnlessDefaultNull NullRule = iota
+	// NullIfInDefaults: the key is deleted when the chart has it (null or not); a null for a
+	// key the chart lacks stays. Helm v3.18 to v3.19.4.
+	NullIfInDefaults
+	// NullAlways: the key is always deleted. Helm v3.19.5 and v3.20.0.
+	NullAlways
+)
+
+// Input is what the Helm job gets.
+type Input struct {
+	// Major is Helm's major version (3 or 4).
+	Major int
+	// Nulls is how this Helm release coalesces a null below the top level.
+	Nulls  NullRule
+	Layers []Layer
+	Set    []SetArg
+}
+
+// Conflict is a type mismatch Helm resolves with a warning: the user's value wins.
+type Conflict struct {
+	Path    string
+	Message string
+}
+
+// Result is the values a chart is installed with.
+type Result struct {
+	// Values is .Values as the chart's templates see it.
+	Values map[string]any
+	// User is the merged user values before the chart's defaults (what Helm stores as the
+	// release's config).
+	User   map[string]any
+	Leaves []*Leaf
+	// Conflicts are the coalescing warnings Helm prints.
+	Conflicts []Conflict
+	// Err is set when Helm refuses the values (a file that does not parse, a --set it
+	// cannot apply): the job fails and the release keeps what it had.
+	Err *Failure
+	// Args are the values arguments of the Helm command line, in order.
+	Args []string
+}
+
+// Failure is a Helm error with the layer it comes from.
+type Failure struct {
+	Source Source
+	Err    error
+}
+
+func (f *Failure) Error() string { return f.Err.Error() }
+
+type tracker struct {
+	owner map[string]*Assignment
+	hist  map[string][]*Assignment
+	seq   int
+}
+
+func (t *tracker) record(p string, v any, src Source) {
+	t.seq++
+	// A copy: --set k[i] changes a list in place, and the history keeps what each gave.
+	a := &Assignment{Path: p, Value: deepCopy(v), Source: src, seq: t.seq}
+	t.hist[p] = append(t.hist[p], a)
+	t.owner[p] = a
+	for _, anc := range ancestors(p) {
+		delete(t.owner, anc)
+	}
+}
+
+// replace makes v (from src) the value at p: every leaf under p is v's now.
+func (t *tracker) replace(p string, v any, src Source) {
+	for q := range t.owner {
+		if q == p || isAncestor(p, q) {
+			delete(t.owner, q)
+		}
+	}
+	leaves(p, v, func(q string, lv any) { t.record(q, lv, src) })
+}
+
+// mergeInto is mergeMaps with provenance, keys in sorted order (the result does not
+// depend on the order).
+func (t *tracker) mergeInto(a, b map[string]any, prefix string, src Source, pos func(string) (int, int)) map[string]any {
+	out := make(map[string]any, len(a))
+	for k, v := range a {
+		out[k] = v
+	}
+	for _, k := range sortedKeys(b) {
+		v := b[k]
+		p := JoinPath(prefix, k)
+		if vm, ok := v.(map[string]any); ok {
+			if bm, ok := out[k].(map[string]any); ok {
+				out[k] = t.mergeInto(bm, vm, p, src, pos)
+				continue
+			}
+		}
+		out[k] = v
+		for q := range t.owner {
+			if q == p || isAncestor(p, q) {
+				delete(t.owner, q)
+			}
+		}
+		leaves(p, v, func(q string, lv any) {
+			s := src
+			if pos != nil {
+				s.Line, s.Column = pos(q)
+			}
+			t.record(q, lv, s)
+		})
+	}
+	return out
+}
+
+func sortedKeys(m map[string]any) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}
+
+// Compute merges the chart's defaults and the layers as the Helm job does.
+func Compute(ch *Chart, in Input) *Result {
+	t := &tracker{owner: map[string]*Assignment{}, hist: map[string][]*Assignment{}}
+	res := &Result{}
+	user := map[string]any{}
+	secrets := map[int]int{0: 1, 1: 1}
+	for _, l := range in.Layers {
+		src := Source{Kind: l.Kind, File: l.File, Line: l.Line, Column: l.Column, Detail: l.Secret}
+		mount := MountName(l.Kind, secrets)
+		res.Args = append(res.Args, "--values", mount)
+		if l.Text == nil {
+			continue
+		}
+		m, err := Decode(l.Text, in.Major)
+		if err != nil {
+			res.Err = &Failure{Source: src, Err: fmt.Errorf("failed to parse /config/%s: %w", mount, err)}
+			break
+		}
+		pos, mapped := l.Positions, l.Map
+		if pos == nil {
+			pos = positions(l.Text, in.Major)
+		} else {
+			mapped = func(line, col int) (int, int) { return line, col }
+		}
+		user = t.mergeInto(user, m, "", src, func(p string) (int, int) {
+			lc, ok := pos[p]
+			if !ok {
+				lc, ok = pos[nearest(p, pos)]
+			}
+			if !ok || mapped == nil {
+				return l.Line, l.Column
+			}
+			return mapped(lc[0], lc[1])
+		})
+	}
+	if res.Err == nil {
+		// Helm applies every --set, then every --set-string (options.go MergeValues).
+		var sets, strs []SetArg
+		for _, s := range in.Set {
+			if f, _ := s.Arg(); f == "--set" {
+				sets = append(sets, s)
+			} else {
+				strs = append(strs, s)
+			}
+		}
+		for _, group := range [][]SetArg{sets, strs} {
+			for _, s := range group {
+				flag, arg := s.Arg()
+				res.Args = append(res.Args, flag, arg)
+				src := Source{Kind: Set, File: s.File, Line: s.Line, Column: s.Col, Detail: flag + " " + arg}
+				if err := parseSet(arg, user, flag == "--set-string", t, src); err != nil {
+					res.Err = &Failure{Source: src, Err: fmt.Errorf("failed parsing %s data: %w", flag, err)}
+					break
+				}
+			}
+			if res.Err != nil {
+				break
+			}
+		}
+	}
+	res.User = user
+	defaults := map[string]any{}
+	if ch != nil && ch.Values != nil {
+		defaults = ch.Values
+	}
+	dpos := map[string][2]int{}
+	if ch != nil {
+		dpos = positions(ch.Text, in.Major)
+	}
+	final := deepCopy(user).(map[string]any)
+	res.Conflicts = coalesceTop(final, deepCopy(defaults).(map[string]any), in.Nulls)
+	res.Values = final
+	res.Leaves = buildLeaves(t, defaults, final, ch, dpos)
+	return res
+}
+
+// nearest is the longest ancestor of p that has a position.
+func nearest(p string, pos map[string][2]int) string {
+	as := ancestors(p)
+	for i := len(as) - 1; i >= 0; i-- {
+		if _, ok := pos[as[i]]; ok {
+			return as[i]
+		}
+	}
+	return ""
+}
+
+func deepCopy(v any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		m := make(map[string]any, len(t))
+		for k, x := range t {
+			m[k] = deepCopy(x)
+		}
+		return m
+	case []any:
+		l := make([]any, len(t))
+		for i, x := range t {
+			l[i] = deepCopy(x)
+		}
+		return l
+	}
+	return v
+}
+
+func istable(v any) bool {
+	_, ok := v.(map[string]any)
+	return ok
+}
+
+// coalesceTop is Helm's coalesceValues for a chart without dependencies: v is the user
+// values (changed in place), defaults the chart's. At the top level a null deletes the key
+// when the chart has it (even a null default), a user map merges with a default map, and
+// a user scalar replaces a default map silently.
+func coalesceTop(v, defaults map[string]any, nulls NullRule) []Conflict {
+	var cs []Conflict
+	for _, key := range sortedKeys(defaults) {
+		val := defaults[key]
+		if value, ok := v[key]; ok {
+			if value == nil {
+				delete(v, key)
+			} else if istable(val) && !istable(value) {
+				// Helm says nothing here; the shape still differs from the chart's.
+				cs = append(cs, Conflict{Path: JoinPath("", key), Message: fmt.Sprintf("the chart's default for %s is a map and %s is given; the given value replaces the whole map (Helm does not warn at the top level)", JoinPath("", key), describeValue(value))})
+			} else if dest, ok := value.(map[string]any); ok {
+				src, ok := val.(map[string]any)
+				if !ok {
+					if val != nil {
+						cs = append(cs, Conflict{Path: JoinPath("", key), Message: fmt.Sprintf("the chart's default for %s is %s, not a map; the map given wins (Helm warns \"skipped value for %s: Not a table\")", JoinPath("", key), describeValue(val), key)})
+					}
+				} else {
+					cs = append(cs, coalesceTables(dest, src, JoinPath("", key), nulls)...)
+				}
+			}
+		} else {
+			v[key] = val
+		}
+	}
+	return cs
+}
+
+// coalesceTables is Helm's coalesceTablesFullKey with merge=false: dst is the user's map,
+// src the defaults'. Below the top level a null deletes the key only when the default is
+// not null; a null for a key the chart lacks stays in the values as null.
+func coalesceTables(dst, src map[string]any, prefix string, nulls NullRule) []Conflict {
+	var cs []Conflict
+	nonNil := map[string]bool{}
+	for k, x := range src {
+		if x != nil {
+			nonNil[k] = true
+		}
+	}
+	if nulls != NullIfInDefaults {
+		// v3.19.5 and later add the user's null keys to the defaults' copy, so the loop
+		// below sees them (and, before v3.20.1, deletes them).
+		for k, x := range dst {
+			if x == nil {
+				src[k] = nil
+			}
+		}
+	}
+	for _, key := range sortedKeys(src) {
+		val := src[key]
+		full := JoinPath(prefix, key)
+		dv, ok := dst[key]
+		switch {
+		case ok && dv == nil && (nonNil[key] || nulls != NullUnlessDefaultNull):
+			delete(dst, key)
+		case !ok:
+			dst[key] = val
+		case istable(val):
+			if istable(dv) {
+				cs = append(cs, coalesceTables(dv.(map[string]any), val.(map[string]any), full, nulls)...)
+			} else {
+				cs = append(cs, Conflict{Path: full, Message: fmt.Sprintf("the chart's default for %s is a map and %s is given; the given value wins (Helm warns \"cannot overwrite table with non table\")", full, describeValue(dv))})
+			}
+		case istable(dv) && val != nil:
+			cs = append(cs, Conflict{Path: full, Message: fmt.Sprintf("the chart's default for %s is %s and a map is given; the map wins (Helm warns \"destination for %s is a table. Ignoring non-table value\")", full, describeValue(val), full)})
+		}
+	}
+	return cs
+}
+
+func describeValue(v any) string {
+	switch t := v.(type) {
+	case nil:
+		return "null"
+	case map[string]any:
+		return "a map"
+	case []any:
+		return "a list"
+	case string:
+		return fmt.Sprintf("the string %q", t)
+	case bool:
+		return fmt.Sprintf("the boolean %v", t)
+	case float64, int64, int:
+		return fmt.Sprintf("the number %v", t)
+	}
+	return fmt.Sprintf("%v", v)
+}
+
+// lookup finds the value at a path.
+func lookup(m map[string]any, p string) (any, bool) {
+	var cur any = m
+	for _, k := range SplitPath(p) {
+		mm, ok := cur.(map[string]any)
+		if !ok {
+			return nil, false
+		}
+		cur, ok = mm[k]
+		if !ok {
+			return nil, false
+		}
+	}
+	return cur, true
+}
+
+func buildLeaves(t *tracker, defaults, final map[string]any, ch *Chart, dpos map[string][2]int) []*Leaf {
+	byPath := map[string]*Leaf{}
+	get := func(p string) *Leaf {
+		if l := byPath[p]; l != nil {
+			return l
+		}
+		l := &Leaf{Path: p}
+		byPath[p] = l
+		return l
+	}
+	file := ""
+	if ch != nil {
+		file = ch.File
+	}
+	// Chart defaults come first in every history.
+	leaves("", defaults, func(p string, v any) {
+		if p == "" {
+			return
+		}
+		src := Source{Kind: ChartDefault, File: file}
+		if lc, ok := dpos[p]; ok {
+			src.Line, src.Column = lc[0], lc[1]
+		}
+		l := get(p)
+		l.History = append(l.History, &Assignment{Path: p, Value: v, Source: src})
+	})
+	for p, as := range t.hist {
+		l := get(p)
+		l.History = append(l.History, as...)
+	}
+	finalLeaves := map[string]any{}
+	leaves("", final, func(p string, v any) {
+		if p != "" {
+			finalLeaves[p] = v
+			get(p)
+		}
+	})
+	var out []*Leaf
+	for p, l := range byPath {
+		v, inFinal := finalLeaves[p]
+		var winner *Assignment
+		if inFinal {
+			l.Value = v
+			winner = t.owner[p]
+			if winner == nil {
+				for _, a := range l.History {
+					if a.Source.Kind == ChartDefault {
+						winner = a
+					}
+				}
+			}
+		} else if w := nullOwner(t, p); w != nil {
+			// The null that deleted it is the assignment in force.
+			l.Deleted = true
+			winner = w
+		} else {
+			l.Replaced = true
+			if v, ok := lookup(final, p); ok {
+				l.Value = v
+			}
+		}
+		l.Source = winner
+		for _, a := range l.History {
+			if a == winner && winner != nil {
+				a.Outcome = Applied
+				a.Reason = "in force"
+				if l.Deleted {
+					a.Reason = "in force: a null deletes the key and the chart's default under it"
+				}
+				continue
+			}
+			a.Outcome, a.Reason = lostReason(t, a, winner, p, final, inFinal)
+		}
+		out = append(out, l)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out
+}
+
+// lostReason says why an assignment is not the one in force.
+func lostReason(t *tracker, a, winner *Assignment, p string, final map[string]any, inFinal bool) (Outcome, string) {
+	if inFinal && winner != nil {
+		if a.Source.Kind == ChartDefault || winner.seq > a.seq {
+			return Overridden, "overridden by " + describeSource(winner.Source)
+		}
+	}
+	// What removed it: a later null or a later value at the path or an ancestor.
+	var by *Assignment
+	for q, as := range t.hist {
+		if q != p && !isAncestor(q, p) && !isAncestor(p, q) {
+			continue
+		}
+		for _, b := range as {
+			if b.seq > a.seq && (by == nil || b.seq < by.seq) && b != a {
+				if q == p || isAncestor(q, p) || !inFinal {
+					by = b
+				}
+			}
+		}
+	}
+	if v, ok := lookup(final, p); ok && istable(v) && len(v.(map[string]any)) > 0 {
+		if by != nil {
+			return Replaced, fmt.Sprintf("a map from %s replaced it", describeSource(by.Source))
+		}
+		return Replaced, "the path is a map in the values"
+	}
+	if by != nil {
+		if by.Value == nil && (by.Path == p || isAncestor(by.Path, p)) {
+			return Deleted, fmt.Sprintf("%s sets %s to null, which removes the key and the chart's default under it", describeSource(by.Source), by.Path)
+		}
+		if by.Path == p {
+			return Overridden, "overridden by " + describeSource(by.Source)
+		}
+		if isAncestor(by.Path, p) {
+			return Replaced, fmt.Sprintf("%s sets %s to %s", describeSource(by.Source), by.Path, describeValue(by.Value))
+		}
+	}
+	for _, anc := range append(ancestors(p), p) {
+		if v, ok := lookup(final, anc); ok && !istable(v) {
+			if w := t.owner[anc]; w != nil {
+				return Replaced, fmt.Sprintf("%s sets %s to %s", describeSource(w.Source), anc, describeValue(v))
+			}
+			return Replaced, fmt.Sprintf("%s is %s in the values", anc, describeValue(v))
+		}
+	}
+	if a.Value == nil {
+		return Deleted, "a null removes the key and the chart's default under it"
+	}
+	if w := nullAbove(t, p); w != nil {
+		return Deleted, fmt.Sprintf("%s sets %s to null, which removes the key and the chart's default under it", describeSource(w.Source), w.Path)
+	}
+	return Deleted, "not in the values"
+}
+
+func nullAbove(t *tracker, p string) *Assignment {
+	for _, anc := range append(ancestors(p), p) {
+		if w := t.owner[anc]; w != nil && w.Value == nil {
+			return w
+		}
+	}
+	return nil
+}
+
+func describeSource(s Source) string {
+	where := s.File
+	if s.Line > 0 {
+		where = fmt.Sprintf("%s:%d:%d", s.File, s.Line, s.Column)
+	}
+	switch s.Kind {
+	case Set:
+		return fmt.Sprintf("%s (%s)", s.Detail, where)
+	case ChartDefault:
+		return "the chart's default (" + where + ")"
+	}
+	if s.Detail != "" {
+		return fmt.Sprintf("%s %s (%s)", s.Kind, s.Detail, where)
+	}
+	return fmt.Sprintf("%s (%s)", s.Kind, where)
+}
+
+// nullOwner is the null assignment that removed p: at p itself, or at an ancestor, and
+// still in force.
+func nullOwner(t *tracker, p string) *Assignment {
+	for _, q := range append(ancestors(p), p) {
+		if w := t.owner[q]; w != nil && w.Value == nil {
+			return w
+		}
+	}
+	return nil
+}
