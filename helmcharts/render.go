@@ -1,9 +1,9 @@
 package helmcharts
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/k3sconf/k3sconf/internal/termesc"
 	"io"
 
 	"github.com/k3sconf/k3sconf/components"
@@ -117,28 +117,14 @@ func objectLine(ob *components.HelmObject) string {
 	return s + ")"
 }
 
-// escaper writes control characters other than newline and tab as \xNN, so a key or value
-// from a manifest cannot move the cursor or recolour the terminal.
-type escaper struct{ w io.Writer }
-
-func (e escaper) Write(p []byte) (int, error) {
-	var b bytes.Buffer
-	for _, c := range p {
-		if (c < 0x20 && c != '\n' && c != '\t') || c == 0x7f {
-			fmt.Fprintf(&b, "\\x%02x", c)
-			continue
-		}
-		b.WriteByte(c)
-	}
-	if _, err := e.w.Write(b.Bytes()); err != nil {
-		return 0, err
-	}
-	return len(p), nil
-}
-
 // Text prints the report in explain's layout.
 func Text(w io.Writer, rep *Report, red *report.Redactor, all bool) {
-	w = escaper{w}
+	// k3sconf's one control-character escaper (the command's output passes it again, which
+	// changes nothing): a key or value from a manifest cannot drive the terminal of a
+	// library caller either.
+	esc := termesc.NewWriter(w)
+	defer esc.Flush()
+	w = esc
 	fmt.Fprintln(w, red.Scrub(objectLine(rep.Chart)))
 	if rep.Config != nil {
 		fmt.Fprintln(w, red.Scrub(objectLine(rep.Config)))

@@ -103,7 +103,7 @@ func safePrefix(p []byte) int {
 				return i
 			default:
 				r, size := utf8.DecodeRune(p[i:])
-				if r == utf8.RuneError && size == 1 || r <= 0x9f {
+				if r == utf8.RuneError && size == 1 || r <= 0x9f || invisible(r) {
 					return i
 				}
 				i += size
@@ -141,12 +141,20 @@ func appendEscaped(out, p []byte, hold bool) (_, rest []byte) {
 			i++
 			continue
 		}
-		if r >= 0x80 && r <= 0x9f {
-			out = append(out, '\\', 'u', '0', '0', hex[r>>4], hex[r&15])
+		if r >= 0x80 && r <= 0x9f || invisible(r) {
+			out = append(out, '\\', 'u', hex[r>>12&15], hex[r>>8&15], hex[r>>4&15], hex[r&15])
 		} else {
 			out = append(out, p[i:i+size]...)
 		}
 		i += size
 	}
 	return out, nil
+}
+
+// invisible reports the runes that reorder or break the text a terminal shows without
+// showing themselves: the line and paragraph separators and the bidirectional embeddings,
+// overrides and isolates (U+202A–U+202E, U+2066–U+2069), with which a file name can make
+// a report read differently from what it says.
+func invisible(r rune) bool {
+	return r == 0x2028 || r == 0x2029 || r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069
 }

@@ -17,6 +17,10 @@ func TestString(t *testing.T) {
 		{"cr", "a carriage return would overwrite the line", "ok\rbad", `ok\u000dbad`},
 		{"del", "DEL", "a\x7fb", `a\u007fb`},
 		{"c1-csi", "U+009B is CSI for terminals that take C1 controls", "a\u009b2Jb", `a\u009b2Jb`},
+		{"bidi-override", "U+202E makes the rest of the line read backwards", "evil\u202egnp.yaml", `evil\u202egnp.yaml`},
+		{"bidi-isolate", "U+2066..U+2069 isolate and reorder text", "a\u2066b\u2069c", `a\u2066b\u2069c`},
+		{"line-separator", "U+2028 breaks a line where no newline is", "a\u2028b", `a\u2028b`},
+		{"near-bidi", "U+2010 (a hyphen) is shown", "a\u2010b", "a\u2010b"},
 		{"invalid", "a byte that is not UTF-8", "a\x9bb", `a\x9bb`},
 		{"long-ascii", "the word-at-a-time scan stops at a control in the middle", strings.Repeat("a", 13) + "\x1b" + strings.Repeat("b", 9), strings.Repeat("a", 13) + `\u001b` + strings.Repeat("b", 9)},
 	}

@@ -2,48 +2,20 @@ package runs
 
 import (
 	"fmt"
+	"github.com/k3sconf/k3sconf/internal/termesc"
 	"io"
 	"sort"
 	"strconv"
 	"strings"
 	"text/tabwriter"
-	"unicode/utf8"
 
 	"github.com/k3sconf/k3sconf/ansible/runlog"
 	"github.com/k3sconf/k3sconf/report"
 )
 
-// safe escapes what a log may carry that a terminal would act on: control characters
-// (C0, DEL, C1) as \xNN, invalid UTF-8 as \xNN per byte. The parser already removed ANSI
-// colour sequences; what is left here is hostile or broken input.
-func safe(s string) string {
-	clean := true
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c == 0x7f || c >= 0x80 {
-			clean = false
-			break
-		}
-	}
-	if clean {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && n <= 1:
-			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
-			fmt.Fprintf(&b, `\x%02x`, r)
-		case r == 0x2028 || r == 0x2029 || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069):
-			fmt.Fprintf(&b, `\u%04x`, r) // line separators and bidi overrides
-		default:
-			b.WriteString(s[i : i+n])
-		}
-		i += n
-	}
-	return b.String()
-}
+// safe escapes what a log carries (task, play and host names) with k3sconf's one
+// control-character escaper, so a report read by a library caller is as safe as the CLI's.
+func safe(s string) string { return termesc.String(s) }
 
 func where(src string, line int) string {
 	if line <= 0 {

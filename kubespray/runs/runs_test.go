@@ -146,7 +146,7 @@ func TestEscaped(t *testing.T) {
 			break
 		}
 	}
-	if !strings.Contains(b.String(), `\x01`) || !strings.Contains(b.String(), `\u202e`) {
+	if !strings.Contains(b.String(), `\u0001`) || !strings.Contains(b.String(), `\u202e`) {
 		t.Errorf("the escapes are not shown:\n%s", b.String())
 	}
 }
