@@ -95,7 +95,7 @@ func (r *resolver) validateAgent() bool {
 		if _, err := url.Parse(serverURL); err != nil {
 			m := err.Error()
 			if !lbEnabled {
-				m = fmt.Sprintf("failed to parse %s: %v", serverURL, err)
+				m = fmt.Sprintf("failed to parse %s: %v", r.redactURL(serverURL), err)
 			}
 			r.refuse("join-url-invalid", refusal{rule: "agent-server-url", key: "server", msg: m,
 				hint: fmt.Sprintf("write server as a URL: https://<server>:%s, %s", r.supervisorPort(), restart), pos: r.keyPos("server")})
@@ -140,7 +140,7 @@ func (r *resolver) validateAgent() bool {
 				local = fmt.Sprintf("%s://%s", u.Scheme, net.JoinHostPort(host, fmt.Sprint(port)))
 			}
 			r.refuse("join-url-invalid", refusal{rule: "agent-join-token", key: "server",
-				msg:  fmt.Sprintf("Failed to validate connection to cluster at %s: only https:// URLs are supported, invalid scheme: %s", serverURL, local),
+				msg:  fmt.Sprintf("Failed to validate connection to cluster at %s: only https:// URLs are supported, invalid scheme: %s", r.redactURL(serverURL), local),
 				hint: fmt.Sprintf("use https://<server>:%s, %s", r.supervisorPort(), restart), pos: r.keyPos("server")})
 		}
 	}
