@@ -29,6 +29,13 @@ func (r *resolver) validateAgent() bool {
 		token = fileToken
 	}
 	emptyFile := haveFile && fileToken == ""
+	r.refuseDisableSELinux(restart)
+	// agent.go:48 (before v1.26): without a token, cluster-secret is the token (v1.25: k3s
+	// refuses it instead).
+	r.refuseClusterSecret(restart)
+	if token == "" {
+		token = r.legacyToken()
+	}
 	certOnly := false
 	if token == "" {
 		agentDir := path.Join(r.dataDir(), "agent")
@@ -152,6 +159,7 @@ func (r *resolver) validateAgent() bool {
 	if nodeIPBad || rootlessBad {
 		r.kubeletSkipNodeIP = true
 	}
+	r.refuseNoFlannel(restart) // pkg/agent/config/config.go get, once the agent has its configuration
 	return true
 }
 
