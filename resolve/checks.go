@@ -38,6 +38,7 @@ func (r *resolver) checks() {
 	r.checkFeatureGates()
 	r.checkRKE2Profile()
 	r.checkDeprecatedFlags()
+	r.checkComponentFlags()
 }
 
 // kubeletLabels and kubeletLabelNamespaces are what the kubelet lets a node set on itself in

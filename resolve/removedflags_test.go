@@ -83,3 +83,49 @@ func TestRemovedFlags(t *testing.T) {
 		})
 	}
 }
+
+// TestComponentFlagsRemoved: a component flag on both sides of its removal, and the cases
+// where k3s does not run the component, so nothing parses the flag.
+func TestComponentFlagsRemoved(t *testing.T) {
+	cases := []struct {
+		name, config, version string
+		want                  bool
+		why                   string
+	}{
+		{"kubelet container-runtime 1.26", "kubelet-arg: [container-runtime=remote]", "v1.26.15+k3s1", false, "Kubernetes v1.26 has it"},
+		{"kubelet container-runtime 1.27", "kubelet-arg: [container-runtime=remote]", "v1.27.1+k3s1", true, "removed in v1.27"},
+		{"kubelet dashes 1.24", "kubelet-arg: [--network-plugin=cni]", "v1.24.0+k3s1", true, "k3s strips leading dashes"},
+		{"kubelet 1.23", "kubelet-arg: [network-plugin=cni]", "v1.23.17+k3s1", false, "dockershim flags until v1.23"},
+		{"kubelet newest", "kubelet-arg: [pod-infra-container-image=x]", "", true, "removed in v1.35, the newest is v1.36"},
+		{"kubelet disable-agent", "disable-agent: true\nkubelet-arg: [container-runtime=remote]", "v1.27.1+k3s1", false, "no kubelet on this server"},
+		{"kcm disabled", "disable-controller-manager: true\nkube-controller-manager-arg: [pod-eviction-timeout=30s]", "v1.27.1+k3s1", false, "k3s runs no controller-manager"},
+		{"apiserver insecure-port 1.24", "kube-apiserver-arg: [insecure-port=0]", "v1.24.0+k3s1", true, "removed in v1.24"},
+		{"apiserver kept flag", "kube-apiserver-arg: [default-not-ready-toleration-seconds=30]", "", false, "still a flag"},
+		{"scheduler lock-object 1.28", "kube-scheduler-arg: [lock-object-name=x]", "v1.28.2+k3s1", true, "removed in v1.28"},
+		{"scheduler lock-object 1.27", "kube-scheduler-arg: [lock-object-name=x]", "v1.27.9+k3s1", false, "v1.27 has it"},
+		{"flag of another component", "kube-apiserver-arg: [pod-eviction-timeout=30s]", "v1.27.1+k3s1", false, "the table is per component"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			fs := afero.NewMemMapFs()
+			afero.WriteFile(fs, "/etc/systemd/system/k3s.service", []byte("[Service]\nExecStart=/usr/local/bin/k3s server\n"), 0o644)
+			afero.WriteFile(fs, "/etc/rancher/k3s/config.yaml", []byte(tc.config+"\n"), 0o644)
+			res, err := resolve.Resolve(resolve.Options{FS: fs, Version: tc.version})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := false
+			for _, d := range res.Diagnostics {
+				if d.Code == "component-flag-removed" {
+					got = true
+					if d.Phase != "starts-then-stops" {
+						t.Errorf("phase %q", d.Phase)
+					}
+				}
+			}
+			if got != tc.want {
+				t.Errorf("%s: component-flag-removed = %v, want %v (%s)\n%v", tc.name, got, tc.want, tc.why, res.Diagnostics)
+			}
+		})
+	}
+}
