@@ -37,6 +37,8 @@ func TestRemovedFlags(t *testing.T) {
 		{"cluster-secret 1.24 server", "", unit, "ExecStart=/usr/local/bin/k3s server --cluster-secret pw", "v1.24.10+k3s1", "flag-deprecated", "taken as the token, with a warning"},
 		{"cluster-secret with token 1.25", "", unit, "ExecStart=/usr/local/bin/k3s server --cluster-secret pw --token pw", "v1.25.3+k3s1", "", "only without a token (server.go:94)"},
 		{"cluster-secret 1.25 server", "", unit, "ExecStart=/usr/local/bin/k3s server --cluster-secret pw", "v1.25.3+k3s1", "flag-deprecated-fatal", "server.go:95"},
+		{"cluster-secret env 1.25", "", unit, "Environment=K3S_CLUSTER_SECRET=pw\nExecStart=/usr/local/bin/k3s server", "v1.25.3+k3s1", "flag-deprecated-fatal", "the flag's variable K3S_CLUSTER_SECRET"},
+		{"cluster-secret env 1.26", "", unit, "Environment=K3S_CLUSTER_SECRET=pw\nExecStart=/usr/local/bin/k3s server", "v1.26.0+k3s1", "", "an unknown variable is nothing to k3s"},
 		{"cluster-secret join 1.23", "", unit, "ExecStart=/usr/local/bin/k3s server --server https://10.0.0.1:6443 --cluster-secret pw", "v1.23.9+k3s1", "", "the secret is the join token: no 'token is required'"},
 		{"agent cluster-secret 1.23", "agent", agentUnit, "ExecStart=/usr/local/bin/k3s agent --server https://10.0.0.1:6443 --cluster-secret pw", "v1.23.9+k3s1", "", "agent.go:48 takes it as the token"},
 		{"agent cluster-secret 1.24.4", "agent", agentUnit, "ExecStart=/usr/local/bin/k3s agent --server https://10.0.0.1:6443 --cluster-secret pw", "v1.24.4+k3s1", "flag-deprecated", "warning, still the token"},

@@ -78,6 +78,9 @@ func (r *resolver) legacyToken() string {
 
 // removedFlagFix is the fix for a removed flag, from the wrong-names table.
 func (r *resolver) removedFlagFix(name, restart string) string {
+	if k := r.res.Key(name); name == "cluster-secret" && k != nil && k.Source != nil && k.Source.Kind == sources.KindEnv {
+		return fmt.Sprintf("rename %s_CLUSTER_SECRET to %s_TOKEN (k3s v1.26 removed --cluster-secret), %s", r.p.EnvPrefix, r.p.EnvPrefix, restart)
+	}
 	if w := r.p.WrongName("key", name); w != nil {
 		fix := w.Fix()
 		if name == "no-deploy" && r.res.Command == "agent" {
