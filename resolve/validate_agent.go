@@ -124,7 +124,7 @@ func (r *resolver) validateAgent() bool {
 		if cause := tokenFormatError(token); cause != "" {
 			r.refuse("join-token-invalid", refusal{rule: "agent-join-token", key: "token",
 				msg:  fmt.Sprintf("Failed to validate connection to cluster at %s: %s", shown, cause),
-				hint: "give the agent the server's token as written in the server's " + r.dataDir() + "/server/token (K10<64 hex digits>::server:<password>), the bare password, or a bootstrap token <6 characters>.<16 characters>, " + restart, pos: r.keyPos("token")})
+				hint: "give the agent the server's token as written in the server's " + r.dataDir() + "/server/token (K10<64 hex digits>::server:<password>), the bare password, or a bootstrap token <6 characters>.<16 characters>, " + restart, pos: r.tokenPos()})
 		}
 	}
 	if urlOK {

@@ -76,6 +76,15 @@ func (r *resolver) legacyToken() string {
 	return ""
 }
 
+// tokenPos is where the token k3s uses was set: cluster-secret's position when that is the
+// token (legacyToken), else token's.
+func (r *resolver) tokenPos() diag.Position {
+	if r.stringValue("token") == "" && r.legacyToken() != "" {
+		return r.keyPos("cluster-secret")
+	}
+	return r.keyPos("token")
+}
+
 // removedFlagFix is the fix for a removed flag, from the wrong-names table.
 func (r *resolver) removedFlagFix(name, restart string) string {
 	if k := r.res.Key(name); name == "cluster-secret" && k != nil && k.Source != nil && k.Source.Kind == sources.KindEnv {

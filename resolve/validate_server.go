@@ -241,7 +241,7 @@ func (r *resolver) validateJoin(restart string, rke2, endpoint bool, joinURL str
 		r.refuse("server-join-token-required", refusal{rule: "join-token-required", key: "token", msg: prefix + "token is required to join a cluster", why: why, assumes: assumes,
 			hint: fmt.Sprintf("set token: in %s to the cluster's token (the first server's /var/lib/rancher/%s/server/token), %s", r.p.DefaultConfig, r.p.Name, restart), pos: r.keyPos("server")})
 	} else if cause := tokenFormatError(token); cause != "" {
-		pos := r.keyPos("token")
+		pos := r.tokenPos()
 		if haveFile {
 			pos = r.keyPos("token-file")
 		}
