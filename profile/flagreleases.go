@@ -33,6 +33,9 @@ var flagSince = sync.OnceValues(func() (map[string]flagRelease, error) {
 	}
 	out := make(map[string]flagRelease, len(rows))
 	for _, r := range rows {
+		if r["since"] == "" {
+			continue // a removal row (flagRemovals)
+		}
 		v, err := ParseVersion(r["since"])
 		if err != nil {
 			return nil, fmt.Errorf("flag releases: %s: %w", r["name"], err)
@@ -68,8 +71,9 @@ func HasFlag(f *Flag, v Version) bool {
 var releaseProfiles sync.Map // "product version" → *Profile
 
 // ForRelease is the profile of a release: the catalog's commands without the flags that
-// arrived after it (data/flag-releases.tsv), so that the release's CLI rejects them as
-// unknown and its config parser skips them, as it does. The newest release is p itself. The
+// arrived after it and with the flags removed since (data/flag-releases.tsv), so that the
+// release's CLI rejects the young ones as unknown and its config parser skips them, and
+// accepts the old ones, as it does. The newest release is p itself. The
 // result is cached and must not be modified.
 func (p *Profile) ForRelease(b Behaviour) *Profile {
 	if b.Version == "newest" || b.Version == "" {
@@ -82,6 +86,10 @@ func (p *Profile) ForRelease(b Behaviour) *Profile {
 	key := fmt.Sprintf("%s %d.%d.%d", p.Name, v.Major, v.Minor, v.Patch)
 	if q, ok := releaseProfiles.Load(key); ok {
 		return q.(*Profile)
+	}
+	removals, err := flagRemovals()
+	if err != nil {
+		panic(err) // embedded data; TestFlagRemovals
 	}
 	q := *p
 	q.Commands = make(map[string]*Command, len(p.Commands))
@@ -104,6 +112,14 @@ func (p *Profile) ForRelease(b Behaviour) *Profile {
 		for n, ok := range c.ConfigValid {
 			if !dropped[n] {
 				nc.ConfigValid[n] = ok
+			}
+		}
+		for _, rm := range removals {
+			if rm.has(p.Name, name, v) {
+				f := rm.flag
+				nc.Flags = insertBefore(nc.Flags, &f, rm.before[name])
+				nc.ConfigValid[f.Name] = true
+				changed = true
 			}
 		}
 		nc.index()

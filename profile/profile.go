@@ -163,7 +163,7 @@ var criticalFlags = map[string]bool{
 
 // secretFlags are the flags whose values must never be printed unless asked for.
 var secretFlags = map[string]bool{
-	"token": true, "agent-token": true, "datastore-endpoint": true, "vpn-auth": true,
+	"token": true, "cluster-secret": true, "agent-token": true, "datastore-endpoint": true, "vpn-auth": true,
 	"etcd-s3-access-key": true, "etcd-s3-secret-key": true, "etcd-s3-session-token": true,
 	"s3-access-key": true, "s3-secret-key": true, "s3-session-token": true, "etcd-token": true,
 }

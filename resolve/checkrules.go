@@ -37,7 +37,37 @@ type checkRule struct {
 	message string
 	// backports are the older minor lines that got the change, minor → first patch.
 	backports map[int]int
+	// removal names a removal row of profile/data/flag-releases.tsv: the check is k3s's
+	// refusal of a deprecated flag, made from the row's fatal_from until its removal (since
+	// and until come from the row, so the releases are in one place), and source is read at
+	// the commit before the removal, not at 66a14f0e8.
+	removal string
 }
+
+// removalAt is the k3s commit the removed flags' checks are read at: the parent of
+// d72377579 "Remove deprecated flags in v1.26".
+const removalAt = "d72377579^"
+
+func init() {
+	for i := range checkRules {
+		c := &checkRules[i]
+		if c.removal == "" {
+			continue
+		}
+		for _, rm := range profile.K3s().FlagRemovals() {
+			if rm.Name == c.removal {
+				c.since, c.until = vString(rm.FatalFrom), vString(rm.Until)
+				c.message = rm.Fatal
+				c.commit = rm.Source
+			}
+		}
+		if c.until == "" {
+			panic("resolve: no removal row " + c.removal) // TestCheckRules
+		}
+	}
+}
+
+func vString(v profile.Version) string { return fmt.Sprintf("v%d.%d.%d", v.Major, v.Minor, v.Patch) }
 
 // march2025 are the March 2025 releases that carry d694dd1db's backports (k3s-io/k3s#11943,
 // release-1.29 validated 2025-03-13; rancher/rke2#7895-#7897): v1.31.7, v1.30.11 (released
@@ -60,6 +90,13 @@ var checkRules = []checkRule{
 	{id: "agent-lb-port", message: "listen tcp: address N: invalid port", source: "pkg/agent/loadbalancer/loadbalancer.go:48 (net.Listen)", phase: PhaseStart},
 	{id: "agent-server-url", message: "parse \"…\": first path segment in URL cannot contain colon (or another url.Parse error)", source: "pkg/agent/loadbalancer/loadbalancer.go:61, pkg/agent/proxy/apiproxy.go:60", phase: PhaseStart},
 	{id: "agent-join-token", message: "Failed to validate connection to cluster at …: invalid token CA hash length | invalid token format | token must not be empty | only https:// URLs are supported, invalid scheme: …", source: "pkg/agent/run.go:349 → pkg/clientaccess/token.go:239,251,367,371", phase: PhaseRetry},
+	// removed flags (profile/data/flag-releases.tsv): the commands' Before, then Run
+	{id: "disable-selinux", removal: "disable-selinux", source: "pkg/cli/cmds/agent.go:210 CheckSELinuxFlags (server and agent Before)", phase: PhaseStart},
+	{id: "agent-cluster-secret", removal: "cluster-secret", source: "pkg/cli/agent/agent.go:49", phase: PhaseStart},
+	{id: "agent-no-flannel", removal: "no-flannel", source: "pkg/agent/config/config.go:518 get", phase: PhaseStart},
+	{id: "cluster-secret", removal: "cluster-secret", source: "pkg/cli/server/server.go:95", phase: PhaseStart},
+	{id: "no-deploy", removal: "no-deploy", source: "pkg/cli/server/server.go:356", phase: PhaseStart},
+	{id: "no-flannel", removal: "no-flannel", source: "pkg/agent/config/config.go:518 get (the server's agent part)", phase: PhaseAfterStart},
 	// pkg/cli/server/server.go run, in its order
 	{id: "rootless-node-ip", message: "invalid IP[N]: …", source: "pkg/cli/server/server.go:114 (k8s.io/utils/net IsDualStackIPStrings)", phase: PhaseStart},
 	{id: "reconcile-interval", message: "etcd-snapshot-reconcile-interval must be greater than 0s", source: "pkg/cli/server/server.go:206", since: "v1.32.3", backports: march2025, commit: "d694dd1db (2025-03-05, main on v1.32.2)", phase: PhaseStart},

@@ -118,7 +118,11 @@ func TestChecksPage(t *testing.T) {
 		if c.commit != "" {
 			rel += "; " + c.commit
 		}
-		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s |\n", c.id, mdCell(c.message), mdCell(c.source), mdCell(rel), c.phase)
+		src := c.source
+		if c.removal != "" {
+			src += " (at " + removalAt + ")"
+		}
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s |\n", c.id, mdCell(c.message), mdCell(src), mdCell(rel), c.phase)
 	}
 	b.WriteString("\n" + checksEnd)
 	data, err := os.ReadFile(checksPage)

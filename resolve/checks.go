@@ -37,6 +37,8 @@ func (r *resolver) checks() {
 	r.checkServerURL()
 	r.checkFeatureGates()
 	r.checkRKE2Profile()
+	r.checkDeprecatedFlags()
+	r.checkComponentFlags()
 }
 
 // kubeletLabels and kubeletLabelNamespaces are what the kubelet lets a node set on itself in

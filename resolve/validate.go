@@ -43,6 +43,7 @@ func (r *resolver) validate() {
 		// one port (k3s; RKE2 has them apart) runs without the agent.
 		resetNoAgent := r.boolValue("cluster-reset") && r.p.Name == "k3s"
 		if ok && !r.boolValue("disable-agent") && !resetNoAgent {
+			r.refuseNoFlannel("then `systemctl restart " + strings.TrimSuffix(r.p.Units["server"], ".service") + "`")
 			r.validateKubelet()
 		}
 	}
@@ -77,9 +78,15 @@ func (r *resolver) refuse(code string, f refusal) {
 		}
 		r.configFix[code+" "+pos.String()] = true
 	}
-	src := "k3s-io/k3s@66a14f0e8 " + rule.source
+	at := "66a14f0e8"
+	if rule.removal != "" {
+		at = removalAt
+	}
+	src := "k3s-io/k3s@" + at + " " + rule.source
 	var m string
 	switch {
+	case rule.phase == PhaseAfterStart && rule.removal != "":
+		m = fmt.Sprintf("%s starts, then exits when its agent part reads its configuration: %q (%s)", r.p.Program, f.msg, src)
 	case rule.phase == PhaseAfterStart:
 		m = fmt.Sprintf("%s starts, then stops when the kubelet it runs exits: %q (%s)", r.p.Program, f.msg, src)
 	case rule.phase == PhaseRetry:
@@ -108,7 +115,7 @@ func (r *resolver) refuse(code string, f refusal) {
 	}
 	r.diag(diag.Diagnostic{Severity: sev, Code: code, Pos: pos, Key: f.key, Message: m, Hint: f.hint,
 		Phase: phaseOf(rule, sev), AfterFixing: after, Assumes: f.assumes,
-		Rule: rule.source + " at k3s-io/k3s 66a14f0e8; " + rule.releases()})
+		Rule: rule.source + " at k3s-io/k3s " + at + "; " + rule.releases()})
 	if sev != diag.Error {
 		return
 	}

@@ -29,6 +29,13 @@ func (r *resolver) validateAgent() bool {
 		token = fileToken
 	}
 	emptyFile := haveFile && fileToken == ""
+	r.refuseDisableSELinux(restart)
+	// agent.go:48 (before v1.26): without a token, cluster-secret is the token (v1.25: k3s
+	// refuses it instead).
+	r.refuseClusterSecret(restart)
+	if token == "" {
+		token = r.legacyToken()
+	}
 	certOnly := false
 	if token == "" {
 		agentDir := path.Join(r.dataDir(), "agent")
@@ -117,7 +124,7 @@ func (r *resolver) validateAgent() bool {
 		if cause := tokenFormatError(token); cause != "" {
 			r.refuse("join-token-invalid", refusal{rule: "agent-join-token", key: "token",
 				msg:  fmt.Sprintf("Failed to validate connection to cluster at %s: %s", shown, cause),
-				hint: "give the agent the server's token as written in the server's " + r.dataDir() + "/server/token (K10<64 hex digits>::server:<password>), the bare password, or a bootstrap token <6 characters>.<16 characters>, " + restart, pos: r.keyPos("token")})
+				hint: "give the agent the server's token as written in the server's " + r.dataDir() + "/server/token (K10<64 hex digits>::server:<password>), the bare password, or a bootstrap token <6 characters>.<16 characters>, " + restart, pos: r.tokenPos()})
 		}
 	}
 	if urlOK {
@@ -152,6 +159,7 @@ func (r *resolver) validateAgent() bool {
 	if nodeIPBad || rootlessBad {
 		r.kubeletSkipNodeIP = true
 	}
+	r.refuseNoFlannel(restart) // pkg/agent/config/config.go get, once the agent has its configuration
 	return true
 }
 

@@ -22,7 +22,11 @@ func (r *resolver) validateServer() bool {
 	restart := fmt.Sprintf("then `systemctl restart %s`", service)
 	rke2 := r.p.Name == "rke2"
 	// server.go:108-121: a rootless server checks node-ip before anything else.
+	// Before v1.26: the command's Before hook checks disable-selinux against selinux.
+	r.refuseDisableSELinux(restart)
 	rootlessBad := r.boolValue("rootless") && !r.boolValue("disable-agent") && r.validateRootlessNodeIPs("rootless-node-ip", restart)
+	// v1.25 (d72377579^ server.go:94): cluster-secret without token.
+	r.refuseClusterSecret(restart)
 	// d694dd1db (v1.32.3): snapshot reconcile and S3 timeouts must be positive.
 	if k := r.res.Key("etcd-snapshot-reconcile-interval"); k != nil && r.check("reconcile-interval") != nil && (!r.boolValue("etcd-disable-snapshots") || r.boolValue("cluster-reset")) {
 		if d, err := time.ParseDuration(fmt.Sprint(k.Value)); err == nil && d <= 0 {
@@ -129,6 +133,8 @@ cluster:
 			}
 		}
 	}
+	// v1.25 (d72377579^ server.go:355): no-deploy, after the cluster-dns checks.
+	r.refuseNoDeploy(restart)
 	if k := r.res.Key("egress-selector-mode"); k != nil && r.check("egress-selector-mode") != nil {
 		switch m := r.stringValue("egress-selector-mode"); m {
 		case "agent", "cluster", "pod", "disabled":
@@ -191,6 +197,9 @@ func (r *resolver) validateJoin(restart string, rke2, endpoint bool, joinURL str
 	if haveFile {
 		token = fileToken
 	}
+	if token == "" {
+		token = r.legacyToken() // before v1.25 cluster-secret is the token
+	}
 	clusterInit := r.boolValue("cluster-init") || r.boolValue("cluster-reset")
 	if rke2 {
 		// rancher/rke2 pkg/cli/defaults/defaults.go sets cluster-init on every server,
@@ -232,7 +241,7 @@ func (r *resolver) validateJoin(restart string, rke2, endpoint bool, joinURL str
 		r.refuse("server-join-token-required", refusal{rule: "join-token-required", key: "token", msg: prefix + "token is required to join a cluster", why: why, assumes: assumes,
 			hint: fmt.Sprintf("set token: in %s to the cluster's token (the first server's /var/lib/rancher/%s/server/token), %s", r.p.DefaultConfig, r.p.Name, restart), pos: r.keyPos("server")})
 	} else if cause := tokenFormatError(token); cause != "" {
-		pos := r.keyPos("token")
+		pos := r.tokenPos()
 		if haveFile {
 			pos = r.keyPos("token-file")
 		}
