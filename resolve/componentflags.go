@@ -18,6 +18,18 @@ var componentDisabled = map[string][]string{
 	"kubelet":                 {"disable-agent"},
 }
 
+// componentRuns reports whether k3s runs the component on this node: a flag of
+// componentDisabled turns it off (on a server; disable-kube-proxy on an agent too), and its
+// arguments then reach nothing, so nothing about them can stop k3s.
+func (r *resolver) componentRuns(comp string) bool {
+	for _, d := range componentDisabled[comp] {
+		if (r.res.Command == "server" || d == "disable-kube-proxy") && r.boolValue(d) {
+			return false
+		}
+	}
+	return true
+}
+
 // checkComponentFlags reports items of kube-apiserver-arg, kubelet-arg and the others that
 // name a flag the modelled release's Kubernetes minor removed (profile's component-flag
 // table, read from the Kubernetes sources of each minor). k3s passes each item to the
@@ -34,11 +46,7 @@ func (r *resolver) checkComponentFlags() {
 			continue
 		}
 		comp := componentArgKeys[key]
-		off := false
-		for _, d := range componentDisabled[comp] {
-			off = off || (r.res.Command == "server" && r.boolValue(d)) || (d == "disable-kube-proxy" && r.boolValue(d))
-		}
-		if off {
+		if !r.componentRuns(comp) {
 			continue
 		}
 		items, _ := k.Value.([]string)

@@ -28,8 +28,8 @@ func (r *resolver) checkFeatureGates() {
 	minor := profile.KubernetesMinor(r.res.Version)
 	for _, key := range []string{"kube-apiserver-arg", "kube-controller-manager-arg", "kube-scheduler-arg", "kubelet-arg", "kube-proxy-arg"} {
 		k := r.res.Key(key)
-		if k == nil {
-			continue
+		if k == nil || !r.componentRuns(componentArgKeys[key]) {
+			continue // a component k3s does not run never parses its feature gates
 		}
 		items, _ := k.Value.([]string)
 		for _, it := range items {
@@ -68,6 +68,7 @@ func (r *resolver) checkFeatureGates() {
 					fix += " (" + span + ")"
 				}
 				r.diag(diag.Diagnostic{Severity: diag.Error, Code: "feature-gate-refused", Pos: pos, Key: key,
+					Phase:   PhaseAfterStart,
 					Message: fmt.Sprintf("%s of Kubernetes v1.%d (%s %s) refuses --feature-gates %s=%s: %q; %s starts, then shuts down when %s exits", comp, minor, r.p.Program, releaseName(r.res.Version), gate, v, msg, r.p.Program, comp),
 					Hint:    fix})
 			}

@@ -131,3 +131,44 @@ func TestComponentFlagsRemoved(t *testing.T) {
 		})
 	}
 }
+
+// TestFeatureGatesOfComponentsNotRun: a removed feature gate is refused only by a component
+// k3s runs; a disabled component never parses its --feature-gates (found at integration:
+// feature-gate-refused fired for a kube-controller-manager-arg on a server with
+// disable-controller-manager).
+func TestFeatureGatesOfComponentsNotRun(t *testing.T) {
+	cases := []struct {
+		name, config string
+		want         bool
+		why          string
+	}{
+		{"kcm runs", "kube-controller-manager-arg: [feature-gates=RemoveSelfLink=false]", true, "RemoveSelfLink is gone in v1.30's Kubernetes"},
+		{"kcm disabled", "disable-controller-manager: true\nkube-controller-manager-arg: [feature-gates=RemoveSelfLink=false]", false, "k3s runs no controller-manager"},
+		{"apiserver disabled", "disable-apiserver: true\nkube-apiserver-arg: [feature-gates=RemoveSelfLink=false]", false, "k3s runs no apiserver"},
+		{"kubelet without agent", "disable-agent: true\nkubelet-arg: [feature-gates=RemoveSelfLink=false]", false, "no kubelet on this server"},
+		{"kubelet with agent", "kubelet-arg: [feature-gates=RemoveSelfLink=false]", true, "the kubelet parses it"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			fs := afero.NewMemMapFs()
+			afero.WriteFile(fs, "/etc/systemd/system/k3s.service", []byte("[Service]\nExecStart=/usr/local/bin/k3s server\n"), 0o644)
+			afero.WriteFile(fs, "/etc/rancher/k3s/config.yaml", []byte(tc.config+"\n"), 0o644)
+			res, err := resolve.Resolve(resolve.Options{FS: fs, Version: "v1.30.5+k3s1"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := false
+			for _, d := range res.Diagnostics {
+				if d.Code == "feature-gate-refused" {
+					got = true
+					if d.Phase != "starts-then-stops" {
+						t.Errorf("phase %q, want starts-then-stops", d.Phase)
+					}
+				}
+			}
+			if got != tc.want {
+				t.Errorf("%s: feature-gate-refused = %v, want %v (%s)\n%v", tc.name, got, tc.want, tc.why, res.Diagnostics)
+			}
+		})
+	}
+}
