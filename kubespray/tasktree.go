@@ -1,0 +1,809 @@
+package kubespray
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/k3sconf/k3sconf/ansible"
+	"github.com/k3sconf/k3sconf/diag"
+)
+
+// TaskTree is cluster.yml compiled the way ansible-core 2.14 builds its plays' task lists:
+// every play's pre_tasks, roles (meta dependencies first), tasks and post_tasks, with
+// import_tasks/import_role followed statically and include_tasks/include_role followed as
+// if they ran (every file or role a templated name can match), each task carrying the tags
+// Ansible evaluates for it, and each play's handlers.
+//
+// Read in ansible-core 2.14.18 (Debian 12's ansible-core): playbook/helpers.py
+// load_list_of_tasks (an import's tags are added to every imported block),
+// playbook/task.py and block.py _get_parent_attribute (tags extend up the parent chain, a
+// dynamic include is skipped: its own tags do not reach the included tasks, its parents'
+// do), playbook/task_include.py and role_include.py build_parent_block and get_block_list
+// (apply: becomes a block above the included tasks; an included role's handlers join the
+// play), playbook/block.py filter_tagged_tasks (every task and include task is filtered,
+// and the tasks of an include again when it runs: plugins/strategy/linear.py),
+// playbook/taggable.py evaluate_tags, plugins/strategy/__init__.py (notify by name,
+// "role : name" or listen topic; the last handler loaded with a name wins).
+type TaskTree struct {
+	Dir   string
+	Plays []*TreePlay
+	// Tags is every tag some task, block, include, role or play carries, sorted: what
+	// ansible-playbook --list-tags would list with the dynamic includes expanded.
+	Tags []string
+	// Diagnostics are includes and roles that could not be followed.
+	Diagnostics []diag.Diagnostic
+}
+
+// TreePlay is one play with its compiled tasks and handlers.
+type TreePlay struct {
+	Name  string
+	Pos   diag.Position
+	Hosts string
+	// Tasks are the play's tasks in run order, include tasks included (they are filtered by
+	// tags too).
+	Tasks []*TaskNode
+	// Handlers are the play's handlers in load order (role handlers, the play's own, then
+	// those of imported and included roles).
+	Handlers []*TaskNode
+}
+
+// TaskNode is one task (or handler) as one play reaches it. The same task of a file
+// reached twice (two plays, or a file included twice) is two nodes.
+type TaskNode struct {
+	Pos diag.Position
+	// End is the last line of the task in its file.
+	End  int
+	Name string
+	// Role is the role the task runs as (the name written in the play, dependency or
+	// include_role), "" for a play's own tasks. Ansible prints "Role : Name".
+	Role   string
+	Action string
+	// Tags are the task's tags with those it inherits (blocks, imports, apply:, role
+	// entries, meta dependency entries, play, import_playbook), sorted.
+	Tags []string
+	// Gates are the tags of each dynamic include (include_tasks, include_role) the task is
+	// reached through, outermost first: each include must be selected for its tasks to
+	// load.
+	Gates [][]string
+	// Include is set on an include_tasks/include_role task.
+	Include bool
+	Handler bool
+	Notify  []string
+	Listen  []string
+	// Templates are the template files a template task renders (every one its src can
+	// name); Dest is its dest as written.
+	Templates []string
+	Dest      string
+	// Args are the module's arguments as written (scalar values only), for describing a
+	// handler.
+	Args map[string]string
+	play *TreePlay
+}
+
+// Play is the play that reaches the node.
+func (t *TaskNode) Play() *TreePlay { return t.play }
+
+// DisplayName is the task's name as ansible-playbook prints it: "role : name".
+func (t *TaskNode) DisplayName() string {
+	name := t.Name
+	if name == "" {
+		name = t.Action
+	}
+	if t.Role != "" {
+		return t.Role + " : " + name
+	}
+	return name
+}
+
+// Selected reports whether ansible-playbook --tags only --skip-tags skip runs the task:
+// every include above it and the task itself pass taggable.py evaluate_tags. An empty
+// only is ansible's default, "all".
+func (t *TaskNode) Selected(only, skip []string) bool {
+	if len(only) == 0 {
+		only = []string{"all"}
+	}
+	for _, g := range t.Gates {
+		if !EvaluateTags(g, only, skip) {
+			return false
+		}
+	}
+	return EvaluateTags(t.Tags, only, skip)
+}
+
+// EvaluateTags is ansible-core 2.14 playbook/taggable.py Taggable.evaluate_tags for a task
+// whose effective tags are tags (untagged tasks carry the implicit "untagged").
+func EvaluateTags(tags, only, skip []string) bool {
+	set := map[string]bool{}
+	for _, t := range tags {
+		set[t] = true
+	}
+	if len(set) == 0 {
+		set["untagged"] = true
+	}
+	untagged := len(tags) == 0
+	in := func(xs []string) bool {
+		for _, x := range xs {
+			if set[x] {
+				return true
+			}
+		}
+		return false
+	}
+	has := func(xs []string, s string) bool {
+		for _, x := range xs {
+			if x == s {
+				return true
+			}
+		}
+		return false
+	}
+	run := true
+	if len(only) > 0 {
+		switch {
+		case set["always"]:
+		case has(only, "all") && !set["never"]:
+		case in(only):
+		case has(only, "tagged") && !untagged && !set["never"]:
+		default:
+			run = false
+		}
+	}
+	if run && len(skip) > 0 {
+		switch {
+		case has(skip, "all"):
+			if !set["always"] || has(skip, "always") {
+				run = false
+			}
+		case in(skip):
+			run = false
+		case has(skip, "tagged") && !untagged:
+			run = false
+		}
+	}
+	return run
+}
+
+// CompileTasks compiles the checkout's cluster.yml.
+func (c *Checkout) CompileTasks() *TaskTree {
+	tt := &TaskTree{Dir: c.Dir}
+	b := &treeBuilder{c: c, tt: tt, tags: map[string]bool{}, seenDiag: map[string]bool{}}
+	b.playbook(c.Playbook, nil, 0)
+	for t := range b.tags {
+		tt.Tags = append(tt.Tags, t)
+	}
+	sort.Strings(tt.Tags)
+	return tt
+}
+
+type treeBuilder struct {
+	c        *Checkout
+	tt       *TaskTree
+	tags     map[string]bool
+	seenDiag map[string]bool
+}
+
+// scope is what a task inherits where it is loaded.
+type scope struct {
+	play     *TreePlay
+	playDir  string
+	role     string // role name, "" for play tasks
+	rolePath string
+	tags     []string
+	gates    [][]string
+	dir      string // folder of the file being read (relative includes)
+	file     string // the file being read
+	handlers bool
+	depth    int
+	vars     map[string]*yaml.Node // vars: of enclosing includes (templated names)
+	loop     *yaml.Node
+}
+
+func (b *treeBuilder) note(pos diag.Position, msg string) {
+	key := pos.String() + msg
+	if b.seenDiag[key] {
+		return
+	}
+	b.seenDiag[key] = true
+	b.tt.Diagnostics = append(b.tt.Diagnostics, diag.Diagnostic{Severity: diag.Info, Code: "KS012", Pos: pos, Message: msg})
+}
+
+func (b *treeBuilder) addTags(ts []string) {
+	for _, t := range ts {
+		b.tags[t] = true
+	}
+}
+
+func (b *treeBuilder) playbook(path string, inherit []string, depth int) {
+	if depth > 20 {
+		return
+	}
+	root, err := node(path)
+	if err != nil || root == nil || root.Kind != yaml.SequenceNode {
+		return
+	}
+	dir := filepath.Dir(path)
+	for _, p := range root.Content {
+		tags := union(inherit, tagsOf(p))
+		imp := get(p, "import_playbook")
+		if imp == nil {
+			imp = get(p, "ansible.builtin.import_playbook")
+		}
+		if imp != nil {
+			b.playbook(filepath.Join(dir, imp.Value), tags, depth+1)
+			continue
+		}
+		b.addTags(tags)
+		pl := &TreePlay{Pos: diag.Position{File: path, Line: p.Line, Column: p.Column}}
+		if n := get(p, "name"); n != nil {
+			pl.Name = n.Value
+		}
+		if h := get(p, "hosts"); h != nil {
+			pl.Hosts = h.Value
+		}
+		sc := scope{play: pl, playDir: dir, tags: tags, dir: dir, file: path}
+		// Play.compile: pre_tasks, roles, tasks, post_tasks; handlers: the roles', then
+		// the play's own (playbook/play.py compile_roles_handlers, _load_handlers).
+		if s := get(p, "pre_tasks"); s != nil {
+			b.tasks(s, sc)
+		}
+		var roleHandlers []*TaskNode
+		if rs := get(p, "roles"); rs != nil && rs.Kind == yaml.SequenceNode {
+			for _, re := range rs.Content {
+				name, rtags := re.Value, []string(nil)
+				if re.Kind == yaml.MappingNode {
+					if n := get(re, "role"); n != nil {
+						name = n.Value
+					} else if n := get(re, "name"); n != nil {
+						name = n.Value
+					}
+					rtags = tagsOf(re)
+				}
+				before := len(pl.Handlers)
+				b.role(name, "", sc, union(tags, rtags), "", "", pl.Pos)
+				roleHandlers = append(roleHandlers, pl.Handlers[before:]...)
+				pl.Handlers = pl.Handlers[:before]
+			}
+		}
+		if s := get(p, "tasks"); s != nil {
+			b.tasks(s, sc)
+		}
+		if s := get(p, "post_tasks"); s != nil {
+			b.tasks(s, sc)
+		}
+		own := pl.Handlers
+		pl.Handlers = nil
+		if s := get(p, "handlers"); s != nil {
+			hs := sc
+			hs.handlers = true
+			b.tasks(s, hs)
+		}
+		pl.Handlers = append(append(roleHandlers, pl.Handlers...), own...)
+		b.tt.Plays = append(b.tt.Plays, pl)
+	}
+}
+
+// role compiles a role for a play: its meta dependencies first (each with the tags of its
+// dependency entry), then tasks/<from>, and adds handlers/<hfrom> to the play.
+func (b *treeBuilder) role(name, parentPath string, sc scope, tags []string, from, hfrom string, pos diag.Position) {
+	if sc.depth > 30 {
+		return
+	}
+	path := b.c.rolePath(filepath.FromSlash(name), sc.playDir, parentPath)
+	if path == "" {
+		b.note(pos, "role "+name+" not found: its tasks are not followed")
+		return
+	}
+	r, _ := b.c.role(name, sc.playDir, parentPath)
+	b.addTags(tags)
+	if r != nil {
+		for _, d := range r.Deps {
+			b.role(d.Name, filepath.Dir(path), scope{play: sc.play, playDir: sc.playDir, gates: sc.gates, depth: sc.depth + 1},
+				union(tags, b.c.depTags[[2]*ansible.Role{r, d}]), "", "", pos)
+		}
+	}
+	rs := scope{play: sc.play, playDir: sc.playDir, role: name, rolePath: path, tags: tags, gates: sc.gates, depth: sc.depth + 1}
+	if from == "" {
+		from = "main"
+	}
+	if f := roleFile(filepath.Join(path, "tasks"), from); f != "" {
+		rs.dir = filepath.Dir(f)
+		b.file(f, rs)
+	}
+	if hfrom == "" {
+		hfrom = "main"
+	}
+	if f := roleFile(filepath.Join(path, "handlers"), hfrom); f != "" {
+		hs := rs
+		hs.handlers = true
+		hs.dir = filepath.Dir(f)
+		b.file(f, hs)
+	}
+}
+
+// roleFile is playbook/role/__init__.py _load_role_yaml's search for tasks/NAME: NAME,
+// NAME.yml, NAME.yaml, NAME.json.
+func roleFile(dir, name string) string {
+	for _, ext := range []string{".yml", ".yaml", ".json", ""} {
+		p := filepath.Join(dir, name+ext)
+		if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
+			return p
+		}
+	}
+	return ""
+}
+
+func (b *treeBuilder) file(path string, sc scope) {
+	if sc.depth > 40 {
+		return
+	}
+	n, err := node(path)
+	if err != nil || n == nil {
+		if err != nil {
+			b.note(diag.Position{File: path}, "cannot read: "+err.Error())
+		}
+		return
+	}
+	sc.dir, sc.file = filepath.Dir(path), path
+	b.tasks(n, sc)
+}
+
+var includeActions = map[string]string{
+	"import_tasks": "import_tasks", "ansible.builtin.import_tasks": "import_tasks", "ansible.legacy.import_tasks": "import_tasks",
+	"include_tasks": "include_tasks", "ansible.builtin.include_tasks": "include_tasks", "ansible.legacy.include_tasks": "include_tasks",
+	"import_role": "import_role", "ansible.builtin.import_role": "import_role", "ansible.legacy.import_role": "import_role",
+	"include_role": "include_role", "ansible.builtin.include_role": "include_role", "ansible.legacy.include_role": "include_role",
+}
+
+// taskKeywords are the keys of a task that are not its module (playbook/task.py and
+// base.py field attributes, plus loop forms).
+var taskKeywords = map[string]bool{"name": true, "tags": true, "when": true, "notify": true, "listen": true, "register": true,
+	"vars": true, "loop": true, "loop_control": true, "become": true, "become_user": true, "become_method": true, "become_flags": true,
+	"ignore_errors": true, "ignore_unreachable": true, "changed_when": true, "failed_when": true, "until": true, "retries": true,
+	"delay": true, "delegate_to": true, "delegate_facts": true, "run_once": true, "no_log": true, "environment": true,
+	"args": true, "check_mode": true, "diff": true, "any_errors_fatal": true, "throttle": true, "timeout": true, "async": true,
+	"poll": true, "connection": true, "module_defaults": true, "collections": true, "debugger": true, "local_action": true,
+	"action": true, "port": true, "remote_user": true}
+
+func (b *treeBuilder) tasks(seq *yaml.Node, sc scope) {
+	if seq == nil || seq.Kind != yaml.SequenceNode {
+		return
+	}
+	for i, t := range seq.Content {
+		if t.Kind != yaml.MappingNode {
+			continue
+		}
+		end := lastLine(t)
+		if i+1 < len(seq.Content) && seq.Content[i+1].Line-1 > end {
+			// Comments and blank lines up to the next task belong to this one.
+			end = seq.Content[i+1].Line - 1
+		}
+		tags := union(sc.tags, tagsOf(t))
+		b.addTags(tagsOf(t))
+		if get(t, "block") != nil {
+			inner := sc
+			inner.tags = tags
+			for _, k := range []string{"block", "rescue", "always"} {
+				b.tasks(get(t, k), inner)
+			}
+			continue
+		}
+		action, args := "", (*yaml.Node)(nil)
+		kind := ""
+		for j := 0; j+1 < len(t.Content); j += 2 {
+			k := t.Content[j].Value
+			if ik, ok := includeActions[k]; ok {
+				kind, action, args = ik, k, t.Content[j+1]
+				break
+			}
+			if !taskKeywords[k] && !strings.HasPrefix(k, "with_") && action == "" {
+				action, args = k, t.Content[j+1]
+			}
+		}
+		if a := get(t, "action"); a != nil && action == "" {
+			action = strings.Fields(a.Value + " x")[0]
+		}
+		pos := diag.Position{File: sc.file, Line: t.Line, Column: t.Column}
+		vars := sc.vars
+		if v := get(t, "vars"); v != nil && v.Kind == yaml.MappingNode {
+			vars = map[string]*yaml.Node{}
+			for k, x := range sc.vars {
+				vars[k] = x
+			}
+			for j := 0; j+1 < len(v.Content); j += 2 {
+				vars[v.Content[j].Value] = v.Content[j+1]
+			}
+		}
+		loop := get(t, "loop")
+		if loop == nil {
+			loop = get(t, "with_items")
+		}
+		switch kind {
+		case "import_tasks", "include_tasks":
+			file := args.Value
+			var apply []string
+			if args.Kind == yaml.MappingNode {
+				file = ""
+				if f := get(args, "file"); f != nil {
+					file = f.Value
+				} else if f := get(args, "_raw_params"); f != nil {
+					file = f.Value
+				}
+				if ap := get(args, "apply"); ap != nil {
+					apply = tagsOf(ap)
+				}
+			}
+			inner := sc
+			inner.vars, inner.loop = vars, loop
+			if kind == "import_tasks" {
+				inner.tags = tags
+			} else {
+				b.addNode(sc, &TaskNode{Pos: pos, End: end, Name: scalar(get(t, "name")), Role: sc.role, Action: action, Tags: tags, Gates: sc.gates, Include: true})
+				inner.tags = union(sc.tags, apply)
+				b.addTags(apply)
+				inner.gates = append(sc.gates[:len(sc.gates):len(sc.gates)], tags)
+			}
+			files := b.resolveTaskFile(sc, file, vars, loop)
+			if len(files) == 0 && file != "" {
+				b.note(pos, kind+" "+file+": no such file found (its tasks are not followed)")
+			}
+			inner.depth++
+			for _, f := range files {
+				b.file(f, inner)
+			}
+		case "import_role", "include_role":
+			if args.Kind != yaml.MappingNode {
+				continue
+			}
+			name := scalar(get(args, "name"))
+			from, hfrom := scalar(get(args, "tasks_from")), scalar(get(args, "handlers_from"))
+			var apply []string
+			if ap := get(args, "apply"); ap != nil {
+				apply = tagsOf(ap)
+			}
+			inner := sc
+			inner.vars, inner.loop = vars, loop
+			rtags := tags
+			if kind == "include_role" {
+				b.addNode(sc, &TaskNode{Pos: pos, End: end, Name: scalar(get(t, "name")), Role: sc.role, Action: action, Tags: tags, Gates: sc.gates, Include: true})
+				inner.gates = append(sc.gates[:len(sc.gates):len(sc.gates)], tags)
+				rtags = union(sc.tags, apply)
+				b.addTags(apply)
+			}
+			inner.depth++
+			for _, ex := range b.expandRole(name, apply, vars, loop) {
+				b.role(ex.role, sc.rolePath, inner, union(rtags, ex.tags), from, hfrom, pos)
+			}
+		default:
+			n := &TaskNode{Pos: pos, End: end, Name: scalar(get(t, "name")), Role: sc.role, Action: strings.TrimPrefix(strings.TrimPrefix(action, "ansible.builtin."), "ansible.legacy."),
+				Tags: tags, Gates: sc.gates, Handler: sc.handlers, Notify: list(get(t, "notify")), Listen: list(get(t, "listen")), Args: map[string]string{}}
+			if args != nil {
+				if args.Kind == yaml.MappingNode {
+					for j := 0; j+1 < len(args.Content); j += 2 {
+						if args.Content[j+1].Kind == yaml.ScalarNode {
+							n.Args[args.Content[j].Value] = args.Content[j+1].Value
+						}
+					}
+				} else if args.Kind == yaml.ScalarNode {
+					n.Args["_raw_params"] = args.Value
+				}
+			}
+			if n.Action == "template" {
+				n.Dest = n.Args["dest"]
+				n.Templates = b.resolveTemplates(sc, n.Args["src"], loop)
+			}
+			b.addNode(sc, n)
+		}
+	}
+}
+
+func (b *treeBuilder) addNode(sc scope, n *TaskNode) {
+	n.play = sc.play
+	if sc.handlers {
+		n.Handler = true
+		sc.play.Handlers = append(sc.play.Handlers, n)
+		return
+	}
+	sc.play.Tasks = append(sc.play.Tasks, n)
+}
+
+func scalar(n *yaml.Node) string {
+	if n == nil || n.Kind != yaml.ScalarNode {
+		return ""
+	}
+	return n.Value
+}
+
+func list(n *yaml.Node) []string {
+	if n == nil {
+		return nil
+	}
+	if n.Kind == yaml.ScalarNode {
+		return []string{n.Value}
+	}
+	var out []string
+	for _, c := range n.Content {
+		if c.Kind == yaml.ScalarNode {
+			out = append(out, c.Value)
+		}
+	}
+	return out
+}
+
+func lastLine(n *yaml.Node) int {
+	l := n.Line
+	for _, c := range n.Content {
+		if x := lastLine(c); x > l {
+			l = x
+		}
+	}
+	if n.Kind == yaml.ScalarNode && strings.Contains(n.Value, "\n") && n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
+		l += strings.Count(strings.TrimRight(n.Value, "\n"), "\n") + 1
+	}
+	return l
+}
+
+func union(a []string, more ...[]string) []string {
+	out := append([]string(nil), a...)
+	for _, m := range more {
+		out = appendUniq(out, m...)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// resolveTaskFile finds an include_tasks/import_tasks file as helpers.py and
+// included_file.py do: relative to the including file's folder (and its parent includes'),
+// then the role's tasks/ folder, then the playbook's folder. A templated name may be any
+// file its fixed parts match (or the values of a loop or vars mapping it indexes).
+func (b *treeBuilder) resolveTaskFile(sc scope, name string, vars map[string]*yaml.Node, loop *yaml.Node) []string {
+	if name == "" {
+		return nil
+	}
+	var bases []string
+	bases = append(bases, sc.dir)
+	if sc.rolePath != "" {
+		bases = append(bases, filepath.Join(sc.rolePath, "tasks"), sc.rolePath)
+	}
+	bases = append(bases, sc.playDir)
+	var cands []string
+	if strings.Contains(name, "{{") {
+		cands = expandNames(name, vars, loop)
+	} else {
+		cands = []string{name}
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, cand := range cands {
+		if !strings.Contains(cand, "{{") {
+			for _, base := range bases {
+				p := cand
+				if !filepath.IsAbs(p) {
+					p = filepath.Join(base, cand)
+				}
+				if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
+					if !seen[p] {
+						seen[p] = true
+						out = append(out, p)
+					}
+					break
+				}
+			}
+			continue
+		}
+		// A pattern: files of the first folder its fixed prefix names.
+		re := namePattern(cand)
+		for _, base := range bases {
+			var found []string
+			_ = filepath.WalkDir(base, func(p string, d os.DirEntry, err error) error {
+				if err != nil || d.IsDir() {
+					return nil
+				}
+				rel, _ := filepath.Rel(base, p)
+				if re.MatchString(filepath.ToSlash(rel)) {
+					found = append(found, p)
+				}
+				return nil
+			})
+			if len(found) > 0 {
+				for _, p := range found {
+					if !seen[p] {
+						seen[p] = true
+						out = append(out, p)
+					}
+				}
+				break
+			}
+		}
+	}
+	return out
+}
+
+// namePattern turns a templated name into a regexp: each {{ … }} matches one path part.
+func namePattern(name string) *regexp.Regexp {
+	locs := reJinjaExpr.FindAllStringIndex(name, -1)
+	var pat strings.Builder
+	last := 0
+	for _, l := range locs {
+		pat.WriteString(regexp.QuoteMeta(name[last:l[0]]))
+		pat.WriteString(`[^/]*`)
+		last = l[1]
+	}
+	pat.WriteString(regexp.QuoteMeta(name[last:]))
+	re, err := regexp.Compile("^" + pat.String() + "$")
+	if err != nil {
+		return regexp.MustCompile(`^$`)
+	}
+	return re
+}
+
+var (
+	reItemField = regexp.MustCompile(`^item(?:\.([A-Za-z_][A-Za-z0-9_]*)|\[['"]([^'"]+)['"]\])?$`)
+	reDictIndex = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*)\[[^\]]*\]$`)
+	reQuoted    = regexp.MustCompile(`'([^']*)'|"([^"]*)"`)
+)
+
+// expandNames substitutes a name's {{ … }} parts that can be known without running: item
+// (or item.field) over a loop written as a list, NAME[…] over the values of a vars:
+// mapping, and an expression that only chooses between quoted strings ('a' if … else
+// 'b'). Anything else stays templated (and later matches as a pattern).
+func expandNames(name string, vars map[string]*yaml.Node, loop *yaml.Node) []string {
+	loc := reJinjaExpr.FindStringSubmatchIndex(name)
+	if loc == nil {
+		return []string{name}
+	}
+	expr := strings.TrimSpace(name[loc[2]:loc[3]])
+	pre, post := name[:loc[0]], name[loc[1]:]
+	var vals []string
+	if m := reItemField.FindStringSubmatch(expr); m != nil && loop != nil && loop.Kind == yaml.SequenceNode {
+		field := m[1] + m[2]
+		for _, it := range loop.Content {
+			if field == "" {
+				if it.Kind == yaml.ScalarNode && !strings.Contains(it.Value, "{{") {
+					vals = append(vals, it.Value)
+				} else {
+					vals = nil
+					break
+				}
+				continue
+			}
+			if v := get(it, field); v != nil && v.Kind == yaml.ScalarNode && !strings.Contains(v.Value, "{{") {
+				vals = append(vals, v.Value)
+			} else {
+				vals = nil
+				break
+			}
+		}
+	} else if m := reDictIndex.FindStringSubmatch(expr); m != nil && vars[m[1]] != nil && vars[m[1]].Kind == yaml.MappingNode {
+		d := vars[m[1]]
+		for j := 1; j < len(d.Content); j += 2 {
+			if d.Content[j].Kind == yaml.ScalarNode {
+				vals = append(vals, d.Content[j].Value)
+			}
+		}
+	} else if strings.Contains(expr, " if ") && !strings.ContainsAny(reQuoted.ReplaceAllString(expr, ""), "'\"") {
+		// 'a' if cond else 'b': only the quoted strings can be the result, unless the
+		// condition's own quoted strings (version numbers, …) are among them: those are
+		// tried too and simply match nothing.
+		for _, q := range reQuoted.FindAllStringSubmatch(expr, -1) {
+			vals = append(vals, q[1]+q[2])
+		}
+	}
+	if vals == nil {
+		rest := expandNames(post, vars, loop)
+		out := make([]string, len(rest))
+		for i, r := range rest {
+			out[i] = pre + name[loc[0]:loc[1]] + r
+		}
+		return out
+	}
+	var out []string
+	for _, v := range vals {
+		for _, r := range expandNames(post, vars, loop) {
+			out = append(out, pre+v+r)
+		}
+	}
+	return out
+}
+
+type roleExpansion struct {
+	role string
+	tags []string
+}
+
+// expandRole resolves an include_role/import_role name (a templated one to every role it
+// can be), with apply: tags written with the same expression as the name becoming the
+// matched role's part (kubespray's container-engine: name "container-engine/{{ item.role
+// }}", apply tags "{{ item.role }}").
+func (b *treeBuilder) expandRole(name string, apply []string, vars map[string]*yaml.Node, loop *yaml.Node) []roleExpansion {
+	if !strings.Contains(name, "{{") {
+		return []roleExpansion{{role: name}}
+	}
+	var out []roleExpansion
+	all := roleDirs(filepath.Join(b.c.Dir, "roles"))
+	for _, cand := range expandNames(name, vars, loop) {
+		var matched []string
+		if strings.Contains(cand, "{{") {
+			re := namePattern(cand)
+			for _, r := range all {
+				if re.MatchString(r) {
+					matched = append(matched, r)
+				}
+			}
+		} else {
+			matched = []string{cand}
+		}
+		for _, r := range matched {
+			var tags []string
+			for _, tg := range apply {
+				if !strings.Contains(tg, "{{") {
+					continue
+				}
+				// The tag written as the name's expression takes the matched part.
+				ex := expandInclude([]string{r}, roleInclude{role: name, tags: []string{tg}})
+				for _, e := range ex {
+					tags = append(tags, e.tags...)
+				}
+			}
+			out = append(out, roleExpansion{role: r, tags: tags})
+		}
+	}
+	return out
+}
+
+// resolveTemplates finds the files a template task's src can name: the role's templates/,
+// the task file's folder and templates/ beside it, the playbook's templates/ (the template
+// action's search path, plugins/action/template.py and DataLoader.path_dwim_relative_stack).
+func (b *treeBuilder) resolveTemplates(sc scope, src string, loop *yaml.Node) []string {
+	if src == "" {
+		return nil
+	}
+	var bases []string
+	if sc.rolePath != "" {
+		bases = append(bases, filepath.Join(sc.rolePath, "templates"), sc.rolePath)
+	}
+	bases = append(bases, filepath.Join(filepath.Dir(sc.dir), "templates"), sc.dir, filepath.Join(sc.playDir, "templates"), sc.playDir)
+	var out []string
+	seen := map[string]bool{}
+	for _, cand := range expandNames(src, nil, loop) {
+		for _, base := range bases {
+			var found []string
+			if strings.Contains(cand, "{{") {
+				re := namePattern(cand)
+				_ = filepath.WalkDir(base, func(p string, d os.DirEntry, err error) error {
+					if err != nil || d.IsDir() {
+						return nil
+					}
+					rel, _ := filepath.Rel(base, p)
+					if re.MatchString(filepath.ToSlash(rel)) {
+						found = append(found, p)
+					}
+					return nil
+				})
+			} else {
+				p := cand
+				if !filepath.IsAbs(p) {
+					p = filepath.Join(base, cand)
+				}
+				if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
+					found = []string{p}
+				}
+			}
+			if len(found) > 0 {
+				for _, p := range found {
+					if !seen[p] {
+						seen[p] = true
+						out = append(out, p)
+					}
+				}
+				break
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
