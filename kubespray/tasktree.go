@@ -3,7 +3,6 @@ package kubespray
 import (
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 
@@ -82,7 +81,10 @@ type TaskNode struct {
 	// Args are the module's arguments as written (scalar values only), for describing a
 	// handler.
 	Args map[string]string
-	play *TreePlay
+	// Choices are the values templated include and role names take on the path to the
+	// task (the task loads only when they hold).
+	Choices []Choice
+	play    *TreePlay
 }
 
 // Play is the play that reaches the node.
@@ -201,6 +203,7 @@ type scope struct {
 	depth    int
 	vars     map[string]*yaml.Node // vars: of enclosing includes (templated names)
 	loop     *yaml.Node
+	choices  []Choice
 }
 
 func (b *treeBuilder) note(pos diag.Position, msg string) {
@@ -214,7 +217,9 @@ func (b *treeBuilder) note(pos diag.Position, msg string) {
 
 func (b *treeBuilder) addTags(ts []string) {
 	for _, t := range ts {
-		b.tags[t] = true
+		if !strings.Contains(t, "{{") {
+			b.tags[t] = true
+		}
 	}
 }
 
@@ -302,11 +307,11 @@ func (b *treeBuilder) role(name, parentPath string, sc scope, tags []string, fro
 	b.addTags(tags)
 	if r != nil {
 		for _, d := range r.Deps {
-			b.role(d.Name, filepath.Dir(path), scope{play: sc.play, playDir: sc.playDir, gates: sc.gates, depth: sc.depth + 1},
+			b.role(d.Name, filepath.Dir(path), scope{play: sc.play, playDir: sc.playDir, gates: sc.gates, depth: sc.depth + 1, choices: sc.choices},
 				union(tags, b.c.depTags[[2]*ansible.Role{r, d}]), "", "", pos)
 		}
 	}
-	rs := scope{play: sc.play, playDir: sc.playDir, role: name, rolePath: path, tags: tags, gates: sc.gates, depth: sc.depth + 1}
+	rs := scope{play: sc.play, playDir: sc.playDir, role: name, rolePath: path, tags: tags, gates: sc.gates, depth: sc.depth + 1, choices: sc.choices}
 	if from == "" {
 		from = "main"
 	}
@@ -443,7 +448,7 @@ func (b *treeBuilder) tasks(seq *yaml.Node, sc scope) {
 				inner.tags = tags
 			} else {
 				b.addNode(sc, &TaskNode{Pos: pos, End: end, Name: scalar(get(t, "name")), Role: sc.role, Action: action, Tags: tags, Gates: sc.gates, Include: true})
-				inner.tags = union(sc.tags, apply)
+				inner.tags = union(sc.tags, substituteTags(apply, sc.choices))
 				b.addTags(apply)
 				inner.gates = append(sc.gates[:len(sc.gates):len(sc.gates)], tags)
 			}
@@ -453,7 +458,9 @@ func (b *treeBuilder) tasks(seq *yaml.Node, sc scope) {
 			}
 			inner.depth++
 			for _, f := range files {
-				b.file(f, inner)
+				fs := inner
+				fs.choices = append(sc.choices[:len(sc.choices):len(sc.choices)], f.choices...)
+				b.file(f.path, fs)
 			}
 		case "import_role", "include_role":
 			if args.Kind != yaml.MappingNode {
@@ -468,15 +475,21 @@ func (b *treeBuilder) tasks(seq *yaml.Node, sc scope) {
 			inner := sc
 			inner.vars, inner.loop = vars, loop
 			rtags := tags
+			if kind == "import_role" {
+				// An import's apply: is an error in ansible; its tags are the task's.
+				apply = nil
+			}
 			if kind == "include_role" {
 				b.addNode(sc, &TaskNode{Pos: pos, End: end, Name: scalar(get(t, "name")), Role: sc.role, Action: action, Tags: tags, Gates: sc.gates, Include: true})
 				inner.gates = append(sc.gates[:len(sc.gates):len(sc.gates)], tags)
-				rtags = union(sc.tags, apply)
-				b.addTags(apply)
+				rtags = sc.tags
 			}
 			inner.depth++
 			for _, ex := range b.expandRole(name, apply, vars, loop) {
-				b.role(ex.role, sc.rolePath, inner, union(rtags, ex.tags), from, hfrom, pos)
+				rs := inner
+				rs.choices = append(sc.choices[:len(sc.choices):len(sc.choices)], ex.choices...)
+				b.addTags(ex.tags)
+				b.role(ex.role, sc.rolePath, rs, union(rtags, ex.tags), from, hfrom, pos)
 			}
 		default:
 			n := &TaskNode{Pos: pos, End: end, Name: scalar(get(t, "name")), Role: sc.role, Action: strings.TrimPrefix(strings.TrimPrefix(action, "ansible.builtin."), "ansible.legacy."),
@@ -503,6 +516,7 @@ func (b *treeBuilder) tasks(seq *yaml.Node, sc scope) {
 
 func (b *treeBuilder) addNode(sc scope, n *TaskNode) {
 	n.play = sc.play
+	n.Choices = sc.choices
 	if sc.handlers {
 		n.Handler = true
 		sc.play.Handlers = append(sc.play.Handlers, n)
@@ -556,254 +570,3 @@ func union(a []string, more ...[]string) []string {
 	return out
 }
 
-// resolveTaskFile finds an include_tasks/import_tasks file as helpers.py and
-// included_file.py do: relative to the including file's folder (and its parent includes'),
-// then the role's tasks/ folder, then the playbook's folder. A templated name may be any
-// file its fixed parts match (or the values of a loop or vars mapping it indexes).
-func (b *treeBuilder) resolveTaskFile(sc scope, name string, vars map[string]*yaml.Node, loop *yaml.Node) []string {
-	if name == "" {
-		return nil
-	}
-	var bases []string
-	bases = append(bases, sc.dir)
-	if sc.rolePath != "" {
-		bases = append(bases, filepath.Join(sc.rolePath, "tasks"), sc.rolePath)
-	}
-	bases = append(bases, sc.playDir)
-	var cands []string
-	if strings.Contains(name, "{{") {
-		cands = expandNames(name, vars, loop)
-	} else {
-		cands = []string{name}
-	}
-	var out []string
-	seen := map[string]bool{}
-	for _, cand := range cands {
-		if !strings.Contains(cand, "{{") {
-			for _, base := range bases {
-				p := cand
-				if !filepath.IsAbs(p) {
-					p = filepath.Join(base, cand)
-				}
-				if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
-					if !seen[p] {
-						seen[p] = true
-						out = append(out, p)
-					}
-					break
-				}
-			}
-			continue
-		}
-		// A pattern: files of the first folder its fixed prefix names.
-		re := namePattern(cand)
-		for _, base := range bases {
-			var found []string
-			_ = filepath.WalkDir(base, func(p string, d os.DirEntry, err error) error {
-				if err != nil || d.IsDir() {
-					return nil
-				}
-				rel, _ := filepath.Rel(base, p)
-				if re.MatchString(filepath.ToSlash(rel)) {
-					found = append(found, p)
-				}
-				return nil
-			})
-			if len(found) > 0 {
-				for _, p := range found {
-					if !seen[p] {
-						seen[p] = true
-						out = append(out, p)
-					}
-				}
-				break
-			}
-		}
-	}
-	return out
-}
-
-// namePattern turns a templated name into a regexp: each {{ … }} matches one path part.
-func namePattern(name string) *regexp.Regexp {
-	locs := reJinjaExpr.FindAllStringIndex(name, -1)
-	var pat strings.Builder
-	last := 0
-	for _, l := range locs {
-		pat.WriteString(regexp.QuoteMeta(name[last:l[0]]))
-		pat.WriteString(`[^/]*`)
-		last = l[1]
-	}
-	pat.WriteString(regexp.QuoteMeta(name[last:]))
-	re, err := regexp.Compile("^" + pat.String() + "$")
-	if err != nil {
-		return regexp.MustCompile(`^$`)
-	}
-	return re
-}
-
-var (
-	reItemField = regexp.MustCompile(`^item(?:\.([A-Za-z_][A-Za-z0-9_]*)|\[['"]([^'"]+)['"]\])?$`)
-	reDictIndex = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*)\[[^\]]*\]$`)
-	reQuoted    = regexp.MustCompile(`'([^']*)'|"([^"]*)"`)
-)
-
-// expandNames substitutes a name's {{ … }} parts that can be known without running: item
-// (or item.field) over a loop written as a list, NAME[…] over the values of a vars:
-// mapping, and an expression that only chooses between quoted strings ('a' if … else
-// 'b'). Anything else stays templated (and later matches as a pattern).
-func expandNames(name string, vars map[string]*yaml.Node, loop *yaml.Node) []string {
-	loc := reJinjaExpr.FindStringSubmatchIndex(name)
-	if loc == nil {
-		return []string{name}
-	}
-	expr := strings.TrimSpace(name[loc[2]:loc[3]])
-	pre, post := name[:loc[0]], name[loc[1]:]
-	var vals []string
-	if m := reItemField.FindStringSubmatch(expr); m != nil && loop != nil && loop.Kind == yaml.SequenceNode {
-		field := m[1] + m[2]
-		for _, it := range loop.Content {
-			if field == "" {
-				if it.Kind == yaml.ScalarNode && !strings.Contains(it.Value, "{{") {
-					vals = append(vals, it.Value)
-				} else {
-					vals = nil
-					break
-				}
-				continue
-			}
-			if v := get(it, field); v != nil && v.Kind == yaml.ScalarNode && !strings.Contains(v.Value, "{{") {
-				vals = append(vals, v.Value)
-			} else {
-				vals = nil
-				break
-			}
-		}
-	} else if m := reDictIndex.FindStringSubmatch(expr); m != nil && vars[m[1]] != nil && vars[m[1]].Kind == yaml.MappingNode {
-		d := vars[m[1]]
-		for j := 1; j < len(d.Content); j += 2 {
-			if d.Content[j].Kind == yaml.ScalarNode {
-				vals = append(vals, d.Content[j].Value)
-			}
-		}
-	} else if strings.Contains(expr, " if ") && !strings.ContainsAny(reQuoted.ReplaceAllString(expr, ""), "'\"") {
-		// 'a' if cond else 'b': only the quoted strings can be the result, unless the
-		// condition's own quoted strings (version numbers, …) are among them: those are
-		// tried too and simply match nothing.
-		for _, q := range reQuoted.FindAllStringSubmatch(expr, -1) {
-			vals = append(vals, q[1]+q[2])
-		}
-	}
-	if vals == nil {
-		rest := expandNames(post, vars, loop)
-		out := make([]string, len(rest))
-		for i, r := range rest {
-			out[i] = pre + name[loc[0]:loc[1]] + r
-		}
-		return out
-	}
-	var out []string
-	for _, v := range vals {
-		for _, r := range expandNames(post, vars, loop) {
-			out = append(out, pre+v+r)
-		}
-	}
-	return out
-}
-
-type roleExpansion struct {
-	role string
-	tags []string
-}
-
-// expandRole resolves an include_role/import_role name (a templated one to every role it
-// can be), with apply: tags written with the same expression as the name becoming the
-// matched role's part (kubespray's container-engine: name "container-engine/{{ item.role
-// }}", apply tags "{{ item.role }}").
-func (b *treeBuilder) expandRole(name string, apply []string, vars map[string]*yaml.Node, loop *yaml.Node) []roleExpansion {
-	if !strings.Contains(name, "{{") {
-		return []roleExpansion{{role: name}}
-	}
-	var out []roleExpansion
-	all := roleDirs(filepath.Join(b.c.Dir, "roles"))
-	for _, cand := range expandNames(name, vars, loop) {
-		var matched []string
-		if strings.Contains(cand, "{{") {
-			re := namePattern(cand)
-			for _, r := range all {
-				if re.MatchString(r) {
-					matched = append(matched, r)
-				}
-			}
-		} else {
-			matched = []string{cand}
-		}
-		for _, r := range matched {
-			var tags []string
-			for _, tg := range apply {
-				if !strings.Contains(tg, "{{") {
-					continue
-				}
-				// The tag written as the name's expression takes the matched part.
-				ex := expandInclude([]string{r}, roleInclude{role: name, tags: []string{tg}})
-				for _, e := range ex {
-					tags = append(tags, e.tags...)
-				}
-			}
-			out = append(out, roleExpansion{role: r, tags: tags})
-		}
-	}
-	return out
-}
-
-// resolveTemplates finds the files a template task's src can name: the role's templates/,
-// the task file's folder and templates/ beside it, the playbook's templates/ (the template
-// action's search path, plugins/action/template.py and DataLoader.path_dwim_relative_stack).
-func (b *treeBuilder) resolveTemplates(sc scope, src string, loop *yaml.Node) []string {
-	if src == "" {
-		return nil
-	}
-	var bases []string
-	if sc.rolePath != "" {
-		bases = append(bases, filepath.Join(sc.rolePath, "templates"), sc.rolePath)
-	}
-	bases = append(bases, filepath.Join(filepath.Dir(sc.dir), "templates"), sc.dir, filepath.Join(sc.playDir, "templates"), sc.playDir)
-	var out []string
-	seen := map[string]bool{}
-	for _, cand := range expandNames(src, nil, loop) {
-		for _, base := range bases {
-			var found []string
-			if strings.Contains(cand, "{{") {
-				re := namePattern(cand)
-				_ = filepath.WalkDir(base, func(p string, d os.DirEntry, err error) error {
-					if err != nil || d.IsDir() {
-						return nil
-					}
-					rel, _ := filepath.Rel(base, p)
-					if re.MatchString(filepath.ToSlash(rel)) {
-						found = append(found, p)
-					}
-					return nil
-				})
-			} else {
-				p := cand
-				if !filepath.IsAbs(p) {
-					p = filepath.Join(base, cand)
-				}
-				if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
-					found = []string{p}
-				}
-			}
-			if len(found) > 0 {
-				for _, p := range found {
-					if !seen[p] {
-						seen[p] = true
-						out = append(out, p)
-					}
-				}
-				break
-			}
-		}
-	}
-	sort.Strings(out)
-	return out
-}
