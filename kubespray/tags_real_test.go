@@ -20,8 +20,8 @@ import (
 // realConfig is the value each templated include name takes in the marker run of the real
 // checkout (passed with -e), and what the model's Choices must hold for a node to count.
 var realConfig = map[string]string{
-	"container_manager":   "containerd",
-	"kube_network_plugin": "calico",
+	"container_manager":    "containerd",
+	"kube_network_plugin":  "calico",
 	"etcd_deployment_type": "host",
 }
 

@@ -78,6 +78,10 @@ type TaskNode struct {
 	// name); Dest is its dest as written.
 	Templates []string
 	Dest      string
+	// DestDefault is Dest with each {{ var }} that a role default sets to plain text
+	// substituted (the task's role, its dependencies, kubespray_defaults); "" if some part
+	// is not known that way. The inventory may set another value (explain says).
+	DestDefault string
 	// Args are the module's arguments as written (scalar values only), for describing a
 	// handler.
 	Args map[string]string
@@ -330,6 +334,55 @@ func (b *treeBuilder) role(name, parentPath string, sc scope, tags []string, fro
 	}
 }
 
+// DestShown is the dest as written, with its value from role defaults when known.
+func (t *TaskNode) DestShown() string {
+	if t.DestDefault == "" || t.DestDefault == t.Dest {
+		return t.Dest
+	}
+	return t.DestDefault + " (" + t.Dest + " with role defaults)"
+}
+
+// withDefaults substitutes {{ var }} in s with plain-text role defaults.
+func (b *treeBuilder) withDefaults(s, rolePath string) string {
+	if !strings.Contains(s, "{{") {
+		return s
+	}
+	var roles []*ansible.Role
+	var walk func(r *ansible.Role, depth int)
+	walk = func(r *ansible.Role, depth int) {
+		if r == nil || depth > 20 {
+			return
+		}
+		roles = append(roles, r)
+		for _, d := range r.Deps {
+			walk(d, depth+1)
+		}
+	}
+	walk(b.c.roles[rolePath], 0)
+	walk(b.c.roles[filepath.Join(b.c.Dir, "roles", "kubespray_defaults")], 0)
+	ok := true
+	out := reJinjaExpr.ReplaceAllStringFunc(s, func(m string) string {
+		name := strings.TrimSpace(reJinjaExpr.FindStringSubmatch(m)[1])
+		for _, r := range roles {
+			for i := len(r.Defaults) - 1; i >= 0; i-- {
+				if d := r.Defaults[i]; d.Name == name {
+					if v, isStr := d.Value.(string); isStr && !strings.Contains(v, "{{") {
+						return v
+					}
+					ok = false
+					return m
+				}
+			}
+		}
+		ok = false
+		return m
+	})
+	if !ok {
+		return ""
+	}
+	return out
+}
+
 // roleFile is playbook/role/__init__.py _load_role_yaml's search for tasks/NAME: NAME,
 // NAME.yml, NAME.yaml, NAME.json.
 func roleFile(dir, name string) string {
@@ -507,6 +560,7 @@ func (b *treeBuilder) tasks(seq *yaml.Node, sc scope) {
 			}
 			if n.Action == "template" {
 				n.Dest = n.Args["dest"]
+				n.DestDefault = b.withDefaults(n.Dest, sc.rolePath)
 				n.Templates = b.resolveTemplates(sc, n.Args["src"], loop)
 			}
 			b.addNode(sc, n)
@@ -569,4 +623,3 @@ func union(a []string, more ...[]string) []string {
 	sort.Strings(out)
 	return out
 }
-

@@ -166,7 +166,7 @@ func (tt *TaskTree) sites(u *Use) {
 			runners = s.NotifiedBy
 		}
 		for _, r := range runners {
-			if r.Selected([]string{"\x00 no such tag"}, nil) {
+			if r.Selected([]string{anyTag}, nil) {
 				u.AnyTag = true
 			}
 			for _, tg := range tt.Tags {
