@@ -90,7 +90,8 @@ func realModel(tt *TaskTree, src, tag string) []string {
 	seen := map[string]bool{}
 	for _, pl := range tt.Plays {
 		for _, n := range pl.Tasks {
-			if n.Include || !n.Selected([]string{tag}, nil) || !consistent(n.Choices) {
+			// Markers never fail: a rescue: section never runs in the marker copy.
+			if n.Include || n.Rescue || !n.Selected([]string{tag}, nil) || !consistent(n.Choices) {
 				continue
 			}
 			rel, _ := filepath.Rel(src, n.Pos.File)

@@ -72,8 +72,11 @@ type TaskNode struct {
 	// Include is set on an include_tasks/include_role task.
 	Include bool
 	Handler bool
-	Notify  []string
-	Listen  []string
+	// Rescue is set on a task of a block's rescue: (it runs only when a task of the block
+	// fails).
+	Rescue bool
+	Notify []string
+	Listen []string
 	// Templates are the template files a template task renders (every one its src can
 	// name); Dest is its dest as written.
 	Templates []string
@@ -174,6 +177,21 @@ func EvaluateTags(tags, only, skip []string) bool {
 	return run
 }
 
+// StaticTags are the tags ansible-playbook --list-tags prints (TASK TAGS): those of the
+// tasks and include tasks known before anything runs, i.e. not below a dynamic include.
+func (tt *TaskTree) StaticTags() []string {
+	var out []string
+	for _, pl := range tt.Plays {
+		for _, n := range pl.Tasks {
+			if len(n.Gates) == 0 {
+				out = appendUniq(out, n.Tags...)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
 // CompileTasks compiles the checkout's cluster.yml.
 func (c *Checkout) CompileTasks() *TaskTree {
 	tt := &TaskTree{Dir: c.Dir}
@@ -208,6 +226,7 @@ type scope struct {
 	vars     map[string]*yaml.Node // vars: of enclosing includes (templated names)
 	loop     *yaml.Node
 	choices  []Choice
+	rescue   bool
 }
 
 func (b *treeBuilder) note(pos diag.Position, msg string) {
@@ -441,11 +460,15 @@ func (b *treeBuilder) tasks(seq *yaml.Node, sc scope) {
 			end = seq.Content[i+1].Line - 1
 		}
 		tags := union(sc.tags, tagsOf(t))
-		b.addTags(tagsOf(t))
+		if !sc.handlers {
+			// A handler's tags select nothing (handlers are not filtered by tags).
+			b.addTags(tagsOf(t))
+		}
 		if get(t, "block") != nil {
 			inner := sc
 			inner.tags = tags
 			for _, k := range []string{"block", "rescue", "always"} {
+				inner.rescue = sc.rescue || k == "rescue"
 				b.tasks(get(t, k), inner)
 			}
 			continue
@@ -571,6 +594,7 @@ func (b *treeBuilder) tasks(seq *yaml.Node, sc scope) {
 func (b *treeBuilder) addNode(sc scope, n *TaskNode) {
 	n.play = sc.play
 	n.Choices = sc.choices
+	n.Rescue = sc.rescue
 	if sc.handlers {
 		n.Handler = true
 		sc.play.Handlers = append(sc.play.Handlers, n)

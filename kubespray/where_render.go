@@ -196,6 +196,9 @@ func WhereText(w io.Writer, name string, uses []Use) {
 			}
 			fmt.Fprintln(w)
 			fmt.Fprintf(w, "      selected by: %s\n", selection(n))
+			if n.Rescue {
+				fmt.Fprintf(w, "      in a rescue: section: runs only when a task of its block fails\n")
+			}
 			if len(n.Choices) > 0 {
 				var cs []string
 				for _, c := range n.Choices {
@@ -290,6 +293,7 @@ type SiteDoc struct {
 	Column     int          `json:"column"`
 	Action     string       `json:"action"`
 	Handler    bool         `json:"handler"`
+	Rescue     bool         `json:"rescue"`
 	Tags       []string     `json:"tags"`
 	Gates      [][]string   `json:"gates"`
 	Choices    []ChoiceDoc  `json:"choices"`
@@ -363,7 +367,7 @@ func WhereJSON(name string, uses []Use) *WhereDoc {
 		for _, s := range u.Sites {
 			n := s.Task
 			sd := SiteDoc{Play: n.play.Name, Task: n.DisplayName(), File: n.Pos.File, Line: n.Pos.Line, Column: n.Pos.Column, Action: n.Action,
-				Handler: n.Handler, Tags: nonNil(n.Tags), Gates: [][]string{}, Choices: []ChoiceDoc{}, Dest: n.Dest, Templates: n.Templates, Handlers: []HandlerDoc{}}
+				Handler: n.Handler, Rescue: n.Rescue, Tags: nonNil(n.Tags), Gates: [][]string{}, Choices: []ChoiceDoc{}, Dest: n.Dest, Templates: n.Templates, Handlers: []HandlerDoc{}}
 			for _, g := range n.Gates {
 				sd.Gates = append(sd.Gates, nonNil(g))
 			}
