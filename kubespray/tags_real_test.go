@@ -383,3 +383,100 @@ func setNode(m *yaml.Node, k string, v *yaml.Node) {
 	}
 	m.Content = append(m.Content, str(k), v)
 }
+
+var (
+	rePlayLine = regexp.MustCompile(`^  play #\d+ \(.*?\): (.*)\tTAGS: \[(.*)\]$`)
+	reTaskList = regexp.MustCompile(`^      (.*)\tTAGS: \[(.*)\]$`)
+)
+
+// TestRealCheckoutListTasks runs ansible-playbook --list-tasks and --list-tags on the
+// kubespray checkout named by K3SCONF_KUBESPRAY_DIR (nothing runs) and compares, play by
+// play, every task known before the run (not below a dynamic include; include tasks
+// themselves are listed) with its effective tags, and the TASK TAGS, with the model's.
+func TestRealCheckoutListTasks(t *testing.T) {
+	src := os.Getenv("K3SCONF_KUBESPRAY_DIR")
+	if src == "" {
+		t.Skip("set K3SCONF_KUBESPRAY_DIR to a kubespray checkout to run this test")
+	}
+	if _, err := exec.LookPath("ansible-playbook"); err != nil {
+		t.Skip("ansible-playbook not installed")
+	}
+	dir := t.TempDir()
+	hosts := filepath.Join(dir, "hosts.ini")
+	os.WriteFile(hosts, []byte("[k8s_cluster:children]\nkube_control_plane\nkube_node\n[kube_control_plane]\nnode1\n[kube_node]\nnode1\n[etcd]\nnode1\n"), 0o644)
+	run := func(arg string) []string {
+		cmd := exec.Command("ansible-playbook", "-i", hosts, "cluster.yml", arg)
+		cmd.Dir = src
+		// kubespray's ansible.cfg (roles_path, library), not the test default.
+		for _, e := range ansibleEnv(dir) {
+			if !strings.HasPrefix(e, "ANSIBLE_ROLES_PATH=") && !strings.HasPrefix(e, "ANSIBLE_CONFIG=") {
+				cmd.Env = append(cmd.Env, e)
+			}
+		}
+		cmd.Env = append(cmd.Env, "ANSIBLE_CONFIG="+filepath.Join(src, "ansible.cfg"))
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("ansible-playbook %s: %v\n%s", arg, err, tail(out))
+		}
+		return strings.Split(string(out), "\n")
+	}
+	c, err := Load(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tt := c.CompileTasks()
+	type play struct {
+		name  string
+		tasks []string
+	}
+	var want []play
+	for _, l := range run("--list-tasks") {
+		if m := rePlayLine.FindStringSubmatch(l); m != nil {
+			want = append(want, play{name: m[1]})
+		} else if m := reTaskList.FindStringSubmatch(l); m != nil && len(want) > 0 {
+			want[len(want)-1].tasks = append(want[len(want)-1].tasks, m[1]+" ["+m[2]+"]")
+		}
+	}
+	var got []play
+	for _, pl := range tt.Plays {
+		p := play{name: pl.Name}
+		for _, n := range pl.Tasks {
+			// cli/playbook.py: block: sections only; an unnamed task is its module
+			// alone.
+			if len(n.Gates) == 0 && n.Selected(nil, nil) && !n.Rescue && !n.InAlways {
+				name := n.DisplayName()
+				if n.Name == "" {
+					name = n.RawAction
+				}
+				p.tasks = append(p.tasks, name+" ["+strings.Join(n.Tags, ", ")+"]")
+			}
+		}
+		got = append(got, p)
+	}
+	ntasks := 0
+	for i := range want {
+		if i >= len(got) {
+			t.Errorf("play %q: not in the model", want[i].name)
+			continue
+		}
+		ntasks += len(want[i].tasks)
+		if d := cmp.Diff(want[i], got[i], cmp.AllowUnexported(play{})); d != "" {
+			t.Errorf("play %d (-ansible --list-tasks +k3sconf):\n%s", i+1, d)
+		}
+	}
+	var listTags []string
+	for _, l := range run("--list-tags") {
+		if _, tags, ok := strings.Cut(l, "TASK TAGS: ["); ok {
+			for _, tg := range strings.Split(strings.TrimSuffix(tags, "]"), ", ") {
+				if tg != "" {
+					listTags = appendUniq(listTags, tg)
+				}
+			}
+		}
+	}
+	sort.Strings(listTags)
+	if d := cmp.Diff(listTags, tt.StaticTags()); d != "" {
+		t.Errorf("--list-tags (-ansible +k3sconf):\n%s", d)
+	}
+	t.Logf("--list-tasks: %d plays, %d tasks with their tags; --list-tags: %d tags", len(want), ntasks, len(listTags))
+}

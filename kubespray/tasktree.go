@@ -69,14 +69,20 @@ type TaskNode struct {
 	// reached through, outermost first: each include must be selected for its tasks to
 	// load.
 	Gates [][]string
-	// Include is set on an include_tasks/include_role task.
-	Include bool
-	Handler bool
+	// Include is set on an include_tasks/include_role task; IncludedRole is the role an
+	// include_role names, as written.
+	Include      bool
+	IncludedRole string
+	Handler      bool
 	// Rescue is set on a task of a block's rescue: (it runs only when a task of the block
 	// fails).
 	Rescue bool
-	Notify []string
-	Listen []string
+	// InAlways is set on a task of a block's always: section.
+	InAlways bool
+	// RawAction is the module as written (ansible.builtin.debug or debug).
+	RawAction string
+	Notify    []string
+	Listen    []string
 	// Templates are the template files a template task renders (every one its src can
 	// name); Dest is its dest as written.
 	Templates []string
@@ -97,11 +103,20 @@ type TaskNode struct {
 // Play is the play that reaches the node.
 func (t *TaskNode) Play() *TreePlay { return t.play }
 
-// DisplayName is the task's name as ansible-playbook prints it: "role : name".
+// DisplayName is the task's name as ansible-playbook's default callback prints it in
+// "TASK [...]": "role : name" (task.py get_name; an unnamed task has its module for name),
+// but an include_role/import_role task is its name alone, or "include_role : ROLE"
+// (role_include.py get_name).
 func (t *TaskNode) DisplayName() string {
+	if t.Include && strings.HasSuffix(t.Action, "_role") {
+		if t.Name != "" {
+			return t.Name
+		}
+		return t.RawAction + " : " + t.IncludedRole
+	}
 	name := t.Name
 	if name == "" {
-		name = t.Action
+		name = t.RawAction
 	}
 	if t.Role != "" {
 		return t.Role + " : " + name
@@ -183,7 +198,9 @@ func (tt *TaskTree) StaticTags() []string {
 	var out []string
 	for _, pl := range tt.Plays {
 		for _, n := range pl.Tasks {
-			if len(n.Gates) == 0 {
+			// cli/playbook.py lists the tasks of each block's block: only, not rescue:
+			// or always:.
+			if len(n.Gates) == 0 && !n.Rescue && !n.InAlways {
 				out = appendUniq(out, n.Tags...)
 			}
 		}
@@ -227,6 +244,7 @@ type scope struct {
 	loop     *yaml.Node
 	choices  []Choice
 	rescue   bool
+	always   bool
 }
 
 func (b *treeBuilder) note(pos diag.Position, msg string) {
@@ -338,6 +356,7 @@ func (b *treeBuilder) role(name, parentPath string, sc scope, tags []string, fro
 	if from == "" {
 		from = "main"
 	}
+	b.argSpecTask(path, from, rs, pos)
 	if f := roleFile(filepath.Join(path, "tasks"), from); f != "" {
 		rs.dir = filepath.Dir(f)
 		b.file(f, rs)
@@ -400,6 +419,46 @@ func (b *treeBuilder) withDefaults(s, rolePath string) string {
 		return ""
 	}
 	return out
+}
+
+// argSpecTask adds the task ansible-core 2.14 puts first in a role whose
+// meta/argument_specs.yml (or meta/main.yml argument_specs:) has the entry point: named
+// "Validating arguments against arg spec 'ENTRY' - SHORT_DESCRIPTION", tagged always
+// (playbook/role/__init__.py _prepend_validation_task, _create_validation_task).
+func (b *treeBuilder) argSpecTask(path, entry string, rs scope, pos diag.Position) {
+	var specs *yaml.Node
+	file := ""
+	for _, f := range []string{"argument_specs.yml", "argument_specs.yaml"} {
+		p := filepath.Join(path, "meta", f)
+		if n, err := node(p); err == nil && n != nil {
+			specs, file = get(n, "argument_specs"), p
+			break
+		}
+	}
+	if specs == nil {
+		p := filepath.Join(path, "meta", "main.yml")
+		if n, err := node(p); err == nil && n != nil {
+			specs, file = get(n, "argument_specs"), p
+		}
+	}
+	if specs == nil || specs.Kind != yaml.MappingNode {
+		return
+	}
+	for j := 0; j+1 < len(specs.Content); j += 2 {
+		if specs.Content[j].Value != entry {
+			continue
+		}
+		k, spec := specs.Content[j], specs.Content[j+1]
+		name := "Validating arguments against arg spec '" + entry + "'"
+		if d := get(spec, "short_description"); d != nil {
+			name += " - " + d.Value
+		}
+		rs.file = file
+		b.addNode(rs, &TaskNode{Pos: diag.Position{File: file, Line: k.Line, Column: k.Column}, End: lastLine(spec), Name: name, Role: rs.role,
+			Action: "validate_argument_spec", RawAction: "ansible.builtin.validate_argument_spec", Tags: union(rs.tags, []string{"always"}), Gates: rs.gates, Args: map[string]string{}})
+		b.addTags([]string{"always"})
+		return
+	}
 }
 
 // roleFile is playbook/role/__init__.py _load_role_yaml's search for tasks/NAME: NAME,
@@ -469,6 +528,7 @@ func (b *treeBuilder) tasks(seq *yaml.Node, sc scope) {
 			inner.tags = tags
 			for _, k := range []string{"block", "rescue", "always"} {
 				inner.rescue = sc.rescue || k == "rescue"
+				inner.always = sc.always || k == "always"
 				b.tasks(get(t, k), inner)
 			}
 			continue
@@ -523,7 +583,7 @@ func (b *treeBuilder) tasks(seq *yaml.Node, sc scope) {
 			if kind == "import_tasks" {
 				inner.tags = tags
 			} else {
-				b.addNode(sc, &TaskNode{Pos: pos, End: end, Name: scalar(get(t, "name")), Role: sc.role, Action: action, Tags: tags, Gates: sc.gates, Include: true})
+				b.addNode(sc, &TaskNode{Pos: pos, End: end, Name: scalar(get(t, "name")), Role: sc.role, Action: "include_tasks", RawAction: action, Tags: tags, Gates: sc.gates, Include: true})
 				inner.tags = union(sc.tags, substituteTags(apply, sc.choices))
 				b.addTags(apply)
 				inner.gates = append(sc.gates[:len(sc.gates):len(sc.gates)], tags)
@@ -556,7 +616,7 @@ func (b *treeBuilder) tasks(seq *yaml.Node, sc scope) {
 				apply = nil
 			}
 			if kind == "include_role" {
-				b.addNode(sc, &TaskNode{Pos: pos, End: end, Name: scalar(get(t, "name")), Role: sc.role, Action: action, Tags: tags, Gates: sc.gates, Include: true})
+				b.addNode(sc, &TaskNode{Pos: pos, End: end, Name: scalar(get(t, "name")), Role: sc.role, Action: "include_role", RawAction: action, IncludedRole: name, Tags: tags, Gates: sc.gates, Include: true})
 				inner.gates = append(sc.gates[:len(sc.gates):len(sc.gates)], tags)
 				rtags = sc.tags
 			}
@@ -568,7 +628,7 @@ func (b *treeBuilder) tasks(seq *yaml.Node, sc scope) {
 				b.role(ex.role, sc.rolePath, rs, union(rtags, ex.tags), from, hfrom, pos)
 			}
 		default:
-			n := &TaskNode{Pos: pos, End: end, Name: scalar(get(t, "name")), Role: sc.role, Action: strings.TrimPrefix(strings.TrimPrefix(action, "ansible.builtin."), "ansible.legacy."),
+			n := &TaskNode{Pos: pos, End: end, Name: scalar(get(t, "name")), Role: sc.role, Action: strings.TrimPrefix(strings.TrimPrefix(action, "ansible.builtin."), "ansible.legacy."), RawAction: action,
 				Tags: tags, Gates: sc.gates, Handler: sc.handlers, Notify: list(get(t, "notify")), Listen: list(get(t, "listen")), Args: map[string]string{}}
 			if args != nil {
 				if args.Kind == yaml.MappingNode {
@@ -595,6 +655,10 @@ func (b *treeBuilder) addNode(sc scope, n *TaskNode) {
 	n.play = sc.play
 	n.Choices = sc.choices
 	n.Rescue = sc.rescue
+	n.InAlways = sc.always
+	if n.RawAction == "" {
+		n.RawAction = n.Action
+	}
 	if sc.handlers {
 		n.Handler = true
 		sc.play.Handlers = append(sc.play.Handlers, n)
