@@ -1,6 +1,7 @@
 package kubespray
 
 import (
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -322,5 +323,60 @@ func TestHandlersRunWhateverTags(t *testing.T) {
 	// select nothing.
 	if slices.Contains(tt.Tags, "skipme") {
 		t.Errorf("a handler's tags are no tags of the playbook: %v", tt.Tags)
+	}
+}
+
+// TestWhereSeedText: the text report names the rendering task, how tags select it, the
+// handlers and what they do, and answers per tag; a control character in a file's task
+// data cannot reach the terminal.
+func TestWhereSeedText(t *testing.T) {
+	dir := seedTree(t)
+	uses, err := Where(dir, "containerd_max_container_log_line_size")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	WhereText(&b, "containerd_max_container_log_line_size", uses)
+	out := strings.ReplaceAll(b.String(), dir+"/", "")
+	for _, want := range []string{
+		`roles/container-engine/containerd/templates/config.toml.j2:1:34  container-engine/containerd template  tags: container-engine,containerd`,
+		`    rendered by "container-engine/containerd : Containerd | Copy containerd config file" (roles/container-engine/containerd/tasks/main.yml:1:3) in play "", dest /etc/containerd/config.toml ({{ containerd_cfg_dir }}/config.toml with role defaults)`,
+		`      selected by: include [container-engine,containerd] then task [container-engine,containerd]`,
+		`      only when: container_manager_role[container_manager] = containerd`,
+		`      notifies "Restart containerd" -> handler "container-engine/containerd : Containerd | restart containerd" (roles/container-engine/containerd/handlers/main.yml:1:3): reloads systemd's unit files and restarts containerd`,
+		"  `--tags containerd`: rewrites /etc/containerd/config.toml",
+	} {
+		if !strings.Contains(out, want+"\n") && !strings.Contains(out, want) {
+			t.Errorf("missing %q in:\n%s", want, out)
+		}
+	}
+	if printable("a\x1b[31mb\nc") != `a\x1b[31mb\nc` {
+		t.Errorf("printable: %q", printable("a\x1b[31mb\nc"))
+	}
+}
+
+// TestWhereSeedJSONSchema: the where document with sites, handlers and answers matches
+// docs/schema/kubespray-where.schema.json.
+func TestWhereSeedJSONSchema(t *testing.T) {
+	if exec.Command("python3", "-c", "import jsonschema").Run() != nil {
+		t.Skip("python3 with jsonschema not available (apt-get install python3-jsonschema)")
+	}
+	dir := seedTree(t)
+	uses, err := Where(dir, "containerd_registries_mirrors")
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := json.Marshal(WhereJSON("containerd_registries_mirrors", uses))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(t.TempDir(), "where.json")
+	os.WriteFile(p, data, 0o644)
+	out, err := exec.Command("python3", "-c", "import json,sys,jsonschema; jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])))", p, filepath.Join("..", "docs", "schema", "kubespray-where.schema.json")).CombinedOutput()
+	if err != nil {
+		t.Errorf("where JSON does not match its schema: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(data), `"does":"reloads systemd's unit files and restarts containerd","runsUnderTags":true`) {
+		t.Errorf("no handler in the document: %s", data)
 	}
 }

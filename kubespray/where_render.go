@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/k3sconf/k3sconf/report"
@@ -112,7 +113,7 @@ func (a TagAnswer) Line(dir string) string {
 		if len(ts) > 0 {
 			tmpl = "template " + strings.Join(ts, " or ") + ", "
 		}
-		parts = append(parts, fmt.Sprintf("rewrites %s (%stask %q%s)", n.DestShown(), tmpl, n.DisplayName(), onlyWhen(n)))
+		parts = append(parts, fmt.Sprintf("rewrites %s (%stask %q%s)", printable(n.DestShown()), printable(tmpl), n.DisplayName(), onlyWhen(n)))
 	}
 	for i, n := range a.Tasks {
 		if i == 4 {
@@ -133,7 +134,7 @@ func (a TagAnswer) Line(dir string) string {
 	}
 	var hs []string
 	for _, h := range a.Handlers {
-		hs = append(hs, fmt.Sprintf("%s (handler %q)", h.Does, h.Handler.DisplayName()))
+		hs = append(hs, fmt.Sprintf("%s (handler %q)", printable(h.Does), h.Handler.DisplayName()))
 	}
 	if len(parts) == 0 {
 		return s + strings.Join(hs, ", ")
@@ -141,11 +142,28 @@ func (a TagAnswer) Line(dir string) string {
 	return s + " and " + strings.Join(hs, ", ")
 }
 
+// printable escapes control characters (a newline in a command, an escape sequence in a
+// file name) so text output stays one line per item and cannot drive the terminal.
+func printable(s string) string {
+	clean := true
+	for _, r := range s {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	q := strconv.Quote(s)
+	return q[1 : len(q)-1]
+}
+
 // onlyWhen names the choices of templated include names the task needs.
 func onlyWhen(n *TaskNode) string {
 	var cs []string
 	for _, c := range n.Choices {
-		cs = append(cs, c.Expr+" is "+c.Value)
+		cs = append(cs, printable(c.Expr+" is "+c.Value))
 	}
 	if len(cs) == 0 {
 		return ""
@@ -156,13 +174,14 @@ func onlyWhen(n *TaskNode) string {
 // WhereText renders where: each use with the tasks that run it, their tags, choices and
 // handlers; then, per tag, what a --tags run does.
 func WhereText(w io.Writer, name string, uses []Use) {
+	name = printable(name)
 	if len(uses) == 0 {
-		fmt.Fprintf(w, "%s: used by no task or template of the checkout\n", name)
+		fmt.Fprintf(w, "%s: used by no task or template of the checkout\n", printable(name))
 		return
 	}
 	all := []string{}
 	for _, u := range uses {
-		fmt.Fprintf(w, "%s  %s %s", u.Pos, u.Role, u.Kind)
+		fmt.Fprintf(w, "%s  %s %s", printable(u.Pos.String()), printable(u.Role), u.Kind)
 		if u.Task != "" {
 			fmt.Fprintf(w, " %q", u.Task)
 		}
@@ -190,30 +209,30 @@ func WhereText(w io.Writer, name string, uses []Use) {
 			case n.Handler:
 				what = "handler"
 			}
-			fmt.Fprintf(w, "    %s %q (%s) in play %q", what, n.DisplayName(), n.Pos, n.play.Name)
+			fmt.Fprintf(w, "    %s %q (%s) in play %q", what, n.DisplayName(), printable(n.Pos.String()), n.play.Name)
 			if n.Dest != "" {
-				fmt.Fprintf(w, ", dest %s", n.DestShown())
+				fmt.Fprintf(w, ", dest %s", printable(n.DestShown()))
 			}
 			fmt.Fprintln(w)
-			fmt.Fprintf(w, "      selected by: %s\n", selection(n))
+			fmt.Fprintf(w, "      selected by: %s\n", printable(selection(n)))
 			if n.Rescue {
 				fmt.Fprintf(w, "      in a rescue: section: runs only when a task of its block fails\n")
 			}
 			if len(n.Choices) > 0 {
 				var cs []string
 				for _, c := range n.Choices {
-					cs = append(cs, c.Expr+" = "+c.Value)
+					cs = append(cs, printable(c.Expr+" = "+c.Value))
 				}
 				fmt.Fprintf(w, "      only when: %s\n", strings.Join(cs, "; "))
 			}
 			for _, h := range s.Handlers {
-				fmt.Fprintf(w, "      notifies %q -> handler %q (%s): %s\n", h.By, h.Handler.DisplayName(), h.Handler.Pos, h.Does)
+				fmt.Fprintf(w, "      notifies %q -> handler %q (%s): %s\n", h.By, h.Handler.DisplayName(), printable(h.Handler.Pos.String()), printable(h.Does))
 			}
 			if !n.Handler && len(s.Handlers) == 0 {
 				fmt.Fprintf(w, "      notifies no handler\n")
 			}
 			for _, by := range s.NotifiedBy {
-				fmt.Fprintf(w, "      notified by %q (%s)\n", by.DisplayName(), by.Pos)
+				fmt.Fprintf(w, "      notified by %q (%s)\n", by.DisplayName(), printable(by.Pos.String()))
 			}
 		}
 		all = appendUniq(all, u.Tags...)
