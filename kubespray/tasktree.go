@@ -3,6 +3,7 @@ package kubespray
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -372,6 +373,97 @@ func (b *treeBuilder) role(name, parentPath string, sc scope, tags []string, fro
 	}
 }
 
+var (
+	reTemplateLookup = regexp.MustCompile(`lookup\(\s*['"](?:ansible\.builtin\.)?template['"]\s*,\s*(?:['"]([^'"]+)['"]|(item)\s*\))`)
+	reIdent          = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`)
+	reQuotedJ2       = regexp.MustCompile(`['"]([^'"]+\.j2)['"]`)
+)
+
+// loopNames are the file names a loop can give item: the items of a list written in the
+// task, or of the role variable (vars/ or defaults/) the loop expression names, following
+// the list variables and quoted .j2 names its templated items mention (every one of them,
+// whatever their conditions say).
+func (b *treeBuilder) loopNames(loop *yaml.Node, rolePath string) []string {
+	if loop == nil {
+		return nil
+	}
+	if loop.Kind == yaml.SequenceNode {
+		var out []string
+		for _, c := range loop.Content {
+			if c.Kind == yaml.ScalarNode {
+				out = append(out, c.Value)
+			}
+		}
+		return out
+	}
+	r := b.c.roles[rolePath]
+	if r == nil {
+		return nil
+	}
+	lookup := func(name string) (any, bool) {
+		for _, defs := range [][]ansible.Def{r.Vars, r.Defaults} {
+			for i := len(defs) - 1; i >= 0; i-- {
+				if defs[i].Name == name {
+					return defs[i].Value, true
+				}
+			}
+		}
+		return nil, false
+	}
+	var out []string
+	seen := map[string]bool{}
+	var walk func(expr string, depth int)
+	walk = func(expr string, depth int) {
+		if depth > 10 {
+			return
+		}
+		for _, q := range reQuotedJ2.FindAllStringSubmatch(expr, -1) {
+			out = appendUniq(out, q[1])
+		}
+		for _, id := range reIdent.FindAllString(reQuoted.ReplaceAllString(expr, ""), -1) {
+			v, ok := lookup(id)
+			if !ok || seen[id] {
+				continue
+			}
+			seen[id] = true
+			items, isList := v.([]any)
+			if !isList {
+				continue
+			}
+			for _, it := range items {
+				if s, isStr := it.(string); isStr {
+					if strings.Contains(s, "{{") {
+						walk(s, depth+1)
+					} else {
+						out = appendUniq(out, s)
+					}
+				}
+			}
+		}
+	}
+	if m := reJinjaExpr.FindStringSubmatch(loop.Value); m != nil {
+		walk(m[1], 0)
+	}
+	return out
+}
+
+// templateLookups finds lookup('template', 'NAME') in a task's values.
+func templateLookups(n *yaml.Node, depth int) []string {
+	if n == nil || depth > 30 {
+		return nil
+	}
+	var out []string
+	if n.Kind == yaml.ScalarNode {
+		for _, m := range reTemplateLookup.FindAllStringSubmatch(n.Value, -1) {
+			out = append(out, m[1]+m[2])
+		}
+	}
+	for _, c := range n.Content {
+		out = append(out, templateLookups(c, depth+1)...)
+	}
+	return out
+}
+
 // DestShown is the dest as written, with its value from role defaults when known.
 func (t *TaskNode) DestShown() string {
 	if t.DestDefault == "" || t.DestDefault == t.Dest {
@@ -545,8 +637,12 @@ func (b *treeBuilder) tasks(seq *yaml.Node, sc scope) {
 				action, args = k, t.Content[j+1]
 			}
 		}
-		if a := get(t, "action"); a != nil && action == "" {
-			action = strings.Fields(a.Value + " x")[0]
+		for _, k := range []string{"action", "local_action"} {
+			if a := get(t, k); a != nil && action == "" && a.Kind == yaml.ScalarNode {
+				action = strings.Fields(a.Value + " x")[0]
+			} else if a != nil && action == "" && a.Kind == yaml.MappingNode {
+				action = scalar(get(a, "module"))
+			}
 		}
 		pos := diag.Position{File: sc.file, Line: t.Line, Column: t.Column}
 		vars := sc.vars
@@ -645,6 +741,17 @@ func (b *treeBuilder) tasks(seq *yaml.Node, sc scope) {
 				n.Dest = n.Args["dest"]
 				n.DestDefault = b.withDefaults(n.Dest, sc.rolePath)
 				n.Templates = b.resolveTemplates(sc, n.Args["src"], loop)
+			}
+			// lookup('template', 'x.j2') renders x.j2 where the task evaluates it;
+			// lookup('template', item) each template the loop can name.
+			for _, src := range templateLookups(t, 0) {
+				if src == "item" {
+					for _, name := range b.loopNames(loop, sc.rolePath) {
+						n.Templates = union(n.Templates, b.resolveTemplates(sc, name, nil))
+					}
+					continue
+				}
+				n.Templates = union(n.Templates, b.resolveTemplates(sc, src, loop))
 			}
 			b.addNode(sc, n)
 		}

@@ -66,7 +66,7 @@ func Answers(uses []Use) []TagAnswer {
 					continue
 				}
 				seenT[key] = true
-				if s.Task.Action == "template" {
+				if s.Task.Action == "template" || (len(s.Task.Templates) > 0 && u.Kind == "template") {
 					a.Rewrites = append(a.Rewrites, s.Task)
 				} else {
 					a.Tasks = append(a.Tasks, s.Task)
@@ -189,8 +189,11 @@ func WhereText(w io.Writer, name string, uses []Use) {
 		case u.Kind == "default" || u.Kind == "var":
 			fmt.Fprintf(w, "  (the value of another variable; no tags)\n")
 			continue
+		case len(u.Sites) == 0 && u.Kind == "template":
+			fmt.Fprintf(w, "  (no task cluster.yml runs renders this template: no template task's src:, no lookup('template') names it)\n")
+			continue
 		case len(u.Sites) == 0:
-			fmt.Fprintf(w, "  (not run by cluster.yml: no play reaches this file)\n")
+			fmt.Fprintf(w, "  (not run by cluster.yml: no play reaches this task)\n")
 			continue
 		case u.AnyTag:
 			fmt.Fprintf(w, "  tags: every --tags (always)")
