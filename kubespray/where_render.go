@@ -217,7 +217,11 @@ func WhereText(w io.Writer, name string, uses []Use) {
 				fmt.Fprintf(w, ", dest %s", printable(n.DestShown()))
 			}
 			fmt.Fprintln(w)
-			fmt.Fprintf(w, "      selected by: %s\n", printable(selection(n)))
+			if n.Handler {
+				fmt.Fprintf(w, "      runs when a task below notifies it and reports changed, whatever --tags/--skip-tags say (its own tags are not evaluated)\n")
+			} else {
+				fmt.Fprintf(w, "      selected by: %s\n", printable(selection(n)))
+			}
 			if n.Rescue {
 				fmt.Fprintf(w, "      in a rescue: section: runs only when a task of its block fails\n")
 			}
