@@ -34,6 +34,7 @@ func TestEvaluateTags(t *testing.T) {
 		{"tagged not never", "--tags tagged does not run never", []string{"never", "a"}, []string{"tagged"}, nil, false},
 		{"skip tagged", "--skip-tags tagged skips tagged tasks", []string{"a"}, []string{"all"}, []string{"tagged"}, false},
 		{"skip wins", "--skip-tags beats --tags", []string{"a", "b"}, []string{"a"}, []string{"b"}, false},
+		{"explicit untagged", "a task tagged only 'untagged' is the untagged set: --tags tagged skips it (checked with ansible-playbook 2.14.18)", []string{"untagged"}, []string{"tagged"}, nil, false},
 		{"always and skip", "--skip-tags a skips an always task tagged a", []string{"always", "a"}, []string{"x"}, []string{"a"}, false},
 	}
 	for _, tc := range cases {

@@ -150,7 +150,8 @@ func EvaluateTags(tags, only, skip []string) bool {
 	if len(set) == 0 {
 		set["untagged"] = true
 	}
-	untagged := len(tags) == 0
+	// tags != self.untagged compares sets: a task tagged only "untagged" counts as untagged.
+	untagged := len(set) == 1 && set["untagged"]
 	in := func(xs []string) bool {
 		for _, x := range xs {
 			if set[x] {
