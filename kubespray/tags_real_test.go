@@ -295,10 +295,13 @@ func convertTasks(seq *yaml.Node, rel string, handlers bool) {
 		}
 		if isInclude {
 			delKeys(t, "when", "delegate_to", "run_once")
-			if l := get(t, "loop"); l != nil && l.Kind == yaml.ScalarNode {
-				// A loop computed at run time (kubespray's downloads): two items, a
-				// container and a file, so both include files load.
-				setNode(t, "loop", mustNode(`[{key: a, value: {container: true, enabled: true}}, {key: b, value: {container: false, enabled: true}}]`))
+			for _, k := range []string{"loop", "with_items", "with_list", "with_dict"} {
+				if l := get(t, k); l != nil && l.Kind == yaml.ScalarNode {
+					// A loop computed at run time (kubespray's downloads): two items, a
+					// container and a file, so both include files load.
+					delKeys(t, k)
+					setNode(t, "loop", mustNode(`[{key: a, file: a, download: {}, value: {container: true, enabled: true}}, {key: b, file: b, download: {}, value: {container: false, enabled: true}}]`))
+				}
 			}
 			continue
 		}

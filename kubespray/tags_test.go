@@ -381,3 +381,20 @@ func TestWhereSeedJSONSchema(t *testing.T) {
 		t.Errorf("no handler in the document: %s", data)
 	}
 }
+
+// TestSelectedSites: the config template's site runs under --tags containerd, not under
+// --tags containerd --skip-tags container-engine, nor under --tags other.
+func TestSelectedSites(t *testing.T) {
+	uses, err := Where(seedTree(t), "containerd_max_container_log_line_size")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		only, skip []string
+		want       int
+	}{{[]string{"containerd"}, nil, 2}, {[]string{"containerd"}, []string{"container-engine"}, 0}, {[]string{"other"}, nil, 0}, {nil, nil, 2}} {
+		if got := len(SelectedSites(uses, tc.only, tc.skip)); got != tc.want {
+			t.Errorf("--tags %v --skip-tags %v: %d sites, want %d", tc.only, tc.skip, got, tc.want)
+		}
+	}
+}

@@ -427,3 +427,28 @@ func WhereJSON(name string, uses []Use) *WhereDoc {
 	}
 	return d
 }
+
+// SelectedSites are the sites of uses that ansible-playbook --tags only --skip-tags skip
+// runs (a handler site when one of its notifiers runs), in order: what a run log should
+// show for the variable. Match them to a log by Task.Play().Name and Task.DisplayName()
+// ("TASK [role : name]", "RUNNING HANDLER [role : name]").
+func SelectedSites(uses []Use, only, skip []string) []Site {
+	var out []Site
+	for _, u := range uses {
+		for _, s := range u.Sites {
+			if !s.Task.Handler {
+				if s.Task.Selected(only, skip) {
+					out = append(out, s)
+				}
+				continue
+			}
+			for _, by := range s.NotifiedBy {
+				if by.Selected(only, skip) {
+					out = append(out, s)
+					break
+				}
+			}
+		}
+	}
+	return out
+}
