@@ -263,11 +263,6 @@ func taskSpans(path string) []taskSpan {
 	return out
 }
 
-type roleInclude struct {
-	role string
-	tags []string
-}
-
 // roleDirs lists the roles under dir by their names ("container-engine/containerd"): folders
 // holding tasks/, defaults/, vars/ or meta/.
 func roleDirs(dir string) []string {
@@ -293,51 +288,3 @@ func roleDirs(dir string) []string {
 }
 
 var reJinjaExpr = regexp.MustCompile(`\{\{\s*(.*?)\s*\}\}`)
-
-// expandInclude resolves an include_role/import_role name. A templated name
-// ("container-engine/{{ item.role }}") may be any role its fixed parts match: each is
-// listed (an over-approximation, since the value is known only at run time), and a
-// templated tag written with the same expression becomes the matched part.
-func expandInclude(roles []string, inc roleInclude) []roleInclude {
-	if !strings.Contains(inc.role, "{{") {
-		return []roleInclude{inc}
-	}
-	locs := reJinjaExpr.FindAllStringSubmatchIndex(inc.role, -1)
-	var pat strings.Builder
-	var exprs []string
-	last := 0
-	for _, l := range locs {
-		pat.WriteString(regexp.QuoteMeta(inc.role[last:l[0]]))
-		pat.WriteString(`([^/]+)`)
-		exprs = append(exprs, inc.role[l[2]:l[3]])
-		last = l[1]
-	}
-	pat.WriteString(regexp.QuoteMeta(inc.role[last:]))
-	re, err := regexp.Compile("^" + pat.String() + "$")
-	if err != nil {
-		return nil
-	}
-	var out []roleInclude
-	for _, r := range roles {
-		m := re.FindStringSubmatch(r)
-		if m == nil {
-			continue
-		}
-		var tags []string
-		for _, tg := range inc.tags {
-			if !strings.Contains(tg, "{{") {
-				tags = append(tags, tg)
-				continue
-			}
-			if tm := reJinjaExpr.FindStringSubmatch(tg); tm != nil {
-				for i, e := range exprs {
-					if e == tm[1] && strings.TrimSpace(reJinjaExpr.ReplaceAllString(tg, "")) == "" {
-						tags = append(tags, m[i+1])
-					}
-				}
-			}
-		}
-		out = append(out, roleInclude{role: r, tags: tags})
-	}
-	return out
-}

@@ -398,7 +398,7 @@ func WhereJSON(name string, uses []Use) *WhereDoc {
 				sd.Gates = append(sd.Gates, nonNil(g))
 			}
 			for _, c := range n.Choices {
-				sd.Choices = append(sd.Choices, ChoiceDoc{Expr: c.Expr, Value: c.Value})
+				sd.Choices = append(sd.Choices, ChoiceDoc(c))
 			}
 			for _, h := range s.Handlers {
 				sd.Handlers = append(sd.Handlers, handlerDoc(h))
