@@ -95,7 +95,12 @@ func realModel(tt *TaskTree, src, tag string) []string {
 				continue
 			}
 			rel, _ := filepath.Rel(src, n.Pos.File)
-			seen[fmt.Sprintf("M|%s:%d", filepath.ToSlash(rel), n.Pos.Line)] = true
+			if n.Action == "validate_argument_spec" {
+				// Not a marker: the role's argument-spec task, by its name.
+				seen["V|"+n.DisplayName()] = true
+			} else {
+				seen[fmt.Sprintf("M|%s:%d", filepath.ToSlash(rel), n.Pos.Line)] = true
+			}
 			for _, h := range pl.Notified(n) {
 				if consistent(h.Handler.Choices) {
 					seen["H|"+h.Handler.DisplayName()] = true
@@ -154,6 +159,8 @@ func realRun(t *testing.T, dir, ks, extra, tag string) []string {
 		if m[1] == "TASK" {
 			if i := strings.Index(m[2], "M|"); i >= 0 {
 				seen[m[2][i:]] = true
+			} else if strings.Contains(m[2], " : Validating arguments against arg spec ") {
+				seen["V|"+m[2]] = true
 			}
 		} else {
 			seen["H|"+m[2]] = true
