@@ -398,3 +398,23 @@ func TestSelectedSites(t *testing.T) {
 		}
 	}
 }
+
+// TestIncludeRoleKeyValueForm: include_role: name=dep tasks_from=extra (the k=v form).
+func TestIncludeRoleKeyValueForm(t *testing.T) {
+	dir := tagTree(t, map[string]string{"cluster.yml": "- hosts: all\n  roles: [node]\n",
+		"roles/node/tasks/main.yml": "- include_role: name=dep tasks_from=extra\n  tags: inc\n",
+		"roles/dep/tasks/main.yml":  "- name: Main\n  debug: msg={{ v }}\n",
+		"roles/dep/tasks/extra.yml": "- name: Extra\n  debug: msg={{ v }}\n  tags: inc\n",
+	})
+	uses, err := Where(dir, "v")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, u := range uses {
+		got = append(got, filepath.Base(u.Pos.File)+" "+strings.Join(u.Tags, ","))
+	}
+	if d := cmp.Diff([]string{"extra.yml inc", "main.yml "}, got); d != "" {
+		t.Errorf("(-want +got):\n%s", d)
+	}
+}

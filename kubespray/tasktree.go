@@ -696,6 +696,16 @@ func (b *treeBuilder) tasks(seq *yaml.Node, sc scope) {
 				b.file(f.path, fs)
 			}
 		case "import_role", "include_role":
+			if args.Kind == yaml.ScalarNode {
+				// The k=v form: include_role: name=foo tasks_from=bar.
+				m := &yaml.Node{Kind: yaml.MappingNode}
+				for _, f := range strings.Fields(args.Value) {
+					if k, v, ok := strings.Cut(f, "="); ok {
+						m.Content = append(m.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: k}, &yaml.Node{Kind: yaml.ScalarNode, Value: strings.Trim(v, `'"`)})
+					}
+				}
+				args = m
+			}
 			if args.Kind != yaml.MappingNode {
 				continue
 			}
