@@ -99,6 +99,7 @@ type TaskNode struct {
 	// task (the task loads only when they hold).
 	Choices []Choice
 	play    *TreePlay
+	inst    *roleInst
 }
 
 // Play is the play that reaches the node.
@@ -132,12 +133,66 @@ func (t *TaskNode) Selected(only, skip []string) bool {
 	if len(only) == 0 {
 		only = []string{"all"}
 	}
+	return t.tagSelected(only, skip) && !t.inst.shadowed(only, skip, 0)
+}
+
+func (t *TaskNode) tagSelected(only, skip []string) bool {
 	for _, g := range t.Gates {
 		if !EvaluateTags(g, only, skip) {
 			return false
 		}
 	}
 	return EvaluateTags(t.Tags, only, skip)
+}
+
+// roleInst is one place a play runs a role. Ansible keeps one Role object per role name
+// and parameters (tags, when, vars, role params, from_include) in a play
+// (playbook/role/__init__.py Role.load, ROLE_CACHE); once an instance had a task run and
+// reached its implicit role_complete task (tagged always, with the role's tags), later
+// instances of the same object are skipped ("role has already run",
+// plugins/strategy/linear.py), unless meta/main.yml allows duplicates. Roles brought by
+// include_role/import_role allow duplicates (role_include.py allow_duplicates defaults to
+// true).
+type roleInst struct {
+	nodes    []*TaskNode
+	earlier  []*roleInst
+	eorTags  []string
+	gates    [][]string
+	allowDup bool
+}
+
+// shadowed: an earlier instance of the same role object ran under this selection.
+func (ri *roleInst) shadowed(only, skip []string, depth int) bool {
+	if ri == nil || ri.allowDup || depth > 20 {
+		return false
+	}
+	for _, e := range ri.earlier {
+		if e.ran(only, skip, depth+1) {
+			return true
+		}
+	}
+	return false
+}
+
+// ran: some task of the instance ran and its role_complete task ran too.
+func (ri *roleInst) ran(only, skip []string, depth int) bool {
+	if ri.shadowed(only, skip, depth) {
+		return false
+	}
+	for _, g := range ri.gates {
+		if !EvaluateTags(g, only, skip) {
+			return false
+		}
+	}
+	if !EvaluateTags(ri.eorTags, only, skip) {
+		return false
+	}
+	for _, n := range ri.nodes {
+		if !n.Handler && n.tagSelected(only, skip) {
+			return true
+		}
+	}
+	return false
 }
 
 // EvaluateTags is ansible-core 2.14 playbook/taggable.py Taggable.evaluate_tags for a task
@@ -224,6 +279,8 @@ func (c *Checkout) CompileTasks() *TaskTree {
 }
 
 type treeBuilder struct {
+	// insts are the role instances of the play being compiled, by role object key.
+	insts    map[string][]*roleInst
 	c        *Checkout
 	tt       *TaskTree
 	tags     map[string]bool
@@ -247,6 +304,7 @@ type scope struct {
 	choices  []Choice
 	rescue   bool
 	always   bool
+	inst     *roleInst
 }
 
 func (b *treeBuilder) note(pos diag.Position, msg string) {
@@ -294,6 +352,7 @@ func (b *treeBuilder) playbook(path string, inherit []string, depth int) {
 			pl.Hosts = h.Value
 		}
 		sc := scope{play: pl, playDir: dir, tags: tags, dir: dir, file: path}
+		b.insts = map[string][]*roleInst{}
 		// Play.compile: pre_tasks, roles, tasks, post_tasks; handlers: the roles', then
 		// the play's own (playbook/play.py compile_roles_handlers, _load_handlers).
 		if s := get(p, "pre_tasks"); s != nil {
@@ -312,7 +371,7 @@ func (b *treeBuilder) playbook(path string, inherit []string, depth int) {
 					rtags = tagsOf(re)
 				}
 				before := len(pl.Handlers)
-				b.role(name, "", sc, union(tags, rtags), "", "", pl.Pos)
+				b.role(name, "", sc, union(tags, rtags), "", "", pl.Pos, roleKey(re))
 				roleHandlers = append(roleHandlers, pl.Handlers[before:]...)
 				pl.Handlers = pl.Handlers[:before]
 			}
@@ -337,7 +396,7 @@ func (b *treeBuilder) playbook(path string, inherit []string, depth int) {
 
 // role compiles a role for a play: its meta dependencies first (each with the tags of its
 // dependency entry), then tasks/<from>, and adds handlers/<hfrom> to the play.
-func (b *treeBuilder) role(name, parentPath string, sc scope, tags []string, from, hfrom string, pos diag.Position) {
+func (b *treeBuilder) role(name, parentPath string, sc scope, tags []string, from, hfrom string, pos diag.Position, key string) {
 	if sc.depth > 30 {
 		return
 	}
@@ -348,13 +407,31 @@ func (b *treeBuilder) role(name, parentPath string, sc scope, tags []string, fro
 	}
 	r, _ := b.c.role(name, sc.playDir, parentPath)
 	b.addTags(tags)
+	meta, _ := node(filepath.Join(path, "meta", "main.yml"))
 	if r != nil {
-		for _, d := range r.Deps {
+		var entries []*yaml.Node
+		if deps := get(meta, "dependencies"); deps != nil && deps.Kind == yaml.SequenceNode {
+			entries = deps.Content
+		}
+		for i, d := range r.Deps {
+			dkey := "\x00"
+			if i < len(entries) {
+				dkey = roleKey(entries[i])
+			}
 			b.role(d.Name, filepath.Dir(path), scope{play: sc.play, playDir: sc.playDir, gates: sc.gates, depth: sc.depth + 1, choices: sc.choices},
-				union(tags, b.c.depTags[[2]*ansible.Role{r, d}]), "", "", pos)
+				union(tags, b.c.depTags[[2]*ansible.Role{r, d}]), "", "", pos, dkey)
 		}
 	}
-	rs := scope{play: sc.play, playDir: sc.playDir, role: name, rolePath: path, tags: tags, gates: sc.gates, depth: sc.depth + 1, choices: sc.choices}
+	inst := &roleInst{eorTags: union(tags, []string{"always"}), gates: sc.gates}
+	if key == "" {
+		inst.allowDup = true
+	} else {
+		key = path + "\x00" + key
+		inst.allowDup = scalar(get(meta, "allow_duplicates")) == "true" || scalar(get(meta, "allow_duplicates")) == "yes"
+		inst.earlier = b.insts[key]
+		b.insts[key] = append(b.insts[key], inst)
+	}
+	rs := scope{play: sc.play, playDir: sc.playDir, role: name, rolePath: path, tags: tags, gates: sc.gates, depth: sc.depth + 1, choices: sc.choices, inst: inst}
 	if from == "" {
 		from = "main"
 	}
@@ -554,6 +631,26 @@ func (b *treeBuilder) argSpecTask(path, entry string, rs scope, pos diag.Positio
 	}
 }
 
+// roleKey is what makes a play's or meta dependency's role entry the same Role object as
+// another: its parameters, tags, when and vars as written (the name aside; the path is
+// added by the caller).
+func roleKey(entry *yaml.Node) string {
+	if entry == nil || entry.Kind != yaml.MappingNode {
+		return "{}"
+	}
+	var parts []string
+	for j := 0; j+1 < len(entry.Content); j += 2 {
+		k := entry.Content[j].Value
+		if k == "role" || k == "name" {
+			continue
+		}
+		v, _ := yaml.Marshal(entry.Content[j+1])
+		parts = append(parts, k+"="+string(v))
+	}
+	sort.Strings(parts)
+	return "{" + strings.Join(parts, ",") + "}"
+}
+
 // roleFile is playbook/role/__init__.py _load_role_yaml's search for tasks/NAME: NAME,
 // NAME.yml, NAME.yaml, NAME.json.
 func roleFile(dir, name string) string {
@@ -732,7 +829,7 @@ func (b *treeBuilder) tasks(seq *yaml.Node, sc scope) {
 				rs := inner
 				rs.choices = append(sc.choices[:len(sc.choices):len(sc.choices)], ex.choices...)
 				b.addTags(ex.tags)
-				b.role(ex.role, sc.rolePath, rs, union(rtags, ex.tags), from, hfrom, pos)
+				b.role(ex.role, sc.rolePath, rs, union(rtags, ex.tags), from, hfrom, pos, "")
 			}
 		default:
 			n := &TaskNode{Pos: pos, End: end, Name: scalar(get(t, "name")), Role: sc.role, Action: strings.TrimPrefix(strings.TrimPrefix(action, "ansible.builtin."), "ansible.legacy."), RawAction: action,
@@ -772,6 +869,10 @@ func (b *treeBuilder) tasks(seq *yaml.Node, sc scope) {
 func (b *treeBuilder) addNode(sc scope, n *TaskNode) {
 	n.play = sc.play
 	n.Choices = sc.choices
+	n.inst = sc.inst
+	if sc.inst != nil && !sc.handlers {
+		sc.inst.nodes = append(sc.inst.nodes, n)
+	}
 	n.Rescue = sc.rescue
 	n.InAlways = sc.always
 	if n.RawAction == "" {
