@@ -158,6 +158,7 @@ type roleInst struct {
 	earlier  []*roleInst
 	eorTags  []string
 	gates    [][]string
+	choices  []Choice
 	allowDup bool
 }
 
@@ -167,11 +168,25 @@ func (ri *roleInst) shadowed(only, skip []string, depth int) bool {
 		return false
 	}
 	for _, e := range ri.earlier {
-		if e.ran(only, skip, depth+1) {
+		if compatible(e.choices, ri.choices) && e.ran(only, skip, depth+1) {
 			return true
 		}
 	}
 	return false
+}
+
+// compatible: no expression takes two values (paths through different choices of a
+// templated name never both load: kubespray's Container Manager includes one of cri-o,
+// cri-dockerd, containerd).
+func compatible(a, b []Choice) bool {
+	for _, x := range a {
+		for _, y := range b {
+			if x.Expr == y.Expr && x.Value != y.Value {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // ran: some task of the instance ran and its role_complete task ran too.
@@ -422,7 +437,7 @@ func (b *treeBuilder) role(name, parentPath string, sc scope, tags []string, fro
 				union(tags, b.c.depTags[[2]*ansible.Role{r, d}]), "", "", pos, dkey)
 		}
 	}
-	inst := &roleInst{eorTags: union(tags, []string{"always"}), gates: sc.gates}
+	inst := &roleInst{eorTags: union(tags, []string{"always"}), gates: sc.gates, choices: sc.choices}
 	if key == "" {
 		inst.allowDup = true
 	} else {
