@@ -4,6 +4,13 @@
 // with package ansible, plus findings specific to kubespray's layout and `where`: the
 // tasks and templates that use a variable and the tags they run under.
 //
+// [Checkout.CompileTasks] builds each play's task list as ansible-core 2.14 does (imports
+// followed statically, includes as if they ran, tasks_from, apply:, meta dependencies,
+// handlers); [TaskNode.Selected] is ansible's tag selection for one task, include gates
+// included; [Where] finds a variable's uses with the tasks that run them ([TaskSite]) and the
+// handlers those notify ([HandlerRun]); [Answers] says per tag what a --tags run rewrites
+// and restarts.
+//
 // Read for this (kubernetes-sigs/kubespray at 46dbdd3, 2026-08-21): cluster.yml,
 // playbooks/cluster.yml, playbooks/boilerplate.yml, playbooks/install_etcd.yml,
 // roles/dynamic_groups/tasks/main.yml (k8s_cluster and the old group names are built at

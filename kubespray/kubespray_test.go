@@ -359,9 +359,12 @@ func TestBrokenVarsFile(t *testing.T) {
 }
 
 // TestWhereTemplatedIncludeRole: include_role with a templated name may load any role its
-// fixed parts match; apply: tags written with the same expression become the role's part
-// (kubespray's container-engine: name "container-engine/{{ item.role }}", apply tags
-// "{{ item.role }}").
+// fixed parts match (here: the loop's item.role values); apply: tags written with the same
+// expression become the role's part (kubespray's container-engine: name
+// "container-engine/{{ item.role }}", apply tags "{{ item.role }}"). The include task's own
+// tags gate it: --tags one skips the include (tagged engines, node, nodes), so the role's
+// tasks never load (checked with ansible-playbook 2.14.18; kubespray repeats every runtime
+// name on its include for this reason).
 func TestWhereTemplatedIncludeRole(t *testing.T) {
 	dir := treeWith(t, "roles/kubernetes/node/tasks/engines.yml", `- name: Engines
   include_role:
@@ -371,7 +374,10 @@ func TestWhereTemplatedIncludeRole(t *testing.T) {
   loop: [{role: one}, {role: two}]
   tags: engines
 `)
-	for _, r := range []string{"one", "two"} {
+	main := filepath.Join(dir, "roles/kubernetes/node/tasks/main.yml")
+	data, _ := os.ReadFile(main)
+	os.WriteFile(main, append(data, "\n- import_tasks: engines.yml\n"...), 0o644)
+	for _, r := range []string{"one", "two", "three"} {
 		p := filepath.Join(dir, "roles", "engines", r, "tasks", "main.yml")
 		os.MkdirAll(filepath.Dir(p), 0o755)
 		os.WriteFile(p, []byte("- name: use\n  debug: msg={{ engine_opt }}\n"), 0o644)
@@ -384,7 +390,7 @@ func TestWhereTemplatedIncludeRole(t *testing.T) {
 	for _, u := range uses {
 		got = append(got, u.Role+" ["+strings.Join(u.Tags, ",")+"]")
 	}
-	want := []string{"engines/one [engines,node,nodes,one]", "engines/two [engines,node,nodes,two]"}
+	want := []string{"engines/one [engines,node,nodes]", "engines/three []", "engines/two [engines,node,nodes]"}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("(-want +got):\n%s", d)
 	}

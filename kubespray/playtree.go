@@ -849,8 +849,13 @@ func (w *walk) includeRole(path string, t *yaml.Node, action string, v *yaml.Nod
 		if w.static {
 			return
 		}
-		for _, ex := range expandInclude(roleDirs(filepath.Join(w.hr.c.Dir, "roles")), roleInclude{role: nameN.Value}) {
-			targets = append(targets, target{ex.role, skip, addUnsure(unsure, "include_role name "+nameN.Value)})
+		// Every role the templated name can match (where's name pattern: one path part per
+		// expression).
+		re, _ := namePattern(nameN.Value)
+		for _, name := range roleDirs(filepath.Join(w.hr.c.Dir, "roles")) {
+			if re.MatchString(name) {
+				targets = append(targets, target{name, skip, addUnsure(unsure, "include_role name "+nameN.Value)})
+			}
 		}
 	}
 	for _, tg := range targets {

@@ -11,12 +11,11 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/k3sconf/k3sconf/ansible"
 	"github.com/k3sconf/k3sconf/diag"
 	"github.com/k3sconf/k3sconf/internal/rootfs"
 )
 
-// Use is one task or template line that uses the variable.
+// Use is one task, template, handler or role-variable line that uses the variable.
 type Use struct {
 	Pos  diag.Position
 	Role string
@@ -24,79 +23,62 @@ type Use struct {
 	Kind string
 	// Task is the name of the task around the line (tasks and handlers).
 	Task string
-	// Tags are the tags under which the line runs: the task's and its blocks', plus each
-	// play's and role entry's tags (union over the plays that load the role).
+	// Tags are the tags T of cluster.yml (TaskTree.Tags) for which ansible-playbook --tags T
+	// runs the line: a task that uses it, a template task that renders it, or (a handler)
+	// a task that notifies it.
 	Tags []string
-	// Plays are the plays of cluster.yml that load the role (directly or as a dependency).
+	// AnyTag is set when the line runs whatever --tags names ("always" at every step).
+	AnyTag bool
+	// Plays are the plays of cluster.yml that run the line.
 	Plays []string
+	// Sites are the tasks that run the line, once per play (and path) reaching them.
+	Sites []TaskSite
 }
 
-// Where lists every use of name in the checkout's roles.
+// TaskSite is one task that runs a use: the task itself, the template task rendering a
+// template, or a handler. Handlers are the handlers it notifies, followed through handlers
+// that notify further handlers; NotifiedBy (for a handler site) are the tasks that notify
+// it.
+type TaskSite struct {
+	Task       *TaskNode
+	Handlers   []HandlerRun
+	NotifiedBy []*TaskNode
+}
+
+// HandlerRun is a handler a task notifies. In ansible-core 2.14 a notified handler runs
+// whatever --tags and --skip-tags say (its own tags, never included, are not evaluated:
+// executor/play_iterator.py keeps every handler of the play, and only tasks are filtered;
+// checked with ansible-playbook), at the next flush_handlers or the end of the play, if the
+// notifying task reported changed.
+type HandlerRun struct {
+	Handler *TaskNode
+	// By is the notify: entry that reached it: the handler's name, "role : name", or a
+	// listen: topic.
+	By string
+	// From is the task or handler whose notify: names it.
+	From *TaskNode
+	// Does says what the handler does ("restarts containerd", "runs `…`").
+	Does string
+}
+
+// Where lists every use of name in the checkout's roles, with the tasks of cluster.yml that
+// run each one, their tags as Ansible selects them and the handlers they notify.
 func Where(dir, name string) ([]Use, error) {
 	c, err := Load(dir)
 	if err != nil {
 		return nil, err
 	}
+	return c.Where(c.CompileTasks(), name)
+}
+
+// Where is [Where] on a loaded checkout and its compiled tree (compile once for several
+// variables).
+func (c *Checkout) Where(tt *TaskTree, name string) ([]Use, error) {
+	dir := c.Dir
 	re := regexp.MustCompile(`(^|[^A-Za-z0-9_])` + regexp.QuoteMeta(name) + `($|[^A-Za-z0-9_])`)
-	// role name -> plays and tags from play + role entry.
-	type ctx struct {
-		plays []string
-		tags  []string
-	}
-	roleCtx := map[string]*ctx{}
-	for _, p := range c.Plays {
-		for _, pr := range p.Roles {
-			// A meta dependency's tasks carry the tags of the entry that pulled it in, its
-			// own entry's tags included.
-			var walk func(r *ansible.Role, tags []string, depth int)
-			walk = func(r *ansible.Role, tags []string, depth int) {
-				if depth > 30 {
-					return
-				}
-				x := roleCtx[r.Name]
-				if x == nil {
-					x = &ctx{}
-					roleCtx[r.Name] = x
-				}
-				x.plays = appendUniq(x.plays, p.Name)
-				x.tags = appendUniq(x.tags, tags...)
-				for _, d := range r.Deps {
-					walk(d, appendUniq(append([]string(nil), tags...), c.depTags[[2]*ansible.Role{r, d}]...), depth+1)
-				}
-			}
-			walk(pr.Role, append(append([]string(nil), p.Tags...), pr.Tags...), 0)
-		}
-	}
-	// Roles pulled in by import_role/include_role tasks run in their includer's plays.
-	// import_role is static: the including task's tags (and its blocks') are inherited.
-	// include_role is dynamic: its own tags apply only to the include task itself, so the
-	// included tasks get the includer's play and role tags plus apply: tags (ansible-core
-	// 2.14 TaskInclude/IncludeRole build_parent_block).
-	allRoles := roleDirs(filepath.Join(dir, "roles"))
-	for changed, rounds := true, 0; changed && rounds < 10; rounds++ {
-		changed = false
-		for role, x := range roleCtx {
-			for _, inc := range roleIncludes(filepath.Join(dir, "roles", filepath.FromSlash(role), "tasks")) {
-				for _, ex := range expandInclude(allRoles, inc) {
-					child := roleCtx[ex.role]
-					if child == nil {
-						child = &ctx{}
-						roleCtx[ex.role] = child
-					}
-					before := len(child.plays) + len(child.tags)
-					child.plays = appendUniq(child.plays, x.plays...)
-					child.tags = appendUniq(child.tags, x.tags...)
-					child.tags = appendUniq(child.tags, ex.tags...)
-					if len(child.plays)+len(child.tags) != before {
-						changed = true
-					}
-				}
-			}
-		}
-	}
 	var uses []Use
 	rolesDir := filepath.Join(dir, "roles")
-	err = filepath.WalkDir(rolesDir, func(p string, d os.DirEntry, err error) error {
+	err := filepath.WalkDir(rolesDir, func(p string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return nil
 		}
@@ -119,29 +101,82 @@ func Where(dir, name string) ([]Use, error) {
 		if len(lines) == 0 {
 			return nil
 		}
-		var tasks []taskSpan
+		var spans []taskSpan
 		if kind == "task" || kind == "handler" {
-			tasks = taskSpans(p)
+			spans = taskSpans(p)
 		}
-		x := roleCtx[role]
 		for _, ln := range lines {
 			u := Use{Pos: diag.Position{File: p, Line: ln[0], Column: ln[1]}, Role: role, Kind: kind}
-			if x != nil && (kind == "task" || kind == "template" || kind == "handler") {
-				u.Plays = x.plays
-				u.Tags = append(u.Tags, x.tags...)
-			}
-			for _, t := range tasks {
+			for _, t := range spans {
 				if ln[0] >= t.from && ln[0] <= t.to {
 					u.Task = t.name
-					u.Tags = appendUniq(u.Tags, t.tags...)
 				}
 			}
-			sort.Strings(u.Tags)
+			if kind == "task" || kind == "template" || kind == "handler" {
+				tt.sites(&u)
+			}
 			uses = append(uses, u)
 		}
 		return nil
 	})
 	return uses, err
+}
+
+// sites finds the tasks of the tree that run u and fills its tags, plays and handlers.
+func (tt *TaskTree) sites(u *Use) {
+	for _, pl := range tt.Plays {
+		var found []*TaskNode
+		switch u.Kind {
+		case "task":
+			for _, n := range pl.Tasks {
+				if n.Pos.File == u.Pos.File && u.Pos.Line >= n.Pos.Line && u.Pos.Line <= n.End {
+					found = append(found, n)
+				}
+			}
+		case "handler":
+			for _, n := range pl.Handlers {
+				if n.Pos.File == u.Pos.File && u.Pos.Line >= n.Pos.Line && u.Pos.Line <= n.End {
+					found = append(found, n)
+				}
+			}
+		case "template":
+			for _, n := range append(append([]*TaskNode(nil), pl.Tasks...), pl.Handlers...) {
+				for _, f := range n.Templates {
+					if f == u.Pos.File {
+						found = append(found, n)
+						break
+					}
+				}
+			}
+		}
+		for _, n := range found {
+			s := TaskSite{Task: n}
+			if n.Handler {
+				s.NotifiedBy = pl.notifiers(n)
+			} else {
+				s.Handlers = pl.Notified(n)
+			}
+			u.Sites = append(u.Sites, s)
+			u.Plays = appendUniq(u.Plays, pl.Name)
+		}
+	}
+	for _, s := range u.Sites {
+		runners := []*TaskNode{s.Task}
+		if s.Task.Handler {
+			runners = s.NotifiedBy
+		}
+		for _, r := range runners {
+			if r.Selected([]string{anyTag}, nil) {
+				u.AnyTag = true
+			}
+			for _, tg := range tt.Tags {
+				if r.Selected([]string{tg}, nil) {
+					u.Tags = appendUniq(u.Tags, tg)
+				}
+			}
+		}
+	}
+	sort.Strings(u.Tags)
 }
 
 func appendUniq(xs []string, more ...string) []string {
@@ -228,67 +263,6 @@ func taskSpans(path string) []taskSpan {
 	return out
 }
 
-var _ = ansible.Def{}
-
-type roleInclude struct {
-	role string
-	tags []string
-}
-
-// roleIncludes finds import_role/include_role tasks in a role's tasks folder.
-func roleIncludes(tasksDir string) []roleInclude {
-	var out []roleInclude
-	_ = filepath.WalkDir(tasksDir, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return nil
-		}
-		data, err := rootfs.ReadHostFile(p)
-		if err != nil {
-			return nil
-		}
-		var doc yaml.Node
-		if yaml.Unmarshal(data, &doc) != nil || len(doc.Content) == 0 {
-			return nil
-		}
-		var walk func(seq *yaml.Node, inherited []string)
-		walk = func(seq *yaml.Node, inherited []string) {
-			if seq.Kind != yaml.SequenceNode {
-				return
-			}
-			for _, t := range seq.Content {
-				tags := appendUniq(append([]string(nil), inherited...), tagsOf(t)...)
-				for _, k := range []string{"block", "rescue", "always"} {
-					if b := get(t, k); b != nil {
-						walk(b, tags)
-					}
-				}
-				for _, k := range []string{"import_role", "ansible.builtin.import_role", "include_role", "ansible.builtin.include_role"} {
-					n := get(t, k)
-					if n == nil {
-						continue
-					}
-					name := get(n, "name")
-					if name == nil {
-						continue
-					}
-					inc := roleInclude{role: name.Value}
-					if strings.HasSuffix(k, "import_role") {
-						inc.tags = tags
-					} else if ap := get(n, "apply"); ap != nil {
-						inc.tags = append(inherited[:len(inherited):len(inherited)], tagsOf(ap)...)
-					} else {
-						inc.tags = inherited
-					}
-					out = append(out, inc)
-				}
-			}
-		}
-		walk(doc.Content[0], nil)
-		return nil
-	})
-	return out
-}
-
 // roleDirs lists the roles under dir by their names ("container-engine/containerd"): folders
 // holding tasks/, defaults/, vars/ or meta/.
 func roleDirs(dir string) []string {
@@ -314,51 +288,3 @@ func roleDirs(dir string) []string {
 }
 
 var reJinjaExpr = regexp.MustCompile(`\{\{\s*(.*?)\s*\}\}`)
-
-// expandInclude resolves an include_role/import_role name. A templated name
-// ("container-engine/{{ item.role }}") may be any role its fixed parts match: each is
-// listed (an over-approximation, since the value is known only at run time), and a
-// templated tag written with the same expression becomes the matched part.
-func expandInclude(roles []string, inc roleInclude) []roleInclude {
-	if !strings.Contains(inc.role, "{{") {
-		return []roleInclude{inc}
-	}
-	locs := reJinjaExpr.FindAllStringSubmatchIndex(inc.role, -1)
-	var pat strings.Builder
-	var exprs []string
-	last := 0
-	for _, l := range locs {
-		pat.WriteString(regexp.QuoteMeta(inc.role[last:l[0]]))
-		pat.WriteString(`([^/]+)`)
-		exprs = append(exprs, inc.role[l[2]:l[3]])
-		last = l[1]
-	}
-	pat.WriteString(regexp.QuoteMeta(inc.role[last:]))
-	re, err := regexp.Compile("^" + pat.String() + "$")
-	if err != nil {
-		return nil
-	}
-	var out []roleInclude
-	for _, r := range roles {
-		m := re.FindStringSubmatch(r)
-		if m == nil {
-			continue
-		}
-		var tags []string
-		for _, tg := range inc.tags {
-			if !strings.Contains(tg, "{{") {
-				tags = append(tags, tg)
-				continue
-			}
-			if tm := reJinjaExpr.FindStringSubmatch(tg); tm != nil {
-				for i, e := range exprs {
-					if e == tm[1] && strings.TrimSpace(reJinjaExpr.ReplaceAllString(tg, "")) == "" {
-						tags = append(tags, m[i+1])
-					}
-				}
-			}
-		}
-		out = append(out, roleInclude{role: r, tags: tags})
-	}
-	return out
-}

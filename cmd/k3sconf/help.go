@@ -117,8 +117,10 @@ var commands = []*command{
 		example: "k3sconf kubespray explain container_manager --host node1 -i inventory/mycluster/inventory.ini\n" +
 			"k3sconf kubespray explain kube_version --host node1 -i inventory/mycluster -e kube_version=v1.31.1"},
 	{name: "kubespray where", args: "VAR", synopsis: "the tasks and templates of a kubespray checkout that use a variable, and the tags they run under",
-		help: "Answers \"will re-running with --tags X apply my change to VAR?\": play, role and task tags\n" +
-			"of cluster.yml and the playbooks it imports, for every use of the variable.",
+		help: "Answers \"will re-running with --tags X apply my change to VAR?\": the tasks of cluster.yml\n" +
+			"that use the variable or render a template using it, the --tags that run them as\n" +
+			"ansible-core 2.14 selects them (imports, includes, tasks_from, apply:, always, never),\n" +
+			"the handlers they notify and what those restart, and one line per tag.",
 		own: []flagDoc{
 			{name: "kubespray", arg: "DIR", valueKind: "dir", help: "the kubespray checkout (default: the current folder)"},
 			{name: "json", help: "machine-readable output (document \"kubespray where\")"},

@@ -1,0 +1,947 @@
+package kubespray
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/k3sconf/k3sconf/ansible"
+	"github.com/k3sconf/k3sconf/diag"
+)
+
+// TaskTree is cluster.yml compiled the way ansible-core 2.14 builds its plays' task lists:
+// every play's pre_tasks, roles (meta dependencies first), tasks and post_tasks, with
+// import_tasks/import_role followed statically and include_tasks/include_role followed as
+// if they ran (every file or role a templated name can match), each task carrying the tags
+// Ansible evaluates for it, and each play's handlers.
+//
+// Read in ansible-core 2.14.18 (Debian 12's ansible-core): playbook/helpers.py
+// load_list_of_tasks (an import's tags are added to every imported block),
+// playbook/task.py and block.py _get_parent_attribute (tags extend up the parent chain, a
+// dynamic include is skipped: its own tags do not reach the included tasks, its parents'
+// do), playbook/task_include.py and role_include.py build_parent_block and get_block_list
+// (apply: becomes a block above the included tasks; an included role's handlers join the
+// play), playbook/block.py filter_tagged_tasks (every task and include task is filtered,
+// and the tasks of an include again when it runs: plugins/strategy/linear.py),
+// playbook/taggable.py evaluate_tags, plugins/strategy/__init__.py (notify by name,
+// "role : name" or listen topic; the last handler loaded with a name wins).
+type TaskTree struct {
+	Dir   string
+	Plays []*TreePlay
+	// Tags is every tag some task, block, include, role or play carries, sorted: what
+	// ansible-playbook --list-tags would list with the dynamic includes expanded.
+	Tags []string
+	// Diagnostics are includes and roles that could not be followed.
+	Diagnostics []diag.Diagnostic
+}
+
+// TreePlay is one play with its compiled tasks and handlers.
+type TreePlay struct {
+	Name  string
+	Pos   diag.Position
+	Hosts string
+	// Tasks are the play's tasks in run order, include tasks included (they are filtered by
+	// tags too).
+	Tasks []*TaskNode
+	// Handlers are the play's handlers in load order (role handlers, the play's own, then
+	// those of imported and included roles).
+	Handlers []*TaskNode
+}
+
+// TaskNode is one task (or handler) as one play reaches it. The same task of a file
+// reached twice (two plays, or a file included twice) is two nodes.
+type TaskNode struct {
+	Pos diag.Position
+	// End is the last line of the task in its file.
+	End  int
+	Name string
+	// Role is the role the task runs as (the name written in the play, dependency or
+	// include_role), "" for a play's own tasks. Ansible prints "Role : Name".
+	Role   string
+	Action string
+	// Tags are the task's tags with those it inherits (blocks, imports, apply:, role
+	// entries, meta dependency entries, play, import_playbook), sorted.
+	Tags []string
+	// Gates are the tags of each dynamic include (include_tasks, include_role) the task is
+	// reached through, outermost first: each include must be selected for its tasks to
+	// load.
+	Gates [][]string
+	// Include is set on an include_tasks/include_role task; IncludedRole is the role an
+	// include_role names, as written.
+	Include      bool
+	IncludedRole string
+	Handler      bool
+	// Rescue is set on a task of a block's rescue: (it runs only when a task of the block
+	// fails).
+	Rescue bool
+	// InAlways is set on a task of a block's always: section.
+	InAlways bool
+	// RawAction is the module as written (ansible.builtin.debug or debug).
+	RawAction string
+	Notify    []string
+	Listen    []string
+	// Templates are the template files a template task renders (every one its src can
+	// name); Dest is its dest as written.
+	Templates []string
+	Dest      string
+	// DestDefault is Dest with each {{ var }} that a role default sets to plain text
+	// substituted (the task's role, its dependencies, kubespray_defaults); "" if some part
+	// is not known that way. The inventory may set another value (explain says).
+	DestDefault string
+	// Args are the module's arguments as written (scalar values only), for describing a
+	// handler.
+	Args map[string]string
+	// Choices are the values templated include and role names take on the path to the
+	// task (the task loads only when they hold).
+	Choices []Choice
+	play    *TreePlay
+	inst    *roleInst
+}
+
+// Play is the play that reaches the node.
+func (t *TaskNode) Play() *TreePlay { return t.play }
+
+// DisplayName is the task's name as ansible-playbook's default callback prints it in
+// "TASK [...]": "role : name" (task.py get_name; an unnamed task has its module for name),
+// but an include_role/import_role task is its name alone, or "include_role : ROLE"
+// (role_include.py get_name).
+func (t *TaskNode) DisplayName() string {
+	if t.Include && strings.HasSuffix(t.Action, "_role") {
+		if t.Name != "" {
+			return t.Name
+		}
+		return t.RawAction + " : " + t.IncludedRole
+	}
+	name := t.Name
+	if name == "" {
+		name = t.RawAction
+	}
+	if t.Role != "" {
+		return t.Role + " : " + name
+	}
+	return name
+}
+
+// Selected reports whether ansible-playbook --tags only --skip-tags skip runs the task:
+// every include above it and the task itself pass taggable.py evaluate_tags. An empty
+// only is ansible's default, "all".
+func (t *TaskNode) Selected(only, skip []string) bool {
+	if len(only) == 0 {
+		only = []string{"all"}
+	}
+	return t.tagSelected(only, skip) && !t.inst.shadowed(only, skip, 0)
+}
+
+func (t *TaskNode) tagSelected(only, skip []string) bool {
+	for _, g := range t.Gates {
+		if !EvaluateTags(g, only, skip) {
+			return false
+		}
+	}
+	return EvaluateTags(t.Tags, only, skip)
+}
+
+// roleInst is one place a play runs a role. Ansible keeps one Role object per role name
+// and parameters (tags, when, vars, role params, from_include) in a play
+// (playbook/role/__init__.py Role.load, ROLE_CACHE); once an instance had a task run and
+// reached its implicit role_complete task (tagged always, with the role's tags), later
+// instances of the same object are skipped ("role has already run",
+// plugins/strategy/linear.py), unless meta/main.yml allows duplicates. Roles brought by
+// include_role/import_role allow duplicates (role_include.py allow_duplicates defaults to
+// true).
+type roleInst struct {
+	nodes    []*TaskNode
+	earlier  []*roleInst
+	eorTags  []string
+	gates    [][]string
+	choices  []Choice
+	allowDup bool
+}
+
+// shadowed: an earlier instance of the same role object ran under this selection.
+func (ri *roleInst) shadowed(only, skip []string, depth int) bool {
+	if ri == nil || ri.allowDup || depth > 20 {
+		return false
+	}
+	for _, e := range ri.earlier {
+		if compatible(e.choices, ri.choices) && e.ran(only, skip, depth+1) {
+			return true
+		}
+	}
+	return false
+}
+
+// compatible: no expression takes two values (paths through different choices of a
+// templated name never both load: kubespray's Container Manager includes one of cri-o,
+// cri-dockerd, containerd).
+func compatible(a, b []Choice) bool {
+	for _, x := range a {
+		for _, y := range b {
+			if x.Expr == y.Expr && x.Value != y.Value {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// ran: some task of the instance ran and its role_complete task ran too.
+func (ri *roleInst) ran(only, skip []string, depth int) bool {
+	if ri.shadowed(only, skip, depth) {
+		return false
+	}
+	for _, g := range ri.gates {
+		if !EvaluateTags(g, only, skip) {
+			return false
+		}
+	}
+	if !EvaluateTags(ri.eorTags, only, skip) {
+		return false
+	}
+	for _, n := range ri.nodes {
+		if !n.Handler && n.tagSelected(only, skip) {
+			return true
+		}
+	}
+	return false
+}
+
+// EvaluateTags is ansible-core 2.14 playbook/taggable.py Taggable.evaluate_tags for a task
+// whose effective tags are tags (untagged tasks carry the implicit "untagged").
+func EvaluateTags(tags, only, skip []string) bool {
+	set := map[string]bool{}
+	for _, t := range tags {
+		set[t] = true
+	}
+	if len(set) == 0 {
+		set["untagged"] = true
+	}
+	// tags != self.untagged compares sets: a task tagged only "untagged" counts as untagged.
+	untagged := len(set) == 1 && set["untagged"]
+	in := func(xs []string) bool {
+		for _, x := range xs {
+			if set[x] {
+				return true
+			}
+		}
+		return false
+	}
+	has := func(xs []string, s string) bool {
+		for _, x := range xs {
+			if x == s {
+				return true
+			}
+		}
+		return false
+	}
+	run := true
+	if len(only) > 0 {
+		switch {
+		case set["always"]:
+		case has(only, "all") && !set["never"]:
+		case in(only):
+		case has(only, "tagged") && !untagged && !set["never"]:
+		default:
+			run = false
+		}
+	}
+	if run && len(skip) > 0 {
+		switch {
+		case has(skip, "all"):
+			if !set["always"] || has(skip, "always") {
+				run = false
+			}
+		case in(skip):
+			run = false
+		case has(skip, "tagged") && !untagged:
+			run = false
+		}
+	}
+	return run
+}
+
+// StaticTags are the tags ansible-playbook --list-tags prints (TASK TAGS): those of the
+// tasks and include tasks known before anything runs, i.e. not below a dynamic include.
+func (tt *TaskTree) StaticTags() []string {
+	var out []string
+	for _, pl := range tt.Plays {
+		for _, n := range pl.Tasks {
+			// cli/playbook.py lists the tasks of each block's block: only, not rescue:
+			// or always:.
+			if len(n.Gates) == 0 && !n.Rescue && !n.InAlways {
+				out = appendUniq(out, n.Tags...)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// CompileTasks compiles the checkout's cluster.yml.
+func (c *Checkout) CompileTasks() *TaskTree {
+	tt := &TaskTree{Dir: c.Dir}
+	b := &treeBuilder{c: c, tt: tt, tags: map[string]bool{}, seenDiag: map[string]bool{}}
+	b.playbook(c.Playbook, nil, 0)
+	for t := range b.tags {
+		tt.Tags = append(tt.Tags, t)
+	}
+	sort.Strings(tt.Tags)
+	return tt
+}
+
+type treeBuilder struct {
+	// insts are the role instances of the play being compiled, by role object key.
+	insts    map[string][]*roleInst
+	c        *Checkout
+	tt       *TaskTree
+	tags     map[string]bool
+	seenDiag map[string]bool
+}
+
+// scope is what a task inherits where it is loaded.
+type scope struct {
+	play     *TreePlay
+	playDir  string
+	role     string // role name, "" for play tasks
+	rolePath string
+	tags     []string
+	gates    [][]string
+	dir      string // folder of the file being read (relative includes)
+	file     string // the file being read
+	handlers bool
+	depth    int
+	vars     map[string]*yaml.Node // vars: of enclosing includes (templated names)
+	loop     *yaml.Node
+	choices  []Choice
+	rescue   bool
+	always   bool
+	inst     *roleInst
+}
+
+func (b *treeBuilder) note(pos diag.Position, msg string) {
+	key := pos.String() + msg
+	if b.seenDiag[key] {
+		return
+	}
+	b.seenDiag[key] = true
+	b.tt.Diagnostics = append(b.tt.Diagnostics, diag.Diagnostic{Severity: diag.Info, Code: "KS012", Pos: pos, Message: msg})
+}
+
+func (b *treeBuilder) addTags(ts []string) {
+	for _, t := range ts {
+		if !strings.Contains(t, "{{") {
+			b.tags[t] = true
+		}
+	}
+}
+
+func (b *treeBuilder) playbook(path string, inherit []string, depth int) {
+	if depth > 20 {
+		return
+	}
+	root, err := node(path)
+	if err != nil || root == nil || root.Kind != yaml.SequenceNode {
+		return
+	}
+	dir := filepath.Dir(path)
+	for _, p := range root.Content {
+		tags := union(inherit, tagsOf(p))
+		imp := get(p, "import_playbook")
+		if imp == nil {
+			imp = get(p, "ansible.builtin.import_playbook")
+		}
+		if imp != nil {
+			b.playbook(filepath.Join(dir, imp.Value), tags, depth+1)
+			continue
+		}
+		b.addTags(tags)
+		pl := &TreePlay{Pos: diag.Position{File: path, Line: p.Line, Column: p.Column}}
+		if n := get(p, "name"); n != nil {
+			pl.Name = n.Value
+		}
+		if h := get(p, "hosts"); h != nil {
+			pl.Hosts = h.Value
+		}
+		sc := scope{play: pl, playDir: dir, tags: tags, dir: dir, file: path}
+		b.insts = map[string][]*roleInst{}
+		// Play.compile: pre_tasks, roles, tasks, post_tasks; handlers: the roles', then
+		// the play's own (playbook/play.py compile_roles_handlers, _load_handlers).
+		if s := get(p, "pre_tasks"); s != nil {
+			b.tasks(s, sc)
+		}
+		var roleHandlers []*TaskNode
+		if rs := get(p, "roles"); rs != nil && rs.Kind == yaml.SequenceNode {
+			for _, re := range rs.Content {
+				name, rtags := re.Value, []string(nil)
+				if re.Kind == yaml.MappingNode {
+					if n := get(re, "role"); n != nil {
+						name = n.Value
+					} else if n := get(re, "name"); n != nil {
+						name = n.Value
+					}
+					rtags = tagsOf(re)
+				}
+				before := len(pl.Handlers)
+				b.role(name, "", sc, union(tags, rtags), "", "", pl.Pos, roleKey(re))
+				roleHandlers = append(roleHandlers, pl.Handlers[before:]...)
+				pl.Handlers = pl.Handlers[:before]
+			}
+		}
+		if s := get(p, "tasks"); s != nil {
+			b.tasks(s, sc)
+		}
+		if s := get(p, "post_tasks"); s != nil {
+			b.tasks(s, sc)
+		}
+		own := pl.Handlers
+		pl.Handlers = nil
+		if s := get(p, "handlers"); s != nil {
+			hs := sc
+			hs.handlers = true
+			b.tasks(s, hs)
+		}
+		pl.Handlers = append(append(roleHandlers, pl.Handlers...), own...)
+		b.tt.Plays = append(b.tt.Plays, pl)
+	}
+}
+
+// role compiles a role for a play: its meta dependencies first (each with the tags of its
+// dependency entry), then tasks/<from>, and adds handlers/<hfrom> to the play.
+func (b *treeBuilder) role(name, parentPath string, sc scope, tags []string, from, hfrom string, pos diag.Position, key string) {
+	if sc.depth > 30 {
+		return
+	}
+	path := b.c.rolePath(filepath.FromSlash(name), sc.playDir, parentPath)
+	if path == "" {
+		b.note(pos, "role "+name+" not found: its tasks are not followed")
+		return
+	}
+	r, _ := b.c.role(name, sc.playDir, parentPath)
+	b.addTags(tags)
+	meta, _ := node(filepath.Join(path, "meta", "main.yml"))
+	if r != nil {
+		var entries []*yaml.Node
+		if deps := get(meta, "dependencies"); deps != nil && deps.Kind == yaml.SequenceNode {
+			entries = deps.Content
+		}
+		for i, d := range r.Deps {
+			dkey := "\x00"
+			if i < len(entries) {
+				dkey = roleKey(entries[i])
+			}
+			b.role(d.Name, filepath.Dir(path), scope{play: sc.play, playDir: sc.playDir, gates: sc.gates, depth: sc.depth + 1, choices: sc.choices},
+				union(tags, b.c.depTags[[2]*ansible.Role{r, d}]), "", "", pos, dkey)
+		}
+	}
+	inst := &roleInst{eorTags: union(tags, []string{"always"}), gates: sc.gates, choices: sc.choices}
+	if key == "" {
+		inst.allowDup = true
+	} else {
+		key = path + "\x00" + key
+		inst.allowDup = scalar(get(meta, "allow_duplicates")) == "true" || scalar(get(meta, "allow_duplicates")) == "yes"
+		inst.earlier = b.insts[key]
+		b.insts[key] = append(b.insts[key], inst)
+	}
+	rs := scope{play: sc.play, playDir: sc.playDir, role: name, rolePath: path, tags: tags, gates: sc.gates, depth: sc.depth + 1, choices: sc.choices, inst: inst}
+	if from == "" {
+		from = "main"
+	}
+	b.argSpecTask(path, from, rs, pos)
+	if f := roleFile(filepath.Join(path, "tasks"), from); f != "" {
+		rs.dir = filepath.Dir(f)
+		b.file(f, rs)
+	}
+	if hfrom == "" {
+		hfrom = "main"
+	}
+	if f := roleFile(filepath.Join(path, "handlers"), hfrom); f != "" {
+		hs := rs
+		hs.handlers = true
+		hs.dir = filepath.Dir(f)
+		b.file(f, hs)
+	}
+}
+
+var (
+	reTemplateLookup = regexp.MustCompile(`lookup\(\s*['"](?:ansible\.builtin\.)?template['"]\s*,\s*(?:['"]([^'"]+)['"]|(item)\s*\))`)
+	reIdent          = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`)
+	reQuotedJ2       = regexp.MustCompile(`['"]([^'"]+\.j2)['"]`)
+)
+
+// loopNames are the file names a loop can give item: the items of a list written in the
+// task, or of the role variable (vars/ or defaults/) the loop expression names, following
+// the list variables and quoted .j2 names its templated items mention (every one of them,
+// whatever their conditions say).
+func (b *treeBuilder) loopNames(loop *yaml.Node, rolePath string) []string {
+	if loop == nil {
+		return nil
+	}
+	if loop.Kind == yaml.SequenceNode {
+		var out []string
+		for _, c := range loop.Content {
+			if c.Kind == yaml.ScalarNode {
+				out = append(out, c.Value)
+			}
+		}
+		return out
+	}
+	r := b.c.roles[rolePath]
+	if r == nil {
+		return nil
+	}
+	lookup := func(name string) (any, bool) {
+		for _, defs := range [][]ansible.Def{r.Vars, r.Defaults} {
+			for i := len(defs) - 1; i >= 0; i-- {
+				if defs[i].Name == name {
+					return defs[i].Value, true
+				}
+			}
+		}
+		return nil, false
+	}
+	var out []string
+	seen := map[string]bool{}
+	var walk func(expr string, depth int)
+	walk = func(expr string, depth int) {
+		if depth > 10 {
+			return
+		}
+		for _, q := range reQuotedJ2.FindAllStringSubmatch(expr, -1) {
+			out = appendUniq(out, q[1])
+		}
+		for _, id := range reIdent.FindAllString(reQuoted.ReplaceAllString(expr, ""), -1) {
+			v, ok := lookup(id)
+			if !ok || seen[id] {
+				continue
+			}
+			seen[id] = true
+			items, isList := v.([]any)
+			if !isList {
+				continue
+			}
+			for _, it := range items {
+				if s, isStr := it.(string); isStr {
+					if strings.Contains(s, "{{") {
+						walk(s, depth+1)
+					} else {
+						out = appendUniq(out, s)
+					}
+				}
+			}
+		}
+	}
+	if m := reJinjaExpr.FindStringSubmatch(loop.Value); m != nil {
+		walk(m[1], 0)
+	}
+	return out
+}
+
+// templateLookups finds lookup('template', 'NAME') in a task's values.
+func templateLookups(n *yaml.Node, depth int) []string {
+	if n == nil || depth > 30 {
+		return nil
+	}
+	var out []string
+	if n.Kind == yaml.ScalarNode {
+		for _, m := range reTemplateLookup.FindAllStringSubmatch(n.Value, -1) {
+			out = append(out, m[1]+m[2])
+		}
+	}
+	for _, c := range n.Content {
+		out = append(out, templateLookups(c, depth+1)...)
+	}
+	return out
+}
+
+// DestShown is the dest as written, with its value from role defaults when known.
+func (t *TaskNode) DestShown() string {
+	if t.DestDefault == "" || t.DestDefault == t.Dest {
+		return t.Dest
+	}
+	return t.DestDefault + " (" + t.Dest + " with role defaults)"
+}
+
+// withDefaults substitutes {{ var }} in s with plain-text role defaults.
+func (b *treeBuilder) withDefaults(s, rolePath string) string {
+	if !strings.Contains(s, "{{") {
+		return s
+	}
+	var roles []*ansible.Role
+	var walk func(r *ansible.Role, depth int)
+	walk = func(r *ansible.Role, depth int) {
+		if r == nil || depth > 20 {
+			return
+		}
+		roles = append(roles, r)
+		for _, d := range r.Deps {
+			walk(d, depth+1)
+		}
+	}
+	walk(b.c.roles[rolePath], 0)
+	walk(b.c.roles[filepath.Join(b.c.Dir, "roles", "kubespray_defaults")], 0)
+	ok := true
+	out := reJinjaExpr.ReplaceAllStringFunc(s, func(m string) string {
+		name := strings.TrimSpace(reJinjaExpr.FindStringSubmatch(m)[1])
+		for _, r := range roles {
+			for i := len(r.Defaults) - 1; i >= 0; i-- {
+				if d := r.Defaults[i]; d.Name == name {
+					if v, isStr := d.Value.(string); isStr && !strings.Contains(v, "{{") {
+						return v
+					}
+					ok = false
+					return m
+				}
+			}
+		}
+		ok = false
+		return m
+	})
+	if !ok {
+		return ""
+	}
+	return out
+}
+
+// argSpecTask adds the task ansible-core 2.14 puts first in a role whose
+// meta/argument_specs.yml (or meta/main.yml argument_specs:) has the entry point: named
+// "Validating arguments against arg spec 'ENTRY' - SHORT_DESCRIPTION", tagged always
+// (playbook/role/__init__.py _prepend_validation_task, _create_validation_task).
+func (b *treeBuilder) argSpecTask(path, entry string, rs scope, pos diag.Position) {
+	var specs *yaml.Node
+	file := ""
+	for _, f := range []string{"argument_specs.yml", "argument_specs.yaml"} {
+		p := filepath.Join(path, "meta", f)
+		if n, err := node(p); err == nil && n != nil {
+			specs, file = get(n, "argument_specs"), p
+			break
+		}
+	}
+	if specs == nil {
+		p := filepath.Join(path, "meta", "main.yml")
+		if n, err := node(p); err == nil && n != nil {
+			specs, file = get(n, "argument_specs"), p
+		}
+	}
+	if specs == nil || specs.Kind != yaml.MappingNode {
+		return
+	}
+	for j := 0; j+1 < len(specs.Content); j += 2 {
+		if specs.Content[j].Value != entry {
+			continue
+		}
+		k, spec := specs.Content[j], specs.Content[j+1]
+		name := "Validating arguments against arg spec '" + entry + "'"
+		if d := get(spec, "short_description"); d != nil {
+			name += " - " + d.Value
+		}
+		rs.file = file
+		b.addNode(rs, &TaskNode{Pos: diag.Position{File: file, Line: k.Line, Column: k.Column}, End: lastLine(spec), Name: name, Role: rs.role,
+			Action: "validate_argument_spec", RawAction: "ansible.builtin.validate_argument_spec", Tags: union(rs.tags, []string{"always"}), Gates: rs.gates, Args: map[string]string{}})
+		b.addTags([]string{"always"})
+		return
+	}
+}
+
+// roleKey is what makes a play's or meta dependency's role entry the same Role object as
+// another: its parameters, tags, when and vars as written (the name aside; the path is
+// added by the caller).
+func roleKey(entry *yaml.Node) string {
+	if entry == nil || entry.Kind != yaml.MappingNode {
+		return "{}"
+	}
+	var parts []string
+	for j := 0; j+1 < len(entry.Content); j += 2 {
+		k := entry.Content[j].Value
+		if k == "role" || k == "name" {
+			continue
+		}
+		v, _ := yaml.Marshal(entry.Content[j+1])
+		parts = append(parts, k+"="+string(v))
+	}
+	sort.Strings(parts)
+	return "{" + strings.Join(parts, ",") + "}"
+}
+
+// roleFile is playbook/role/__init__.py _load_role_yaml's search for tasks/NAME: NAME,
+// NAME.yml, NAME.yaml, NAME.json.
+func roleFile(dir, name string) string {
+	for _, ext := range []string{".yml", ".yaml", ".json", ""} {
+		p := filepath.Join(dir, name+ext)
+		if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
+			return p
+		}
+	}
+	return ""
+}
+
+func (b *treeBuilder) file(path string, sc scope) {
+	if sc.depth > 40 {
+		return
+	}
+	n, err := node(path)
+	if err != nil || n == nil {
+		if err != nil {
+			b.note(diag.Position{File: path}, "cannot read: "+err.Error())
+		}
+		return
+	}
+	sc.dir, sc.file = filepath.Dir(path), path
+	b.tasks(n, sc)
+}
+
+var includeActions = map[string]string{
+	"import_tasks": "import_tasks", "ansible.builtin.import_tasks": "import_tasks", "ansible.legacy.import_tasks": "import_tasks",
+	"include_tasks": "include_tasks", "ansible.builtin.include_tasks": "include_tasks", "ansible.legacy.include_tasks": "include_tasks",
+	"import_role": "import_role", "ansible.builtin.import_role": "import_role", "ansible.legacy.import_role": "import_role",
+	"include_role": "include_role", "ansible.builtin.include_role": "include_role", "ansible.legacy.include_role": "include_role",
+}
+
+// taskKeywords are the keys of a task that are not its module (playbook/task.py and
+// base.py field attributes, plus loop forms).
+var taskKeywords = map[string]bool{"name": true, "tags": true, "when": true, "notify": true, "listen": true, "register": true,
+	"vars": true, "loop": true, "loop_control": true, "become": true, "become_user": true, "become_method": true, "become_flags": true,
+	"ignore_errors": true, "ignore_unreachable": true, "changed_when": true, "failed_when": true, "until": true, "retries": true,
+	"delay": true, "delegate_to": true, "delegate_facts": true, "run_once": true, "no_log": true, "environment": true,
+	"args": true, "check_mode": true, "diff": true, "any_errors_fatal": true, "throttle": true, "timeout": true, "async": true,
+	"poll": true, "connection": true, "module_defaults": true, "collections": true, "debugger": true, "local_action": true,
+	"action": true, "port": true, "remote_user": true}
+
+func (b *treeBuilder) tasks(seq *yaml.Node, sc scope) {
+	if seq == nil || seq.Kind != yaml.SequenceNode {
+		return
+	}
+	for i, t := range seq.Content {
+		if t.Kind != yaml.MappingNode {
+			continue
+		}
+		end := lastLine(t)
+		if i+1 < len(seq.Content) && seq.Content[i+1].Line-1 > end {
+			// Comments and blank lines up to the next task belong to this one.
+			end = seq.Content[i+1].Line - 1
+		}
+		tags := union(sc.tags, tagsOf(t))
+		if !sc.handlers {
+			// A handler's tags select nothing (handlers are not filtered by tags).
+			b.addTags(tagsOf(t))
+		}
+		if get(t, "block") != nil {
+			inner := sc
+			inner.tags = tags
+			for _, k := range []string{"block", "rescue", "always"} {
+				inner.rescue = sc.rescue || k == "rescue"
+				inner.always = sc.always || k == "always"
+				b.tasks(get(t, k), inner)
+			}
+			continue
+		}
+		action, args := "", (*yaml.Node)(nil)
+		kind := ""
+		for j := 0; j+1 < len(t.Content); j += 2 {
+			k := t.Content[j].Value
+			if ik, ok := includeActions[k]; ok {
+				kind, action, args = ik, k, t.Content[j+1]
+				break
+			}
+			if !taskKeywords[k] && !strings.HasPrefix(k, "with_") && action == "" {
+				action, args = k, t.Content[j+1]
+			}
+		}
+		for _, k := range []string{"action", "local_action"} {
+			if a := get(t, k); a != nil && action == "" && a.Kind == yaml.ScalarNode {
+				action = strings.Fields(a.Value + " x")[0]
+			} else if a != nil && action == "" && a.Kind == yaml.MappingNode {
+				action = scalar(get(a, "module"))
+			}
+		}
+		pos := diag.Position{File: sc.file, Line: t.Line, Column: t.Column}
+		vars := sc.vars
+		if v := get(t, "vars"); v != nil && v.Kind == yaml.MappingNode {
+			vars = map[string]*yaml.Node{}
+			for k, x := range sc.vars {
+				vars[k] = x
+			}
+			for j := 0; j+1 < len(v.Content); j += 2 {
+				vars[v.Content[j].Value] = v.Content[j+1]
+			}
+		}
+		loop := get(t, "loop")
+		if loop == nil {
+			loop = get(t, "with_items")
+		}
+		switch kind {
+		case "import_tasks", "include_tasks":
+			file := args.Value
+			var apply []string
+			if args.Kind == yaml.MappingNode {
+				file = ""
+				if f := get(args, "file"); f != nil {
+					file = f.Value
+				} else if f := get(args, "_raw_params"); f != nil {
+					file = f.Value
+				}
+				if ap := get(args, "apply"); ap != nil {
+					apply = tagsOf(ap)
+				}
+			}
+			inner := sc
+			inner.vars, inner.loop = vars, loop
+			if kind == "import_tasks" {
+				inner.tags = tags
+			} else {
+				b.addNode(sc, &TaskNode{Pos: pos, End: end, Name: scalar(get(t, "name")), Role: sc.role, Action: "include_tasks", RawAction: action, Tags: tags, Gates: sc.gates, Include: true})
+				inner.tags = union(sc.tags, substituteTags(apply, sc.choices))
+				b.addTags(apply)
+				inner.gates = append(sc.gates[:len(sc.gates):len(sc.gates)], tags)
+			}
+			files := b.resolveTaskFile(sc, file, vars, loop)
+			if len(files) == 0 && file != "" {
+				b.note(pos, kind+" "+file+": no such file found (its tasks are not followed)")
+			}
+			inner.depth++
+			for _, f := range files {
+				fs := inner
+				fs.choices = append(sc.choices[:len(sc.choices):len(sc.choices)], f.choices...)
+				b.file(f.path, fs)
+			}
+		case "import_role", "include_role":
+			if args.Kind == yaml.ScalarNode {
+				// The k=v form: include_role: name=foo tasks_from=bar.
+				m := &yaml.Node{Kind: yaml.MappingNode}
+				for _, f := range strings.Fields(args.Value) {
+					if k, v, ok := strings.Cut(f, "="); ok {
+						m.Content = append(m.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: k}, &yaml.Node{Kind: yaml.ScalarNode, Value: strings.Trim(v, `'"`)})
+					}
+				}
+				args = m
+			}
+			if args.Kind != yaml.MappingNode {
+				continue
+			}
+			name := scalar(get(args, "name"))
+			from, hfrom := scalar(get(args, "tasks_from")), scalar(get(args, "handlers_from"))
+			var apply []string
+			if ap := get(args, "apply"); ap != nil {
+				apply = tagsOf(ap)
+			}
+			inner := sc
+			inner.vars, inner.loop = vars, loop
+			rtags := tags
+			if kind == "import_role" {
+				// An import's apply: is an error in ansible; its tags are the task's.
+				apply = nil
+			}
+			if kind == "include_role" {
+				b.addNode(sc, &TaskNode{Pos: pos, End: end, Name: scalar(get(t, "name")), Role: sc.role, Action: "include_role", RawAction: action, IncludedRole: name, Tags: tags, Gates: sc.gates, Include: true})
+				inner.gates = append(sc.gates[:len(sc.gates):len(sc.gates)], tags)
+				rtags = sc.tags
+			}
+			inner.depth++
+			for _, ex := range b.expandRole(name, apply, vars, loop) {
+				rs := inner
+				rs.choices = append(sc.choices[:len(sc.choices):len(sc.choices)], ex.choices...)
+				b.addTags(ex.tags)
+				b.role(ex.role, sc.rolePath, rs, union(rtags, ex.tags), from, hfrom, pos, "")
+			}
+		default:
+			n := &TaskNode{Pos: pos, End: end, Name: scalar(get(t, "name")), Role: sc.role, Action: strings.TrimPrefix(strings.TrimPrefix(action, "ansible.builtin."), "ansible.legacy."), RawAction: action,
+				Tags: tags, Gates: sc.gates, Handler: sc.handlers, Notify: list(get(t, "notify")), Listen: list(get(t, "listen")), Args: map[string]string{}}
+			if args != nil {
+				if args.Kind == yaml.MappingNode {
+					for j := 0; j+1 < len(args.Content); j += 2 {
+						if args.Content[j+1].Kind == yaml.ScalarNode {
+							n.Args[args.Content[j].Value] = args.Content[j+1].Value
+						}
+					}
+				} else if args.Kind == yaml.ScalarNode {
+					n.Args["_raw_params"] = args.Value
+				}
+			}
+			if n.Action == "template" {
+				n.Dest = n.Args["dest"]
+				n.DestDefault = b.withDefaults(n.Dest, sc.rolePath)
+				n.Templates = b.resolveTemplates(sc, n.Args["src"], loop)
+			}
+			// lookup('template', 'x.j2') renders x.j2 where the task evaluates it;
+			// lookup('template', item) each template the loop can name.
+			for _, src := range templateLookups(t, 0) {
+				if src == "item" {
+					for _, name := range b.loopNames(loop, sc.rolePath) {
+						n.Templates = union(n.Templates, b.resolveTemplates(sc, name, nil))
+					}
+					continue
+				}
+				n.Templates = union(n.Templates, b.resolveTemplates(sc, src, loop))
+			}
+			b.addNode(sc, n)
+		}
+	}
+}
+
+func (b *treeBuilder) addNode(sc scope, n *TaskNode) {
+	n.play = sc.play
+	n.Choices = sc.choices
+	n.inst = sc.inst
+	if sc.inst != nil && !sc.handlers {
+		sc.inst.nodes = append(sc.inst.nodes, n)
+	}
+	n.Rescue = sc.rescue
+	n.InAlways = sc.always
+	if n.RawAction == "" {
+		n.RawAction = n.Action
+	}
+	if sc.handlers {
+		n.Handler = true
+		sc.play.Handlers = append(sc.play.Handlers, n)
+		return
+	}
+	sc.play.Tasks = append(sc.play.Tasks, n)
+}
+
+func scalar(n *yaml.Node) string {
+	if n == nil || n.Kind != yaml.ScalarNode {
+		return ""
+	}
+	return n.Value
+}
+
+func list(n *yaml.Node) []string {
+	if n == nil {
+		return nil
+	}
+	if n.Kind == yaml.ScalarNode {
+		return []string{n.Value}
+	}
+	var out []string
+	for _, c := range n.Content {
+		if c.Kind == yaml.ScalarNode {
+			out = append(out, c.Value)
+		}
+	}
+	return out
+}
+
+func lastLine(n *yaml.Node) int {
+	l := n.Line
+	for _, c := range n.Content {
+		if x := lastLine(c); x > l {
+			l = x
+		}
+	}
+	if n.Kind == yaml.ScalarNode && strings.Contains(n.Value, "\n") && n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
+		l += strings.Count(strings.TrimRight(n.Value, "\n"), "\n") + 1
+	}
+	return l
+}
+
+func union(a []string, more ...[]string) []string {
+	out := append([]string(nil), a...)
+	for _, m := range more {
+		out = appendUniq(out, m...)
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,454 @@
+package kubespray
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/k3sconf/k3sconf/report"
+)
+
+// TagAnswer is what ansible-playbook --tags Tag does with the uses of a variable: the
+// template and other tasks it runs that use it, and the handlers they notify.
+type TagAnswer struct {
+	Tag string
+	// Rewrites are the template tasks that render a file using the variable (or use it in
+	// their arguments).
+	Rewrites []*TaskNode
+	// Tasks are the other tasks that use it.
+	Tasks []*TaskNode
+	// Handlers are the handlers those tasks notify (they run whatever the tags, when the
+	// task reports changed), and handlers that use the variable themselves and are
+	// notified by a selected task.
+	Handlers []HandlerRun
+}
+
+// anyTag is a tag no task carries: a task it selects runs under every --tags.
+const anyTag = "\x00 any tag"
+
+// Answers gives, for each tag that reaches a use, what --tags TAG does with it. Tasks that
+// run under every --tags (always) are answered once, under Tag "" (first), and left out
+// of the other answers.
+func Answers(uses []Use) []TagAnswer {
+	tags := []string{""}
+	for _, u := range uses {
+		tags = appendUniq(tags, u.Tags...)
+	}
+	sort.Strings(tags)
+	var out []TagAnswer
+	for _, tg := range tags {
+		a := TagAnswer{Tag: tg}
+		sel := func(n *TaskNode) bool {
+			if tg == "" {
+				return n.Selected([]string{anyTag}, nil)
+			}
+			return n.Selected([]string{tg}, nil) && !n.Selected([]string{anyTag}, nil)
+		}
+		seenT := map[string]bool{}
+		seenH := map[*TaskNode]bool{}
+		for _, u := range uses {
+			for _, s := range u.Sites {
+				if s.Task.Handler {
+					for _, by := range s.NotifiedBy {
+						if sel(by) && !seenH[s.Task] {
+							seenH[s.Task] = true
+							a.Handlers = append(a.Handlers, HandlerRun{Handler: s.Task, From: by, Does: describeHandler(s.Task)})
+						}
+					}
+					continue
+				}
+				key := s.Task.DisplayName() + "\x00" + s.Task.Pos.String()
+				if !sel(s.Task) || seenT[key] {
+					continue
+				}
+				seenT[key] = true
+				if s.Task.Action == "template" || (len(s.Task.Templates) > 0 && u.Kind == "template") {
+					a.Rewrites = append(a.Rewrites, s.Task)
+				} else {
+					a.Tasks = append(a.Tasks, s.Task)
+				}
+				for _, h := range s.Handlers {
+					if !seenH[h.Handler] && !seenHandlerAs(a.Handlers, h.Handler) {
+						seenH[h.Handler] = true
+						a.Handlers = append(a.Handlers, h)
+					}
+				}
+			}
+		}
+		if len(a.Rewrites)+len(a.Tasks)+len(a.Handlers) > 0 {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// seenHandlerAs: the same handler of the same file, reached in another play.
+func seenHandlerAs(hs []HandlerRun, h *TaskNode) bool {
+	for _, x := range hs {
+		if x.Handler.Pos == h.Pos && x.Handler.DisplayName() == h.DisplayName() {
+			return true
+		}
+	}
+	return false
+}
+
+// Line is the answer in one line: "`--tags containerd`: rewrites … (template …) and
+// restarts containerd (handler …)".
+func (a TagAnswer) Line(dir string) string {
+	var parts []string
+	for i, n := range a.Rewrites {
+		if i == 4 {
+			parts = append(parts, fmt.Sprintf("and %d more template tasks", len(a.Rewrites)-i))
+			break
+		}
+		var ts []string
+		for _, f := range n.Templates {
+			ts = append(ts, filepath.Base(f))
+		}
+		tmpl := ""
+		if len(ts) > 0 {
+			tmpl = "template " + strings.Join(ts, " or ") + ", "
+		}
+		parts = append(parts, fmt.Sprintf("rewrites %s (%stask %q%s)", printable(n.DestShown()), printable(tmpl), n.DisplayName(), onlyWhen(n)))
+	}
+	for i, n := range a.Tasks {
+		if i == 4 {
+			parts = append(parts, fmt.Sprintf("and %d more tasks", len(a.Tasks)-i))
+			break
+		}
+		parts = append(parts, fmt.Sprintf("runs %q (%s%s)", n.DisplayName(), n.Action, onlyWhen(n)))
+	}
+	s := "`--tags " + a.Tag + "`: " + strings.Join(parts, ", ")
+	if a.Tag == "" {
+		s = "any `--tags` (tagged always): " + strings.Join(parts, ", ")
+	}
+	if len(a.Handlers) == 0 {
+		if len(a.Rewrites)+len(a.Tasks) > 0 {
+			return s + "; notifies no handler: nothing is restarted or reloaded"
+		}
+		return s
+	}
+	var hs []string
+	for _, h := range a.Handlers {
+		hs = append(hs, fmt.Sprintf("%s (handler %q)", printable(h.Does), h.Handler.DisplayName()))
+	}
+	if len(parts) == 0 {
+		return s + strings.Join(hs, ", ")
+	}
+	return s + " and " + strings.Join(hs, ", ")
+}
+
+// printable escapes control characters (a newline in a command, an escape sequence in a
+// file name) so text output stays one line per item and cannot drive the terminal.
+func printable(s string) string {
+	clean := true
+	for _, r := range s {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	q := strconv.Quote(s)
+	return q[1 : len(q)-1]
+}
+
+// onlyWhen names the choices of templated include names the task needs.
+func onlyWhen(n *TaskNode) string {
+	var cs []string
+	for _, c := range n.Choices {
+		cs = append(cs, printable(c.Expr+" is "+c.Value))
+	}
+	if len(cs) == 0 {
+		return ""
+	}
+	return "; only when " + strings.Join(cs, " and ")
+}
+
+// WhereText renders where: each use with the tasks that run it, their tags, choices and
+// handlers; then, per tag, what a --tags run does.
+func WhereText(w io.Writer, name string, uses []Use) {
+	name = printable(name)
+	if len(uses) == 0 {
+		fmt.Fprintf(w, "%s: used by no task or template of the checkout\n", printable(name))
+		return
+	}
+	all := []string{}
+	for _, u := range uses {
+		fmt.Fprintf(w, "%s  %s %s", printable(u.Pos.String()), printable(u.Role), u.Kind)
+		if u.Task != "" {
+			fmt.Fprintf(w, " %q", u.Task)
+		}
+		switch {
+		case u.Kind == "default" || u.Kind == "var":
+			fmt.Fprintf(w, "  (the value of another variable; no tags)\n")
+			continue
+		case len(u.Sites) == 0 && u.Kind == "template":
+			fmt.Fprintf(w, "  (no task cluster.yml runs renders this template: no template task's src:, no lookup('template') names it)\n")
+			continue
+		case len(u.Sites) == 0:
+			fmt.Fprintf(w, "  (not run by cluster.yml: no play reaches this task)\n")
+			continue
+		case u.AnyTag:
+			fmt.Fprintf(w, "  tags: every --tags (always)")
+		case len(u.Tags) > 0:
+			fmt.Fprintf(w, "  tags: %s", strings.Join(u.Tags, ","))
+		default:
+			fmt.Fprintf(w, "  tags: (none: runs only without --tags)")
+		}
+		fmt.Fprintln(w)
+		for _, s := range u.Sites {
+			n := s.Task
+			what := "run by"
+			switch {
+			case u.Kind == "template":
+				what = "rendered by"
+			case n.Handler:
+				what = "handler"
+			}
+			fmt.Fprintf(w, "    %s %q (%s) in play %q", what, n.DisplayName(), printable(n.Pos.String()), n.play.Name)
+			if n.Dest != "" {
+				fmt.Fprintf(w, ", dest %s", printable(n.DestShown()))
+			}
+			fmt.Fprintln(w)
+			if n.Handler {
+				fmt.Fprintf(w, "      runs when a task below notifies it and reports changed, whatever --tags/--skip-tags say (its own tags are not evaluated)\n")
+			} else {
+				fmt.Fprintf(w, "      selected by: %s\n", printable(selection(n)))
+			}
+			if n.Rescue {
+				fmt.Fprintf(w, "      in a rescue: section: runs only when a task of its block fails\n")
+			}
+			if len(n.Choices) > 0 {
+				var cs []string
+				for _, c := range n.Choices {
+					cs = append(cs, printable(c.Expr+" = "+c.Value))
+				}
+				fmt.Fprintf(w, "      only when: %s\n", strings.Join(cs, "; "))
+			}
+			for _, h := range s.Handlers {
+				fmt.Fprintf(w, "      notifies %q -> handler %q (%s): %s\n", h.By, h.Handler.DisplayName(), printable(h.Handler.Pos.String()), printable(h.Does))
+			}
+			if !n.Handler && len(s.Handlers) == 0 {
+				fmt.Fprintf(w, "      notifies no handler\n")
+			}
+			for _, by := range s.NotifiedBy {
+				fmt.Fprintf(w, "      notified by %q (%s)\n", by.DisplayName(), printable(by.Pos.String()))
+			}
+		}
+		all = appendUniq(all, u.Tags...)
+	}
+	sort.Strings(all)
+	anyUse := false
+	for _, u := range uses {
+		anyUse = anyUse || u.AnyTag
+	}
+	if anyUse {
+		var only []string
+		for _, tg := range all {
+			for _, u := range uses {
+				if !u.AnyTag && slices.Contains(u.Tags, tg) {
+					only = append(only, tg)
+					break
+				}
+			}
+		}
+		fmt.Fprintf(w, "\n--tags that reach a use of %s: every tag (a use runs under always); other uses: %s\n", name, strings.Join(only, ","))
+	} else {
+		fmt.Fprintf(w, "\n--tags that reach a use of %s: %s\n", name, strings.Join(all, ","))
+	}
+	ans := Answers(uses)
+	if len(ans) > 0 {
+		fmt.Fprintf(w, "\nwhat a run with one --tags does (notified handlers run whatever --tags/--skip-tags say, when the task reports changed; ansible-core 2.14):\n")
+		for _, a := range ans {
+			fmt.Fprintf(w, "  %s\n", a.Line(""))
+		}
+	}
+}
+
+// selection says which --tags run a task: its tags, and those of each dynamic include
+// that must run first.
+func selection(n *TaskNode) string {
+	var parts []string
+	for _, g := range n.Gates {
+		parts = append(parts, "include ["+strings.Join(g, ",")+"]")
+	}
+	t := "task [" + strings.Join(n.Tags, ",") + "]"
+	if len(n.Tags) == 0 {
+		t = "task (untagged: only runs without --tags, or with --tags all/untagged)"
+	}
+	parts = append(parts, t)
+	return strings.Join(parts, " then ")
+}
+
+// WhereDoc is the --json document of `k3sconf kubespray where`.
+type WhereDoc struct {
+	report.Envelope
+	Variable string      `json:"variable"`
+	Uses     []UseDoc    `json:"uses"`
+	Tags     []string    `json:"tags"`
+	Answers  []AnswerDoc `json:"answers"`
+}
+
+// UseDoc is one use in JSON.
+type UseDoc struct {
+	File   string    `json:"file"`
+	Line   int       `json:"line"`
+	Column int       `json:"column"`
+	Role   string    `json:"role"`
+	Kind   string    `json:"kind"`
+	Task   string    `json:"task,omitempty"`
+	Tags   []string  `json:"tags"`
+	AnyTag bool      `json:"anyTag"`
+	Plays  []string  `json:"plays"`
+	Sites  []SiteDoc `json:"sites"`
+}
+
+// SiteDoc is a task that runs a use.
+type SiteDoc struct {
+	Play       string       `json:"play"`
+	Task       string       `json:"task"`
+	File       string       `json:"file"`
+	Line       int          `json:"line"`
+	Column     int          `json:"column"`
+	Action     string       `json:"action"`
+	Handler    bool         `json:"handler"`
+	Rescue     bool         `json:"rescue"`
+	Tags       []string     `json:"tags"`
+	Gates      [][]string   `json:"gates"`
+	Choices    []ChoiceDoc  `json:"choices"`
+	Dest       string       `json:"dest,omitempty"`
+	Templates  []string     `json:"templates,omitempty"`
+	Handlers   []HandlerDoc `json:"handlers"`
+	NotifiedBy []TaskRef    `json:"notifiedBy,omitempty"`
+}
+
+// ChoiceDoc is a Choice.
+type ChoiceDoc struct {
+	Expr  string `json:"expr"`
+	Value string `json:"value"`
+}
+
+// HandlerDoc is a notified handler.
+type HandlerDoc struct {
+	Name   string  `json:"name"`
+	File   string  `json:"file"`
+	Line   int     `json:"line"`
+	Action string  `json:"action"`
+	By     string  `json:"by,omitempty"`
+	From   TaskRef `json:"from"`
+	Does   string  `json:"does"`
+	// RunsUnderTags is always true in ansible-core 2.14: handlers are not filtered by tags.
+	RunsUnderTags bool `json:"runsUnderTags"`
+}
+
+// TaskRef names a task.
+type TaskRef struct {
+	Task string `json:"task"`
+	File string `json:"file"`
+	Line int    `json:"line"`
+}
+
+// AnswerDoc is a TagAnswer.
+type AnswerDoc struct {
+	Tag      string       `json:"tag"`
+	Text     string       `json:"text"`
+	Rewrites []TaskRef    `json:"rewrites"`
+	Tasks    []TaskRef    `json:"tasks"`
+	Handlers []HandlerDoc `json:"handlers"`
+}
+
+func ref(n *TaskNode) TaskRef {
+	return TaskRef{Task: n.DisplayName(), File: n.Pos.File, Line: n.Pos.Line}
+}
+
+func handlerDoc(h HandlerRun) HandlerDoc {
+	d := HandlerDoc{Name: h.Handler.DisplayName(), File: h.Handler.Pos.File, Line: h.Handler.Pos.Line, Action: h.Handler.Action,
+		By: h.By, Does: h.Does, RunsUnderTags: true}
+	if h.From != nil {
+		d.From = ref(h.From)
+	}
+	return d
+}
+
+func nonNil(xs []string) []string {
+	if xs == nil {
+		return []string{}
+	}
+	return xs
+}
+
+// WhereJSON builds the where document.
+func WhereJSON(name string, uses []Use) *WhereDoc {
+	d := &WhereDoc{Envelope: report.NewEnvelope("kubespray", "kubespray where", "kubespray where"), Variable: name, Uses: []UseDoc{}, Tags: []string{}, Answers: []AnswerDoc{}}
+	for _, u := range uses {
+		ud := UseDoc{File: u.Pos.File, Line: u.Pos.Line, Column: u.Pos.Column, Role: u.Role, Kind: u.Kind, Task: u.Task,
+			Tags: nonNil(u.Tags), AnyTag: u.AnyTag, Plays: nonNil(u.Plays), Sites: []SiteDoc{}}
+		for _, s := range u.Sites {
+			n := s.Task
+			sd := SiteDoc{Play: n.play.Name, Task: n.DisplayName(), File: n.Pos.File, Line: n.Pos.Line, Column: n.Pos.Column, Action: n.Action,
+				Handler: n.Handler, Rescue: n.Rescue, Tags: nonNil(n.Tags), Gates: [][]string{}, Choices: []ChoiceDoc{}, Dest: n.Dest, Templates: n.Templates, Handlers: []HandlerDoc{}}
+			for _, g := range n.Gates {
+				sd.Gates = append(sd.Gates, nonNil(g))
+			}
+			for _, c := range n.Choices {
+				sd.Choices = append(sd.Choices, ChoiceDoc(c))
+			}
+			for _, h := range s.Handlers {
+				sd.Handlers = append(sd.Handlers, handlerDoc(h))
+			}
+			for _, by := range s.NotifiedBy {
+				sd.NotifiedBy = append(sd.NotifiedBy, ref(by))
+			}
+			ud.Sites = append(ud.Sites, sd)
+		}
+		d.Uses = append(d.Uses, ud)
+		d.Tags = appendUniq(d.Tags, u.Tags...)
+	}
+	sort.Strings(d.Tags)
+	for _, a := range Answers(uses) {
+		ad := AnswerDoc{Tag: a.Tag, Text: a.Line(""), Rewrites: []TaskRef{}, Tasks: []TaskRef{}, Handlers: []HandlerDoc{}}
+		for _, n := range a.Rewrites {
+			ad.Rewrites = append(ad.Rewrites, ref(n))
+		}
+		for _, n := range a.Tasks {
+			ad.Tasks = append(ad.Tasks, ref(n))
+		}
+		for _, h := range a.Handlers {
+			ad.Handlers = append(ad.Handlers, handlerDoc(h))
+		}
+		d.Answers = append(d.Answers, ad)
+	}
+	return d
+}
+
+// SelectedSites are the sites of uses that ansible-playbook --tags only --skip-tags skip
+// runs (a handler site when one of its notifiers runs), in order: what a run log should
+// show for the variable. Match them to a log by Task.Play().Name and Task.DisplayName()
+// ("TASK [role : name]", "RUNNING HANDLER [role : name]").
+func SelectedSites(uses []Use, only, skip []string) []TaskSite {
+	var out []TaskSite
+	for _, u := range uses {
+		for _, s := range u.Sites {
+			if !s.Task.Handler {
+				if s.Task.Selected(only, skip) {
+					out = append(out, s)
+				}
+				continue
+			}
+			for _, by := range s.NotifiedBy {
+				if by.Selected(only, skip) {
+					out = append(out, s)
+					break
+				}
+			}
+		}
+	}
+	return out
+}
