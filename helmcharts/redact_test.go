@@ -52,7 +52,8 @@ func TestLearnSecrets(t *testing.T) {
 			{Path: "auth.password", Value: "hunter2 two", History: []*helmvalues.Assignment{{Path: "auth.password", Value: "oldPa55 word"}}},
 			{Path: "registries", Value: []any{map[string]any{"host": "r.example", "password": "listPa55"}}},
 			{Path: "service.name", Value: "web-frontend"},
-			{Path: "db.password", Value: int64(12345678)},
+			{Path: "db.password", Value: float64(12345678)},
+			{Path: "pin.password", Value: int64(1234)},
 		}},
 		Input: helmvalues.Input{Set: []helmvalues.SetArg{{Key: "hosts[0].password", Value: "setPa55 word"}, {Key: "replicas", Value: "3", Int: true}}},
 	}
@@ -64,7 +65,9 @@ func TestLearnSecrets(t *testing.T) {
 		{`host listPa55`, `host REDACTED`, "a password inside a list of maps"},
 		{`Helm refuses --set-string hosts[0].password=setPa55 word: x`, `Helm refuses --set-string hosts[0].password=REDACTED: x`, "a --set Helm refuses, by its key without the index"},
 		{`service web-frontend`, `service web-frontend`, "not a secret name"},
-		{`line 12345678`, `line 12345678`, "a number is hidden as a value, not learned"},
+		{`the number 1.2345678e+07: x`, `the number REDACTED: x`, "a number password of 6 digits or more, as %v prints a float"},
+		{`"value":12345678}`, `"value":REDACTED}`, "and as JSON"},
+		{`line 1234`, `line 1234`, "a short number is hidden as a value, not learned (it would match line numbers)"},
 	} {
 		if got := red.Scrub(tc.in); got != tc.want {
 			t.Errorf("Scrub(%q) = %q, want %q: %s", tc.in, got, tc.want, tc.reason)

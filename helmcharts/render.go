@@ -79,12 +79,27 @@ func redactUnder(name string, v any) any {
 	return v
 }
 
+// minLearnedDigits: a number password is learned when it has this many digits; a shorter
+// one (a PIN, a placeholder 1234) would also match line numbers and counts in sentences,
+// and is only hidden as a value.
+const minLearnedDigits = 6
+
+func digits(s string) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] >= '0' && s[i] <= '9' {
+			n++
+		}
+	}
+	return n
+}
+
 // learnSecrets teaches the redactor every secret string of the report's values (by the
 // nearest key, as redactValue hides them: shown or not, in force or overridden, from any
 // layer), so text that quotes one (a --set argument, a finding's message, a reason) is
 // redacted wherever it quotes it, blanks and all, as kubespray's learnVar does for Ansible
-// variables. A number is hidden as a value but not learned: its digits also spell line
-// numbers and counts.
+// variables. A number under a secret name is learned when it has at least
+// minLearnedDigits digits.
 func learnSecrets(rep *Report, red *report.Redactor) {
 	if !red.On() || rep.Result == nil {
 		return
@@ -103,6 +118,16 @@ func learnSecrets(rep *Report, red *report.Redactor) {
 		case string:
 			if secretLeaf(name, t) {
 				red.AddSecret(name, t)
+			}
+		case float64, int64, int:
+			if !secretLeaf(name, t) {
+				return
+			}
+			// As a finding prints it (%v: 1.234567e+06 for a large float) and as JSON.
+			for _, s := range []string{fmt.Sprint(t), formatValue(t)} {
+				if digits(s) >= minLearnedDigits {
+					red.AddSecret(name, s)
+				}
 			}
 		}
 	}

@@ -47,7 +47,7 @@ func helmMatrixCases() []matrixCase {
 			// The chart's defaults: a secret nobody overrides (shown with --all) and a number
 			// password a quoted spec.set turns into a string (values-set-type).
 			defaults := "replicas: 1\nimage:\n  tag: \"1.0\"\nauth:\n  user: admin\n  password: " + yq(s("chart values.yaml auth.password default", " :@")) + "\n" +
-				"db:\n  password: 1234\n"
+				"db:\n  password: " + g.number("chart values.yaml a number password (values-set-type quotes it)") + "\n"
 			repoDefaults := "credentials:\n  secretKey: " + yq(s("--chart .tgz values.yaml secretKey", ":@")) + "\n"
 			app := helmChart("app", "  valuesContent: |-\n"+
 				"    auth:\n      password: "+yq(s("HelmChart valuesContent auth.password", " :@'%"))+"\n"+
