@@ -64,6 +64,7 @@ func helmMatrixCases() []matrixCase {
 				"     apiToken: \""+s("valuesContent that does not parse: the broken line", ":@")+"\n")
 			failed := helmChart("failed", "  valuesContent: |-\n    auth:\n      token: "+yq(s("values-set-failed: the scalar a --set path goes through", ":@"))+"\n"+
 				"  set:\n    auth.token.password: "+yq(s("values-set-failed: the --set value", " :@"))+"\n")
+			refused := helmChart("refused", "  set:\n    auth.password: "+g.number("values-set-refused: an integer beyond int32 under spec.set")+"\n")
 			repo := "apiVersion: helm.cattle.io/v1\nkind: HelmChart\nmetadata:\n  name: repo\n  namespace: kube-system\nspec:\n" +
 				"  repo: https://chartuser:" + s("HelmChart spec.repo URL userinfo", "") + "@charts.example.com\n  chart: repo\n"
 			objects, _ := json.Marshal(map[string]any{"apiVersion": "v1", "kind": "List", "items": []any{
@@ -81,8 +82,10 @@ func helmMatrixCases() []matrixCase {
 				m + "app-config.yaml": config,
 				m + "broken.yaml":     broken,
 				m + "failed.yaml":     failed,
+				m + "refused.yaml":    refused,
 				m + "repo.yaml":       repo,
 				"objects.json":        string(objects),
+				"objects-bad.json":    `{"apiVersion": "v1", "kind": "List", "items": [{"apiVersion": "helm.cattle.io/v1", "kind": "HelmChartConfig", "metadata": {"name": "obj", "namespace": "kube-system"}, "spec": {"values": {"password": "` + s("--objects JSON cut off after a password", " :@") + `"}}} "x"`,
 				"repo-1.0.0.tgz":      chartTgz(t, "repo", repoDefaults),
 			})
 			var runs [][]string
@@ -92,8 +95,8 @@ func helmMatrixCases() []matrixCase {
 					a = append(a, "--json")
 				}
 				c := func(x ...string) []string { return append(append([]string{}, a...), x...) }
-				runs = append(runs, c("values", "app"), c("--all", "values", "app"), c("values", "broken"), c("values", "failed"),
-					c("--objects", filepath.Join(dir, "objects.json"), "values", "obj"),
+				runs = append(runs, c("values", "app"), c("--all", "values", "app"), c("values", "broken"), c("values", "failed"), c("values", "refused"),
+					c("--objects", filepath.Join(dir, "objects.json"), "values", "obj"), c("--objects", filepath.Join(dir, "objects-bad.json"), "values", "obj"),
 					c("--all", "--chart", filepath.Join(dir, "repo-1.0.0.tgz"), "values", "repo"), c("values", "repo"),
 					c("components"), c("check"))
 			}
@@ -116,8 +119,17 @@ func helmMatrixCases() []matrixCase {
 			// "Invalid extra vars data supplied. '%s' could not be made into a dictionary".
 			log2 := "ERROR! Invalid extra vars data supplied. '{\"registry_password\": \"" + s("log ERROR! echoing a malformed -e", ":@") + "\", \"x\": [' could not be made into a dictionary\n"
 			log3 := "ERROR! the connection to https://admin:" + s("log ERROR! URL userinfo", "") + "@vault.example failed: registry_password=" + s("log ERROR! password=v", ":@") + "\n"
+			// The json callback's document (ansible.posix json): names and paths, a task's
+			// output (msg) that is never read.
+			jlog, _ := json.Marshal(map[string]any{"plays": []any{map[string]any{
+				"play": map[string]any{"name": "json play", "path": "/k/cluster.yml:1"},
+				"tasks": []any{map[string]any{
+					"hosts": map[string]any{"n1": map[string]any{"action": "command", "changed": true, "msg": "out " + s("json log task output (never read)", "")}},
+					"task":  map[string]any{"name": "login secret=" + s("json log task name secret=v", ":@"), "path": "/k/roles/download/tasks/main.yml:3"}}}}},
+				"stats": map[string]any{"n1": map[string]any{"changed": 1, "failures": 0, "ignored": 0, "ok": 1, "rescued": 0, "skipped": 0, "unreachable": 0}}})
 			writeFiles(t, dir, map[string]string{
-				"run1.log": log1, "run2.log": log2, "run3.log": log3,
+				"run4.json": string(jlog),
+				"run1.log":  log1, "run2.log": log2, "run3.log": log3,
 				"co/cluster.yml": "- name: Install\n  hosts: k8s_cluster\n  roles:\n    - download\n",
 				"co/roles/download/tasks/main.yml": "- name: login password=" + s("checkout task name using --var", ":@") + "\n" +
 					"  command: docker login -p {{ registry_password }}\n",
@@ -133,7 +145,7 @@ func helmMatrixCases() []matrixCase {
 				}
 				l := func(n string) string { return filepath.Join(dir, n) }
 				runs = append(runs, k(l("run1.log")), k(l("run2.log"), l("run3.log"), l("run1.log")),
-					k(l("run1.log"), "--var", "registry_password", "--kubespray", l("co")))
+					k(l("run1.log"), "--var", "registry_password", "--kubespray", l("co")), k(l("run1.log"), l("run4.json")))
 			}
 			return runs
 		}},
@@ -143,4 +155,8 @@ func helmMatrixCases() []matrixCase {
 func init() {
 	// values-content-invalid quotes Helm's message (line numbers, never the line's text).
 	silentPlaces["valuesContent that does not parse: the broken line"] = true
+	// values-objects-invalid quotes the YAML parser's message, never the input.
+	silentPlaces["--objects JSON cut off after a password"] = true
+	// kubespray runs never reads a task's output.
+	silentPlaces["json log task output (never read)"] = true
 }
