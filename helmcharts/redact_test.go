@@ -3,6 +3,7 @@ package helmcharts
 import (
 	"testing"
 
+	"github.com/k3sconf/k3sconf/helmvalues"
 	"github.com/k3sconf/k3sconf/report"
 )
 
@@ -39,5 +40,42 @@ func TestRedactValue(t *testing.T) {
 	}
 	if got := redactValue("auth.password", "hunter2", report.NewTextRedactor(true)); got != "hunter2" {
 		t.Errorf("--show-secrets: %v, want the value", got)
+	}
+}
+
+// TestLearnSecrets: the secret strings of a report's values, and of a spec.set Helm refuses
+// (in no leaf), are taught to the redactor, so a message quoting one is redacted blanks and
+// all; other values, numbers and --show-secrets teach nothing.
+func TestLearnSecrets(t *testing.T) {
+	rep := &Report{
+		Result: &helmvalues.Result{Leaves: []*helmvalues.Leaf{
+			{Path: "auth.password", Value: "hunter2 two", History: []*helmvalues.Assignment{{Path: "auth.password", Value: "oldPa55 word"}}},
+			{Path: "registries", Value: []any{map[string]any{"host": "r.example", "password": "listPa55"}}},
+			{Path: "service.name", Value: "web-frontend"},
+			{Path: "db.password", Value: float64(12345678)},
+			{Path: "pin.password", Value: int64(1234)},
+		}},
+		Input: helmvalues.Input{Set: []helmvalues.SetArg{{Key: "hosts[0].password", Value: "setPa55 word"}, {Key: "replicas", Value: "3", Int: true}}},
+	}
+	red := report.NewTextRedactor(false)
+	learnSecrets(rep, red)
+	for _, tc := range []struct{ in, want, reason string }{
+		{`the string "hunter2 two" where`, `the string "REDACTED" where`, "a value in force, quoted with its blank"},
+		{`was "oldPa55 word"`, `was "REDACTED"`, "an overridden value"},
+		{`host listPa55`, `host REDACTED`, "a password inside a list of maps"},
+		{`Helm refuses --set-string hosts[0].password=setPa55 word: x`, `Helm refuses --set-string hosts[0].password=REDACTED: x`, "a --set Helm refuses, by its key without the index"},
+		{`service web-frontend`, `service web-frontend`, "not a secret name"},
+		{`the number 1.2345678e+07: x`, `the number REDACTED: x`, "a number password of 6 digits or more, as %v prints a float"},
+		{`"value":12345678}`, `"value":REDACTED}`, "and as JSON"},
+		{`line 1234`, `line 1234`, "a short number is hidden as a value, not learned (it would match line numbers)"},
+	} {
+		if got := red.Scrub(tc.in); got != tc.want {
+			t.Errorf("Scrub(%q) = %q, want %q: %s", tc.in, got, tc.want, tc.reason)
+		}
+	}
+	show := report.NewTextRedactor(true)
+	learnSecrets(rep, show)
+	if got := show.Scrub("hunter2 two"); got != "hunter2 two" {
+		t.Errorf("--show-secrets: %q", got)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"github.com/k3sconf/k3sconf/internal/termesc"
 	"io"
+	"strings"
 
 	"github.com/k3sconf/k3sconf/components"
 	"github.com/k3sconf/k3sconf/helmvalues"
@@ -78,6 +79,86 @@ func redactUnder(name string, v any) any {
 	return v
 }
 
+// minLearnedDigits: a number password is learned when it has this many digits; a shorter
+// one (a PIN, a placeholder 1234) would also match line numbers and counts in sentences,
+// and is only hidden as a value.
+const minLearnedDigits = 6
+
+func digits(s string) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] >= '0' && s[i] <= '9' {
+			n++
+		}
+	}
+	return n
+}
+
+// learnSecrets teaches the redactor every secret string of the report's values (by the
+// nearest key, as redactValue hides them: shown or not, in force or overridden, from any
+// layer), so text that quotes one (a --set argument, a finding's message, a reason) is
+// redacted wherever it quotes it, blanks and all, as kubespray's learnVar does for Ansible
+// variables. A number under a secret name is learned when it has at least
+// minLearnedDigits digits.
+func learnSecrets(rep *Report, red *report.Redactor) {
+	if !red.On() || rep.Result == nil {
+		return
+	}
+	var walk func(name string, v any)
+	walk = func(name string, v any) {
+		switch t := v.(type) {
+		case map[string]any:
+			for k, x := range t {
+				walk(k, x)
+			}
+		case []any:
+			for _, x := range t {
+				walk(name, x)
+			}
+		case string:
+			if secretLeaf(name, t) {
+				red.AddSecret(name, t)
+			}
+		case float64, int64, int:
+			if !secretLeaf(name, t) {
+				return
+			}
+			// As a finding prints it (%v: 1.234567e+06 for a large float) and as JSON.
+			for _, s := range []string{fmt.Sprint(t), formatValue(t)} {
+				if digits(s) >= minLearnedDigits {
+					red.AddSecret(name, s)
+				}
+			}
+		}
+	}
+	// A spec.set Helm refuses is in no leaf, but the args and the finding quote it.
+	for _, a := range rep.Input.Set {
+		if !a.Int {
+			walk(setKeyName(a.Key), a.Value)
+		}
+	}
+	for _, l := range rep.Result.Leaves {
+		walk(lastKey(l.Path), l.Value)
+		for _, a := range l.History {
+			walk(lastKey(a.Path), a.Value)
+		}
+	}
+}
+
+// setKeyName is the nearest key of a --set key: its last key without a list index
+// ("hosts[0]" is under hosts).
+func setKeyName(k string) string {
+	k = lastKey(k)
+	for strings.HasSuffix(k, "]") {
+		i := strings.LastIndexByte(k, '[')
+		if i < 0 {
+			break
+		}
+		k = k[:i]
+	}
+	return k
+}
+
 func formatValue(v any) string {
 	b, err := json.Marshal(v)
 	if err != nil {
@@ -125,6 +206,7 @@ func Text(w io.Writer, rep *Report, red *report.Redactor, all bool) {
 	esc := termesc.NewWriter(w)
 	defer esc.Flush()
 	w = esc
+	learnSecrets(rep, red)
 	fmt.Fprintln(w, red.Scrub(objectLine(rep.Chart)))
 	if rep.Config != nil {
 		fmt.Fprintln(w, red.Scrub(objectLine(rep.Config)))
@@ -256,6 +338,7 @@ func sourceDoc(s helmvalues.Source, red *report.Redactor) SourceDoc {
 
 // JSON is the report as the "values" document.
 func JSON(rep *Report, env report.Envelope, red *report.Redactor, all bool) *Document {
+	learnSecrets(rep, red)
 	d := &Document{Envelope: env, Chart: rep.Name, Namespace: rep.Namespace, HelmChart: objectDoc(rep.Chart),
 		Helm: HelmJobs[rep.Helm].Release, Args: []string{}, Notes: []string{}, Values: map[string]ValueDoc{},
 		Diagnostics: components.DiagnosticDocs(rep.Diagnostics, red)}

@@ -140,6 +140,7 @@ var commands = []*command{
 			{name: "kubespray", arg: "DIR", valueKind: "dir", help: "the kubespray checkout, for --var (default: the current folder)"},
 			{name: "inventory", arg: "PATH", valueKind: "file", help: "inventory file or folder (-i; repeatable): its hosts missing from the last run are named"},
 			{name: "json", help: "machine-readable output (document \"kubespray runs\")"},
+			{name: "show-secrets", help: "print the secrets in task names and ERROR! lines instead of REDACTED"},
 		},
 		example: "ansible-playbook -i inventory/mycluster cluster.yml > run1.log   # and run2.log, run3.log\n" +
 			"k3sconf kubespray runs run1.log run2.log run3.log --var containerd_max_container_log_line_size", files: true},

@@ -12,6 +12,7 @@ import (
 	"github.com/k3sconf/k3sconf/diag"
 	"github.com/k3sconf/k3sconf/kubespray"
 	"github.com/k3sconf/k3sconf/kubespray/runs"
+	"github.com/k3sconf/k3sconf/report"
 )
 
 type multiFlag []string
@@ -129,7 +130,8 @@ func runKubesprayRuns(args []string, g globals, stdout, stderr io.Writer) int {
 	fs.SetOutput(io.Discard)
 	var inv multiFlag
 	var variable, dir string
-	jsonOut := g.json
+	jsonOut, showSecrets := g.json, g.showSecrets
+	fs.BoolVar(&showSecrets, "show-secrets", g.showSecrets, "")
 	fs.Var(&inv, "i", "")
 	fs.Var(&inv, "inventory", "")
 	fs.StringVar(&variable, "var", "", "")
@@ -163,8 +165,9 @@ func runKubesprayRuns(args []string, g globals, stdout, stderr io.Writer) int {
 	}
 	rep, err := runs.Build(opts)
 	if err != nil {
-		return kubesprayErr(stderr, err, g.showSecrets)
+		return kubesprayErr(stderr, err, showSecrets)
 	}
+	rep.Redact(report.NewTextRedactor(showSecrets))
 	code := exitOK
 	if rep.Failed() {
 		code = exitProblem

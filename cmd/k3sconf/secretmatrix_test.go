@@ -190,7 +190,7 @@ func cmdline(words ...string) string { return strings.Join(words, "\x00") + "\x0
 // matrixCases are the node shapes; each place calls g.secret once.
 func matrixCases() []matrixCase {
 	unitHead := "[Unit]\nDescription=k3s\n[Service]\nType=notify\nEnvironmentFile=-/etc/systemd/system/k3s.service.env\n"
-	return []matrixCase{
+	return append([]matrixCase{
 		{"k3s-valid", func(t *testing.T, g *matrixGen, dir string) [][]string {
 			s := func(id, seps string) string { return g.secret(id, seps, false) }
 			w := func(id string) string { return g.secret(id, "", true) }
@@ -406,7 +406,7 @@ func matrixCases() []matrixCase {
 			}
 			return runs
 		}},
-	}
+	}, helmMatrixCases()...)
 }
 
 // matrixResult runs one case under one generator: its runs and outputs.

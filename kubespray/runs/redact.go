@@ -1,0 +1,104 @@
+package runs
+
+import (
+	"github.com/k3sconf/k3sconf/ansible/runlog"
+	"github.com/k3sconf/k3sconf/report"
+)
+
+// Redact hides the secrets the report quotes from its logs and the checkout: every name
+// it prints (plays, tasks and handlers as logged or written, hosts, templates, notify
+// topics), ansible-playbook's ERROR! lines (a malformed -e is echoed in one), the notes of
+// what did not read and why a log could not be read. Each passes k3sconf's one redactor by
+// its word rules (red.Scrub, docs/secrets.md): "login password=x", a URL with userinfo,
+// '{"registry_password": "x"'. Task output is never read, so it needs none.
+//
+// It runs after Build: the runs are compared by the names as logged, and two tasks that
+// differ only in a secret stay two tasks. With a redactor that hides nothing it changes
+// nothing.
+func (r *Report) Redact(red *report.Redactor) {
+	if !red.On() {
+		return
+	}
+	sc := red.Scrub
+	all := func(xs []string) {
+		for i := range xs {
+			xs[i] = sc(xs[i])
+		}
+	}
+	notes := func(ns []runlog.Note) {
+		for i := range ns {
+			ns[i].Message = sc(ns[i].Message)
+		}
+	}
+	for i := range r.Unread {
+		r.Unread[i].Log, r.Unread[i].Error = sc(r.Unread[i].Log), sc(r.Unread[i].Error)
+	}
+	seen := map[*runlog.Task]bool{}
+	for _, run := range r.Runs {
+		run.Source = sc(run.Source)
+		for _, p := range run.Plays {
+			p.Name = sc(p.Name)
+			for _, t := range p.Tasks {
+				if seen[t] {
+					continue
+				}
+				seen[t] = true
+				t.Name, t.Path = sc(t.Name), sc(t.Path)
+				for _, res := range t.Results {
+					res.Host, res.Delegated = sc(res.Host), sc(res.Delegated)
+				}
+			}
+		}
+		for i := range run.Recap {
+			run.Recap[i].Host = sc(run.Recap[i].Host)
+		}
+		for i := range run.Slowest {
+			run.Slowest[i].Task = sc(run.Slowest[i].Task)
+		}
+		notes(run.Errors)
+		notes(run.Problems)
+	}
+	changes := func(cs []runlog.Change) {
+		for i := range cs {
+			cs[i].Play, cs[i].Task = sc(cs[i].Play), sc(cs[i].Task)
+		}
+	}
+	for i := range r.Last {
+		r.Last[i].Host = sc(r.Last[i].Host)
+		changes(r.Last[i].EveryRun)
+		changes(r.Last[i].New)
+	}
+	all(r.Missing)
+	if r.Var == nil {
+		return
+	}
+	v := r.Var
+	v.Name = sc(v.Name)
+	use := func(u *Use) {
+		u.Role, u.Task = sc(u.Role), sc(u.Task)
+		all(u.Templates)
+		all(u.Notify)
+	}
+	handler := func(h *Handler) {
+		h.Role, h.Name = sc(h.Role), sc(h.Name)
+		all(h.Listen)
+	}
+	if v.Uses != nil {
+		for i := range v.Uses.Tasks {
+			use(&v.Uses.Tasks[i])
+		}
+		for i := range v.Uses.Handlers {
+			handler(&v.Uses.Handlers[i])
+		}
+	}
+	for i := range v.Hosts {
+		h := &v.Hosts[i]
+		h.Host = sc(h.Host)
+		for j := range h.Tasks {
+			use(&h.Tasks[j].Use)
+		}
+		for j := range h.Handlers {
+			handler(&h.Handlers[j].Handler)
+		}
+	}
+}
