@@ -58,13 +58,9 @@ func (r *resolver) checkServerURL() {
 	switch strings.ToLower(u.Scheme) {
 	case "https":
 	case "http":
-		p := port
-		if p == "" {
-			p = "80"
-		}
-		warn("server-url-scheme",
-			fmt.Sprintf("server %s uses http://: the %s's load balancer keeps the scheme (http://127.0.0.1:6444), and every request to it fails with \"only https:// URLs are supported, invalid scheme\" (pkg/clientaccess), so the %s never registers and retries forever (port %s)", r.redactURL(raw), r.res.Command, r.res.Command, p),
-			fmt.Sprintf("write server: %s", r.redactURL(fixed("https", supervisor))))
+		// k3s's own check reports it (join-url-invalid: pkg/clientaccess/token.go rejects
+		// every non-https URL in the agent's, or a joining server's, connection loop); a
+		// server that has joined ignores that error (bootstrap.go: "we ignore any errors").
 		return
 	default:
 		return
@@ -114,4 +110,29 @@ func (r *resolver) hasValue(name string) bool {
 	}
 	v, _ := k.Value.(string)
 	return v != ""
+}
+
+// httpsURL is the URL to write instead of a server URL k3s cannot use: https, the host as
+// given (a bare address too: Go parses "10.0.0.1" as a path), and the port as given or
+// the supervisor's. "" when no host can be found.
+func httpsURL(raw, supervisorPort string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return ""
+	}
+	host, port := u.Hostname(), u.Port()
+	if u.Host == "" && u.Scheme == "" && u.Path != "" && !strings.ContainsAny(u.Path, "/") {
+		host = u.Path
+	}
+	if host == "" {
+		return ""
+	}
+	if port == "" {
+		port = supervisorPort
+	}
+	v := url.URL{Scheme: "https", User: u.User, Host: net.JoinHostPort(host, port), Path: u.Path}
+	if u.Host == "" {
+		v.Path = ""
+	}
+	return v.String()
 }

@@ -240,9 +240,13 @@ func (r *resolver) validateJoin(restart string, rke2, endpoint bool, joinURL str
 			hint: "copy the token exactly as written in the first server's " + r.dataDir() + "/server/token (K10<64 hex digits>::server:<password>), or give the bare password, " + restart, pos: pos})
 	}
 	// Once the token is there and parses, the URL comes next (token.go:364).
-	if cause := joinURLError(joinURL); cause != "" {
+	if cause := joinURLError(r.redactURL(joinURL)); cause != "" {
+		want := "https://<server>:" + r.supervisorPort()
+		if h := httpsURL(joinURL, r.supervisorPort()); h != "" {
+			want = r.redactURL(h)
+		}
 		r.refuse("join-url-invalid", refusal{rule: "join-url", key: "server", msg: prefix + "failed to validate token: " + cause, assumes: assumes,
-			hint: fmt.Sprintf("write server as https://<server>:%s, %s", r.supervisorPort(), restart), pos: r.keyPos("server")})
+			hint: fmt.Sprintf("write server as %s, %s", want, restart), pos: r.keyPos("server")})
 	}
 	return true
 }
