@@ -286,7 +286,19 @@ func (r *resolver) strip(toks []token) []token {
 		} else if r.p.Name != "k3s" && profile.K3s().Command(cmd.Name) != nil && profile.K3s().Command(cmd.Name).Lookup(name) != nil {
 			hint = fmt.Sprintf("%s is a k3s flag that %s %s does not have (%s drops it); remove the key", name, r.p.Program, cmd.Name, r.p.Program)
 		} else if other := r.otherCommandWith(name, cmd.Name); other != "" {
-			hint = fmt.Sprintf("%s is a %s flag: harmless here (a config shared by several nodes or commands), but it does nothing for %s %s", name, other, r.p.Program, cmd.Name)
+			// The key is another command's flag in a file several commands read (the
+			// server's snapshot settings when etcd-snapshot runs, k3s-io/k3s#10292: "an
+			// artifact of how the config parser converts the config file"): nothing is
+			// lost, so a note. Unless that flag is this command's under another name
+			// (etcd-snapshot's snapshot-compress is the server's etcd-snapshot-compress,
+			// pkg/cli/cmds/etcd_snapshot.go Aliases): then the setting meant for this
+			// command is lost, and the fix is the name it knows.
+			if own := r.ownNameOf(name, other, cmd); own != "" {
+				hint = fmt.Sprintf("%s is the %s name of this setting; %s %s calls it %s: rename the key to %s (%s reads that name too)", name, other, r.p.Program, cmd.Name, own, own, other)
+			} else {
+				sev = diag.Info
+				hint = fmt.Sprintf("%s is a %s flag: harmless here (a config shared by several nodes or commands), but it does nothing for %s %s", name, other, r.p.Program, cmd.Name)
+			}
 		}
 		r.diag(diag.Diagnostic{Severity: sev, Code: "config-unknown-key", Pos: keyPos(t), Key: name,
 			Message: fmt.Sprintf("k3s %s does not know %q; k3s skips it with \"Unknown flag %s found in config.yaml, skipping\"%s", cmd.Name, name, strings.Split(t.text, "=")[0], effect),
@@ -808,6 +820,28 @@ func dash(name string) string {
 }
 
 // otherCommandWith names another command that has the flag, if any.
+// ownNameOf is the name under which cmd knows the flag that the other command (as
+// otherCommandWith names it, "k3s etcd-snapshot") calls name, through that flag's aliases;
+// "" when cmd has none of them.
+func (r *resolver) ownNameOf(name, other string, cmd *profile.Command) string {
+	oc := r.p.Command(strings.TrimPrefix(other, r.p.Program+" "))
+	if oc == nil {
+		return ""
+	}
+	f := oc.Lookup(name)
+	if f == nil {
+		return ""
+	}
+	for _, n := range f.Names() {
+		// One-letter aliases name different flags in different commands (the server's -t is
+		// token, etcd-snapshot's is etcd-token): only a long name is the same flag.
+		if n != name && len(n) > 1 && cmd.ConfigValid[n] {
+			return n
+		}
+	}
+	return ""
+}
+
 func (r *resolver) otherCommandWith(name, except string) string {
 	for _, c := range []string{"server", "agent", "etcd-snapshot"} {
 		if c != except && r.p.Command(c).Lookup(name) != nil {

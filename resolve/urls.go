@@ -58,9 +58,9 @@ func (r *resolver) checkServerURL() {
 	switch strings.ToLower(u.Scheme) {
 	case "https":
 	case "http":
-		// k3s's own token loop refuses a non-https URL and retries for ever: that is the
-		// join-url-invalid rule of validate_agent.go and validate_server.go, with k3s's
-		// message; a second finding here would say the same.
+		// k3s's own check reports it (join-url-invalid: pkg/clientaccess/token.go rejects
+		// every non-https URL in the agent's, or a joining server's, connection loop); a
+		// server that has joined ignores that error (bootstrap.go: "we ignore any errors").
 		return
 	default:
 		return
@@ -110,4 +110,29 @@ func (r *resolver) hasValue(name string) bool {
 	}
 	v, _ := k.Value.(string)
 	return v != ""
+}
+
+// httpsURL is the URL to write instead of a server URL k3s cannot use: https, the host as
+// given (a bare address too: Go parses "10.0.0.1" as a path), and the port as given or
+// the supervisor's. "" when no host can be found.
+func httpsURL(raw, supervisorPort string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return ""
+	}
+	host, port := u.Hostname(), u.Port()
+	if u.Host == "" && u.Scheme == "" && u.Path != "" && !strings.ContainsAny(u.Path, "/") {
+		host = u.Path
+	}
+	if host == "" {
+		return ""
+	}
+	if port == "" {
+		port = supervisorPort
+	}
+	v := url.URL{Scheme: "https", User: u.User, Host: net.JoinHostPort(host, port), Path: u.Path}
+	if u.Host == "" {
+		v.Path = ""
+	}
+	return v.String()
 }

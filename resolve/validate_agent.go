@@ -146,9 +146,13 @@ func (r *resolver) validateAgent() bool {
 				}
 				local = fmt.Sprintf("%s://%s", u.Scheme, net.JoinHostPort(host, fmt.Sprint(port)))
 			}
+			want := "https://<server>:" + r.supervisorPort()
+			if h := httpsURL(serverURL, r.supervisorPort()); h != "" {
+				want = r.redactURL(h)
+			}
 			r.refuse("join-url-invalid", refusal{rule: "agent-join-token", key: "server",
 				msg:  fmt.Sprintf("Failed to validate connection to cluster at %s: only https:// URLs are supported, invalid scheme: %s", r.redactURL(serverURL), local),
-				hint: fmt.Sprintf("use https://<server>:%s, %s", r.supervisorPort(), restart), pos: r.keyPos("server")})
+				hint: fmt.Sprintf("write server: %s, %s", want, restart), pos: r.keyPos("server")})
 		}
 	}
 	// Before a7d3c8559 (v1.34.2) the agent parsed node-ip only once it had its

@@ -135,6 +135,7 @@ cluster:
 	}
 	// v1.25 (d72377579^ server.go:355): no-deploy, after the cluster-dns checks.
 	r.refuseNoDeploy(restart)
+	r.checkClusterDNSInRange()
 	if k := r.res.Key("egress-selector-mode"); k != nil && r.check("egress-selector-mode") != nil {
 		switch m := r.stringValue("egress-selector-mode"); m {
 		case "agent", "cluster", "pod", "disabled":
@@ -249,9 +250,13 @@ func (r *resolver) validateJoin(restart string, rke2, endpoint bool, joinURL str
 			hint: "copy the token exactly as written in the first server's " + r.dataDir() + "/server/token (K10<64 hex digits>::server:<password>), or give the bare password, " + restart, pos: pos})
 	}
 	// Once the token is there and parses, the URL comes next (token.go:364).
-	if cause := joinURLError(joinURL); cause != "" {
+	if cause := joinURLError(r.redactURL(joinURL)); cause != "" {
+		want := "https://<server>:" + r.supervisorPort()
+		if h := httpsURL(joinURL, r.supervisorPort()); h != "" {
+			want = r.redactURL(h)
+		}
 		r.refuse("join-url-invalid", refusal{rule: "join-url", key: "server", msg: prefix + "failed to validate token: " + cause, assumes: assumes,
-			hint: fmt.Sprintf("write server as https://<server>:%s, %s", r.supervisorPort(), restart), pos: r.keyPos("server")})
+			hint: fmt.Sprintf("write server as %s, %s", want, restart), pos: r.keyPos("server")})
 	}
 	return true
 }
@@ -293,6 +298,12 @@ func serviceRangeSize(n *net.IPNet) int64 {
 // indexedIPFits is k8s.io/utils/net GetIndexedIP's check: the network address plus index is
 // inside the subnet.
 func indexedIPFits(n *net.IPNet, index int64) bool {
+	out := indexedIP(n, index)
+	return out != nil && n.Contains(out)
+}
+
+// indexedIP is the network address plus index (nil when it overflows the address).
+func indexedIP(n *net.IPNet, index int64) net.IP {
 	ip := n.IP.To16()
 	if v4 := n.IP.To4(); v4 != nil {
 		ip = v4
@@ -300,11 +311,11 @@ func indexedIPFits(n *net.IPNet, index int64) bool {
 	sum := new(big.Int).Add(new(big.Int).SetBytes(ip), big.NewInt(index))
 	b := sum.Bytes()
 	if len(b) > len(ip) {
-		return false
+		return nil
 	}
 	out := make(net.IP, len(ip))
 	copy(out[len(ip)-len(b):], b)
-	return n.Contains(out)
+	return out
 }
 
 // portRangeError transcribes k8s.io/apimachinery/pkg/util/net PortRange.Set: the error for
@@ -457,6 +468,70 @@ func (r *resolver) validateHelmControllerArgs(restart string) {
 			r.refuse("server-flag-invalid", refusal{rule: "helm-controller-arg", key: "helm-controller-arg",
 				msg:  prefix + fmt.Sprintf("cannot start with thread count of %d, please pass a proper thread count", n),
 				hint: "set threads to 1 or more (the default is 2), " + restart, pos: r.itemPos("helm-controller-arg", items["threads"])})
+		}
+	}
+}
+
+// checkClusterDNSInRange: k3s takes cluster-dns as given (pkg/cli/server/server.go only
+// parses it) and starts; the packaged coredns Service asks for that address as its
+// clusterIP (k3s manifests/coredns.yaml "clusterIP: %{CLUSTER_DNS}%", RKE2's rke2-coredns
+// chart from the same value), which the apiserver refuses when it lies outside every
+// service-cidr, so the kube-dns Service is never created while every pod's resolv.conf
+// names it (vitobotta/hetzner-k3s#351). Not judged when that coredns is disabled (a DNS of
+// one's own may listen anywhere), or for an IPv6 address without an IPv6 service-cidr
+// set. Without service-cidr the range is k3s's default, 10.43.0.0/16.
+func (r *resolver) checkClusterDNSInRange() {
+	coredns := "coredns"
+	if r.p.Name == "rke2" {
+		coredns = "rke2-coredns"
+	}
+	for _, item := range r.listValue("disable") {
+		for _, d := range strings.Split(item, ",") {
+			if strings.TrimSpace(d) == coredns {
+				return
+			}
+		}
+	}
+	ranges, ok := r.serviceRanges()
+	if !ok {
+		if len(r.listValue("service-cidr")) > 0 {
+			return // a CIDR that does not parse is k3s's own refusal
+		}
+		_, def, _ := net.ParseCIDR("10.43.0.0/16")
+		ranges = []*net.IPNet{def}
+	}
+	for _, item := range r.listValue("cluster-dns") {
+		for _, s := range strings.Split(item, ",") {
+			ip := net.ParseIP(s)
+			if ip == nil {
+				return // k3s refuses it (rule cluster-dns)
+			}
+			v4 := ip.To4() != nil
+			inside, family := false, false
+			for _, n := range ranges {
+				if (n.IP.To4() != nil) == v4 {
+					family = true
+					inside = inside || n.Contains(ip)
+				}
+			}
+			if !family || inside {
+				continue
+			}
+			var cidrs []string
+			for _, n := range ranges {
+				cidrs = append(cidrs, n.String())
+			}
+			suggest := "an address inside it"
+			for _, n := range ranges {
+				if (n.IP.To4() != nil) == v4 && indexedIPFits(n, 10) {
+					suggest = indexedIP(n, 10).String() + " (k3s's own choice: the 10th address)"
+					break
+				}
+			}
+			r.diag(diag.Diagnostic{Severity: diag.Warning, Code: "cluster-dns-outside-service-cidr", Pos: r.itemPos("cluster-dns", item), Key: "cluster-dns",
+				Message: fmt.Sprintf("cluster-dns %s is outside service-cidr %s: %s starts, but the %s Service cannot take that clusterIP (the apiserver allocates only inside service-cidr), so kube-dns is never created while every pod is told to use %s", s, strings.Join(cidrs, ","), r.p.Program, coredns, s),
+				Hint:    fmt.Sprintf("set cluster-dns to %s, or remove it to let %s pick, then `systemctl restart %s`", suggest, r.p.Program, r.serviceName())})
+			return
 		}
 	}
 }

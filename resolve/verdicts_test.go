@@ -50,7 +50,7 @@ func TestIssue20Verdicts(t *testing.T) {
 			map[string]diag.Severity{"server-url-port": diag.Warning}, "https://10.0.0.1:6443"},
 		{"url-password", "a password in the server URL never reaches the finding (http: k3s's own join-url-invalid, with its message)",
 			map[string]string{"/etc/systemd/system/k3s-agent.service": agentUnit, "/etc/rancher/k3s/config.yaml": "server: http://admin:hunter2@10.0.0.1:6443\ntoken: t\n"}, "agent",
-			map[string]diag.Severity{"join-url-invalid": diag.Error}, "https://<server>:6443"},
+			map[string]diag.Severity{"join-url-invalid": diag.Error}, "admin:REDACTED@10.0.0.1:6443"},
 		{"no-deploy-agent", "agents have no --disable: the fix must not say rename to disable",
 			map[string]string{"/etc/systemd/system/k3s-agent.service": "[Service]\nEnvironment=K3S_URL=https://10.0.0.1:6443 K3S_TOKEN=t\nExecStart=/usr/local/bin/k3s agent --no-deploy traefik\n"}, "agent",
 			map[string]diag.Severity{"k3s-refuses": diag.Error}, "set disable on the servers"},
