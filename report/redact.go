@@ -149,8 +149,13 @@ func NewRedactor(res *resolve.Result, show bool) *Redactor {
 	seen := map[string]bool{}
 	visit := func(name string, a *resolve.Assignment) {
 		if !a.Secret() {
-			// Credentials inside other values: URL passwords, NAME=VALUE items.
-			for _, v := range append([]string{a.Value, a.Raw}, a.Items...) {
+			// Credentials inside other values: URL passwords, NAME=VALUE items. The raw
+			// text is most often the value itself: the same words teach the same secrets.
+			r.collect(a.Value, seen)
+			if a.Raw != a.Value {
+				r.collect(a.Raw, seen)
+			}
+			for _, v := range a.Items {
 				r.collect(v, seen)
 			}
 			return

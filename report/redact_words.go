@@ -294,12 +294,19 @@ func (r *Redactor) text(s string, argv bool, carry *pend) string {
 // URL with '@' after it. One pass, no allocation: most text (reasons, paths, values)
 // holds none, and its words need not be split.
 func (r *Redactor) mayQuote(s string) bool {
+	// The name of "--flag=value" is looked at for its '-' and again for its '=': the last
+	// span's answer is kept.
+	lastSt, lastEnd, lastSecret := -1, -1, false
 	secretAt := func(st, end int) bool {
 		if end <= st {
 			return false
 		}
+		if st == lastSt && end == lastEnd {
+			return lastSecret
+		}
 		k, isBool := r.nameKind(s[st:end])
-		return k != notSecret && !isBool
+		lastSt, lastEnd, lastSecret = st, end, k != notSecret && !isBool
+		return lastSecret
 	}
 	nameStart := func(i int) int {
 		for i > 0 && isNameByte(s[i-1]) {
@@ -310,6 +317,11 @@ func (r *Redactor) mayQuote(s string) bool {
 	at := func(i int, c byte) bool {
 		switch c {
 		case '=':
+			if i == lastEnd {
+				// The name just looked at ends here ("--flag=": the '-' rule scanned it,
+				// and it starts after a blank or an opener, where nameStart stops too).
+				return lastSecret
+			}
 			return secretAt(nameStart(i), i)
 		case ':':
 			if i+2 < len(s) && s[i+1] == '/' && s[i+2] == '/' {
@@ -336,10 +348,21 @@ func (r *Redactor) mayQuote(s string) bool {
 		}
 		return false
 	}
+	// skip tells, without the call, the bytes at cannot start a rule at: a '-' inside a
+	// word ("node-label"), a quote not followed by ':'.
+	skip := func(i int, c byte) bool {
+		switch c {
+		case '-':
+			return i > 0 && !isBlank(s[i-1]) && !isOpener[s[i-1]]
+		case '"', '\'':
+			return i+1 >= len(s) || s[i+1] != ':'
+		}
+		return false
+	}
 	if len(s) < 64 {
 		// Short text (most values): one pass.
 		for i := 0; i < len(s); i++ {
-			if isTrigger[s[i]] && at(i, s[i]) {
+			if c := s[i]; isTrigger[c] && !skip(i, c) && at(i, c) {
 				return true
 			}
 		}
@@ -352,7 +375,7 @@ func (r *Redactor) mayQuote(s string) bool {
 			if j < 0 {
 				break
 			}
-			if at(off+j, c) {
+			if !skip(off+j, c) && at(off+j, c) {
 				return true
 			}
 			off += j + 1

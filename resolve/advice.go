@@ -21,10 +21,15 @@ func (r *resolver) addAdvice() {
 	for _, k := range r.res.Keys {
 		var adv []string
 		src := k.Source
+		// Only the outcomes read below are gathered: a list appended to by thousands of
+		// drop-ins has thousands of appended assignments, none of which advice reads.
 		lost := map[Outcome][]*Assignment{}
 		for _, a := range k.History {
-			if a != src {
-				lost[a.Outcome] = append(lost[a.Outcome], a)
+			switch a.Outcome {
+			case Overridden, Shadowed, Replaced, Ignored:
+				if a != src {
+					lost[a.Outcome] = append(lost[a.Outcome], a)
+				}
 			}
 		}
 		hasKind := func(o Outcome, kind sources.Kind) *Assignment {

@@ -373,12 +373,12 @@ func (r *resolver) checkCommandLine(cmd *profile.Command) {
 		s := t.text
 		if strings.HasPrefix(s, "-") && strings.ContainsAny(s, " \t") && !strings.Contains(strings.SplitN(s, "=", 2)[0], "=") {
 			name := strings.SplitN(strings.TrimLeft(s, "-"), "=", 2)[0]
-			if strings.ContainsAny(name, " \t") && !reported[t.pos] {
+			if strings.ContainsAny(name, " \t") && !reported[t.pos()] {
 				fields := strings.Fields(s)
-				d := diag.Diagnostic{Severity: diag.Error, Code: "cli-flag-with-space", Pos: t.pos,
+				d := diag.Diagnostic{Severity: diag.Error, Code: "cli-flag-with-space", Pos: t.pos(),
 					Message: fmt.Sprintf("the argument %q is one word holding a flag and its value; k3s looks for a flag named %q", s, strings.TrimLeft(s, "-")),
 					Hint:    fmt.Sprintf("split it into two words: '%s' '%s'", fields[0], strings.Join(fields[1:], " "))}
-				if v := bracedVariable(t.raw); v != "" {
+				if v := bracedVariable(t.raw()); v != "" {
 					d.Message = fmt.Sprintf("${%s} holds several words (%q), and systemd passes a braced variable as one argument; k3s looks for a flag named %q", v, s, strings.TrimLeft(s, "-"))
 					d.Hint = fmt.Sprintf("write $%s without braces in ExecStart (systemd splits an unbraced variable at white space), or give each flag its own word", v)
 				}
@@ -390,7 +390,7 @@ func (r *resolver) checkCommandLine(cmd *profile.Command) {
 			next := toks[i+1].text
 			if f != nil && f.Type == profile.Bool {
 				if _, err := strconv.ParseBool(next); err == nil || boolWords[next] {
-					r.diag(diag.Diagnostic{Severity: diag.Error, Code: "cli-bool-separate-value", Pos: toks[i+1].pos, Key: f.Name,
+					r.diag(diag.Diagnostic{Severity: diag.Error, Code: "cli-bool-separate-value", Pos: toks[i+1].pos(), Key: f.Name,
 						Message: fmt.Sprintf("%s is a bool flag, so %q after it is not its value but a positional argument: %s is set to true and every flag after %q is ignored", s, next, f.Name, next),
 						Hint:    fmt.Sprintf("write %s=%s as one word", s, next)})
 				}
@@ -402,7 +402,7 @@ func (r *resolver) checkCommandLine(cmd *profile.Command) {
 		for _, d := range r.res.Diagnostics {
 			if d.Code == "cli-positional" && d.Pos.Line > 0 {
 				for ti, t := range toks {
-					if t.pos == d.Pos && (t.text == "server" || t.text == "agent") {
+					if t.pos() == d.Pos && (t.text == "server" || t.text == "agent") {
 						if ti == len(toks)-1 || !r.lostAfter(t.text, d.Pos) {
 							// Nothing follows the second command word, or urfave/cli v1 moved
 							// every flag after it in front of it: k3s's server and agent
@@ -434,7 +434,7 @@ func (r *resolver) checkCommandLine(cmd *profile.Command) {
 				continue
 			}
 			for ti, t := range toks {
-				if t.pos != d.Pos || ti < 2 {
+				if t.pos() != d.Pos || ti < 2 {
 					continue
 				}
 				flagTok, valTok := toks[ti-2].text, toks[ti-1].text

@@ -135,7 +135,7 @@ func newFlagSet(era Era, flags []*profile.Flag, env envLookup, shared map[string
 				a.Outcome, a.Reason = Rejected, err.msg
 				// The refusal points at the assignment (the env file line), as its message
 				// names the variable.
-				err.tok = &token{pos: by.Pos}
+				err.tok = &token{cli: &cliOrigin{pos: by.Pos}}
 				return fs, err
 			}
 			break
@@ -245,7 +245,7 @@ func (fs *flagSet) parse(toks []token) (rest []token, err *cliError) {
 		if f == nil {
 			return toks[i-1:], &cliError{msg: "flag provided but not defined: -" + name, tok: &toks[i-1]}
 		}
-		a := &Assignment{Kind: t.kind, Pos: t.pos, Name: displayName(t, minuses, name), Raw: t.raw, order: t.order}
+		a := &Assignment{Kind: t.kind, Pos: t.pos(), Name: displayName(t, minuses, name), Raw: t.raw(), order: t.order}
 		if f.Type == profile.Bool {
 			if hasValue {
 				b, perr := strconv.ParseBool(value)
@@ -265,8 +265,8 @@ func (fs *flagSet) parse(toks []token) (rest []token, err *cliError) {
 		} else {
 			if !hasValue && i < len(toks) {
 				value, hasValue = toks[i].text, true
-				if a.Raw != "" || toks[i].raw != "" {
-					a.Raw = strings.TrimSpace(a.Raw + " " + toks[i].raw)
+				if a.Raw != "" || toks[i].raw() != "" {
+					a.Raw = strings.TrimSpace(a.Raw + " " + toks[i].raw())
 				}
 				i++
 			}
@@ -293,8 +293,8 @@ func (fs *flagSet) parse(toks []token) (rest []token, err *cliError) {
 // displayName is how an explanation names an occurrence: the config key as written, or the
 // flag as given on the command line.
 func displayName(t token, minuses int, name string) string {
-	if t.kind == sources.KindConfig && t.name != "" {
-		return t.name + ":"
+	if t.kind == sources.KindConfig && t.name() != "" {
+		return t.from.colonKey
 	}
 	return strings.Repeat("-", minuses) + name
 }
@@ -379,7 +379,7 @@ func (fs *flagSet) normalize() *cliError {
 					a.Reason = fmt.Sprintf("k3s refuses to start: %s (urfave/cli allows a flag under one of its names only, and config-file keys count: %s: in a config file is the same flag as --%s)", e.msg, n, first)
 				}
 				if len(fs.vals[f].occurrences) > 0 {
-					e.tok = &token{pos: fs.vals[f].occurrences[len(fs.vals[f].occurrences)-1].Pos}
+					e.tok = &token{cli: &cliOrigin{pos: fs.vals[f].occurrences[len(fs.vals[f].occurrences)-1].Pos}}
 				}
 				return e
 			}

@@ -15,10 +15,13 @@ type configEntry struct {
 	// (replaced by a later file, an empty list, "+" with null).
 	assignment *Assignment
 	order      int64
+	// colonKey is RawKey + ":", the name its assignments are shown under; one string per
+	// distinct key, shared by its entries (every list item's assignment carries it).
+	colonKey string
 }
 
 // piece is one future argument value of a merged key, remembering the entry and list item
-// it came from. Its position and raw text are looked up there (posRaw) rather than copied:
+// it came from. Its position and raw text are looked up there (posRawOf) rather than copied:
 // a list appended to by thousands of drop-ins holds a piece per item.
 type piece struct {
 	text  string
@@ -27,15 +30,16 @@ type piece struct {
 	isNil bool
 }
 
-// posRaw is where the piece was written and how: the list item's, or the entry value's
-// (an item beyond the parsed items has the value's position and no raw text).
-func (p *piece) posRaw() (diag.Position, string) {
-	e := p.from.entry
+// posRawOf is where an entry's list item (or, for -1, its scalar value) was written and how:
+// the item's, or the entry value's (an item beyond the parsed items has the value's
+// position and no raw text).
+func posRawOf(ce *configEntry, item int) (diag.Position, string) {
+	e := ce.entry
 	switch {
-	case p.item < 0:
+	case item < 0:
 		return e.ValuePos, e.Raw
-	case p.item < len(e.Items):
-		return e.Items[p.item].Pos, e.Items[p.item].Raw
+	case item < len(e.Items):
+		return e.Items[item].Pos, e.Items[item].Raw
 	}
 	return e.ValuePos, ""
 }
@@ -93,33 +97,43 @@ func mergeConfig(files []*sources.ConfigFile, seq *int, program string) []*merge
 			keyOf = append(keyOf, mk)
 		}
 	}
+	colonKeys := map[string]string{}
+	replKeys := map[string]*replKey{}
 	j := 0
 	for _, f := range files {
 		for i := range f.Entries {
 			e := &f.Entries[i]
 			*seq++
-			ce := &configEntry{file: f, entry: e, order: int64(*seq)}
+			ck, ok := colonKeys[e.RawKey]
+			if !ok {
+				ck = e.RawKey + ":"
+				colonKeys[e.RawKey] = ck
+			}
+			ce := &configEntry{file: f, entry: e, order: int64(*seq), colonKey: ck}
 			mk := keyOf[j]
 			j++
 			seen := len(mk.entries) > 0
 			exists := seen // a previous value exists, even a null one
-			newPieces, newIsList := valuePieces(ce)
+			_, newIsList := e.Value.([]any)
 			rest := mk.left
-			mk.left -= entryPieces(e)
+			n := entryPieces(e)
+			mk.left -= n
 			if exists && e.Append {
 				old := toSlicePieces(mk)
-				add := newPieces
-				if !newIsList {
-					add = toSliceScalar(newPieces)
-				}
-				if len(old)+len(add) > cap(old) {
-					grown := make([]piece, len(old), len(old)+max(rest, len(add)))
+				if len(old)+n > cap(old) {
+					grown := make([]piece, len(old), len(old)+max(rest, n))
 					copy(grown, old)
 					old = grown
 				}
-				mk.pieces = append(old, add...)
+				// The entry's pieces go straight into the key's list (no slice per entry).
+				start := len(old)
+				old, _ = appendValuePieces(old, ce)
+				if !newIsList && len(toSliceScalar(old[start:])) == 0 {
+					old = old[:start]
+				}
+				mk.pieces = old
 				mk.list = true
-				if len(add) == 0 {
+				if len(old) == start {
 					ce.assignment = entryAssignment(ce, Ignored,
 						fmt.Sprintf("%s appends nothing: a null value adds no item (k3s toSlice)", e.RawKey))
 				}
@@ -128,13 +142,19 @@ func mergeConfig(files []*sources.ConfigFile, seq *int, program string) []*merge
 				for _, prev := range mk.live {
 					if prev.assignment == nil {
 						if by == nil {
-							by = newReplacer(ce, mk.list || newIsList, program)
+							rk := replKeys[e.RawKey]
+							if rk == nil {
+								rk = &replKey{rawKey: e.RawKey, key: e.Key, program: program}
+								replKeys[e.RawKey] = rk
+							}
+							by = &replacer{k: rk, pos: valuePos(e), list: mk.list || newIsList}
 						}
 						prev.assignment = entryAssignment(prev, Replaced, "")
 						prev.assignment.by = by
 					}
 				}
 				mk.live = mk.live[:0]
+				newPieces, _ := valuePieces(ce)
 				mk.pieces = newPieces
 				mk.list = newIsList
 				if newIsList && len(newPieces) == 0 {
@@ -153,28 +173,31 @@ func mergeConfig(files []*sources.ConfigFile, seq *int, program string) []*merge
 
 // replacer is what a replaced entry keeps of the entry that replaced it: enough to render
 // the reason when it is shown (Assignment.Why), instead of a sentence per replaced entry.
-// One replacer is shared by every entry one assignment replaces.
+// One replacer is shared by every entry one assignment replaces; what it shares with every
+// other replacer by the same key spelling is in replKey (a node's scalar keys are replaced
+// by every drop-in: 28,000 replacers on 2,000 drop-ins, 48 bytes each instead of 96).
 type replacer struct {
+	k    *replKey
+	pos  diag.Position
+	list bool
+}
+
+// replKey is the key of a replacing entry as written and as k3s names it.
+type replKey struct {
 	rawKey, key string
-	pos         diag.Position
-	list        bool
 	// program is set for products other than k3s (see productize).
 	program string
 }
 
-func newReplacer(by *configEntry, list bool, program string) *replacer {
-	return &replacer{rawKey: by.entry.RawKey, key: by.entry.Key, pos: valuePos(by.entry), list: list, program: program}
-}
-
 // reason renders the sentence; the words are those of the merge in k3s's readConfigFile.
 func (rp *replacer) reason() string {
-	head := "replaced by " + rp.rawKey + ": at " + rp.pos.String()
+	head := "replaced by " + rp.k.rawKey + ": at " + rp.pos.String()
 	s := head + ": a later config file wins"
 	if rp.list {
-		s = head + ": a key without '+' replaces the earlier value, lists included (write " + rp.key + "+: there to append)"
+		s = head + ": a key without '+' replaces the earlier value, lists included (write " + rp.k.key + "+: there to append)"
 	}
-	if rp.program != "" {
-		s = k3sWord.ReplaceAllString(s, rp.program+"$1")
+	if rp.k.program != "" {
+		s = k3sWord.ReplaceAllString(s, rp.k.program+"$1")
 	}
 	return s
 }
@@ -185,7 +208,7 @@ func entryAssignment(ce *configEntry, out Outcome, reason string) *Assignment {
 	a := &Assignment{
 		Kind:    sources.KindConfig,
 		Pos:     valuePos(e),
-		Name:    e.RawKey + ":",
+		Name:    ce.colonKey,
 		Raw:     e.Raw,
 		Value:   sources.ToString(e.Value),
 		Outcome: out,
@@ -201,17 +224,21 @@ func entryAssignment(ce *configEntry, out Outcome, reason string) *Assignment {
 // valuePieces turns an entry's value into pieces, as the emitting loop of readConfigFile
 // would: a list gives one piece per item, anything else one piece.
 func valuePieces(ce *configEntry) ([]piece, bool) {
+	return appendValuePieces(make([]piece, 0, entryPieces(ce.entry)), ce)
+}
+
+// appendValuePieces appends the entry's pieces (valuePieces) to ps.
+func appendValuePieces(ps []piece, ce *configEntry) ([]piece, bool) {
 	e := ce.entry
 	if list, ok := e.Value.([]any); ok {
-		ps := make([]piece, 0, len(list))
 		for i, v := range list {
 			ps = append(ps, piece{text: sources.ToString(v), from: ce, item: i, isNil: v == nil})
 		}
 		return ps, true
 	}
 	_, isString := e.Value.(string)
-	return []piece{{text: sources.ToString(e.Value), from: ce, item: -1,
-		isNil: e.Value == nil || (!isString && sources.ToString(e.Value) == "")}}, false
+	return append(ps, piece{text: sources.ToString(e.Value), from: ce, item: -1,
+		isNil: e.Value == nil || (!isString && sources.ToString(e.Value) == "")}), false
 }
 
 // toSlicePieces is k3s's toSlice applied to the value built so far.

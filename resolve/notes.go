@@ -67,7 +67,18 @@ func kubeconfigModeNote(v string) string {
 }
 
 func splitNote(items []string, trim bool, prefix string) string {
+	// Whether there is anything to note is known without splitting: an item with a comma,
+	// or (trim) one with blanks around it. Most lists have neither.
 	need := false
+	for _, it := range items {
+		if strings.Contains(it, ",") || trim && strings.TrimSpace(it) != it {
+			need = true
+			break
+		}
+	}
+	if !need {
+		return ""
+	}
 	var out []string
 	for _, it := range items {
 		for _, p := range strings.Split(it, ",") {

@@ -223,8 +223,7 @@ func (r *resolver) parse(files []*sources.ConfigFile) {
 	spliced = append(spliced, after...)
 	r.res.Args = make([]Arg, 0, len(spliced))
 	for i := range spliced {
-		spliced[i].argIndex = i
-		r.res.Args = append(r.res.Args, Arg{Value: spliced[i].text, Kind: spliced[i].kind, Pos: spliced[i].pos})
+		r.res.Args = append(r.res.Args, Arg{Value: spliced[i].text, Kind: spliced[i].kind, Pos: spliced[i].pos()})
 	}
 
 	// The multicall wrapper (cmd/k3s/main.go) runs app.Run on the raw argv with the same flag
@@ -250,7 +249,7 @@ func tokPos(t *token) diag.Position {
 	if t == nil {
 		return diag.Position{}
 	}
-	return t.pos
+	return t.pos()
 }
 
 // strip reproduces stripInvalidFlags: when os.Args[1] is a command with ValidFlags (server,
@@ -271,7 +270,7 @@ func (r *resolver) strip(toks []token) []token {
 			out = append(out, t)
 			continue
 		}
-		a := &Assignment{Kind: sources.KindConfig, Pos: t.pos, Name: t.name + ":", Raw: t.raw,
+		a := &Assignment{Kind: sources.KindConfig, Pos: t.pos(), Name: t.from.colonKey, Raw: t.raw(),
 			Value: t.text[strings.IndexByte(t.text, '=')+1:], Outcome: Skipped, order: t.order,
 			Reason: fmt.Sprintf("k3s %s does not know the flag %q, so k3s skips this config key (\"Unknown flag %s found in config.yaml, skipping\")", cmd.Name, name, strings.Split(t.text, "=")[0])}
 		r.stray = append(r.stray, a)
@@ -313,7 +312,7 @@ func keyPos(t token) diag.Position {
 	if t.from != nil && t.from.entry != nil && !t.from.entry.KeyPos.IsZero() {
 		return t.from.entry.KeyPos
 	}
-	return t.pos
+	return t.pos()
 }
 
 // suggest is suggestHint, remembered per name: a hostile file can repeat one unknown key
@@ -443,7 +442,7 @@ func (r *resolver) collect(main, wrapper *cliRun) {
 	// Tokens after the first positional argument, or never reached because of an error.
 	ignoredBy := map[string][]*Assignment{}
 	for _, t := range main.rest {
-		r.res.Positional = append(r.res.Positional, Arg{Value: t.text, Kind: t.kind, Pos: t.pos})
+		r.res.Positional = append(r.res.Positional, Arg{Value: t.text, Kind: t.kind, Pos: t.pos()})
 	}
 	// etcd-snapshot delete takes the snapshot names as its arguments
 	// (pkg/cli/etcdsnapshot/etcd_snapshot.go deleteSnapshot): they are not stray words
@@ -455,15 +454,15 @@ func (r *resolver) collect(main, wrapper *cliRun) {
 		if r.era == EraV1 {
 			msg = fmt.Sprintf("%q is a positional argument; urfave/cli v1 moves the command's flags in front of positional arguments, then ignores everything from %q on", first.text, first.text)
 		}
-		r.diag(diag.Diagnostic{Severity: diag.Warning, Code: "cli-positional", Pos: first.pos,
+		r.diag(diag.Diagnostic{Severity: diag.Warning, Code: "cli-positional", Pos: first.pos(),
 			Message: msg,
 			Hint:    fmt.Sprintf("remove the stray word from ExecStart (for a bool flag write --flag=false as one word): %s", fmt.Sprintf(r.p.ExecStartEdit, r.serviceName()))})
 		r.markIgnored(final, main.rest[1:], ignoredBy, Ignored,
-			fmt.Sprintf("after the positional argument %q at %s: urfave/cli stops parsing flags at the first argument that is not a flag", first.text, first.pos))
+			fmt.Sprintf("after the positional argument %q at %s: urfave/cli stops parsing flags at the first argument that is not a flag", first.text, first.pos()))
 		if len(main.rest[1:]) > 0 && r.era == EraV1 {
 			for _, as := range ignoredBy {
 				for _, a := range as {
-					a.Reason = fmt.Sprintf("after the positional argument %q at %s: urfave/cli v1 moved the command's own flags in front of it; this is not one of them (or is the value of a bool flag), so it is never parsed", first.text, first.pos)
+					a.Reason = fmt.Sprintf("after the positional argument %q at %s: urfave/cli v1 moved the command's own flags in front of it; this is not one of them (or is the value of a bool flag), so it is never parsed", first.text, first.pos())
 				}
 			}
 		}
@@ -547,8 +546,8 @@ func (r *resolver) markIgnored(fs *flagSet, toks []token, into map[string][]*Ass
 			name, value, hasValue = name[:j], name[j+1:], true
 		}
 		f := fs.byName[name]
-		a := &Assignment{Kind: t.kind, Pos: t.pos, Name: displayName(t, strings.Count(s[:len(s)-len(strings.TrimLeft(s, "-"))], "-"), name),
-			Raw: t.raw, Value: value, Outcome: out, Reason: reason, order: t.order}
+		a := &Assignment{Kind: t.kind, Pos: t.pos(), Name: displayName(t, strings.Count(s[:len(s)-len(strings.TrimLeft(s, "-"))], "-"), name),
+			Raw: t.raw(), Value: value, Outcome: out, Reason: reason, order: t.order}
 		if f == nil {
 			r.stray = append(r.stray, a)
 			continue
@@ -579,19 +578,22 @@ func (r *resolver) decide(fs *flagSet, fv *flagValue) []*Assignment {
 	}
 	var out []*Assignment
 	if f.Type == profile.StringSlice {
-		contributed := map[*Assignment]bool{}
+		// The assignments not decided yet that gave an item of the list in force are marked
+		// contributing (instead of a set of them: a list of 8,000 items made a map of 8,000
+		// per flag). Every mark is replaced below, or by the decide of the flag that shares
+		// the Destination and owns the environment assignment marked.
 		for _, it := range fv.slice.items {
-			contributed[it.by] = true
+			if it.by.Outcome == "" {
+				it.by.Outcome = contributing
+			}
 		}
 		var last *Assignment
 		for _, a := range occ {
-			if a.Outcome != "" {
-				continue
-			}
-			if contributed[a] {
+			switch a.Outcome {
+			case contributing:
 				a.Outcome, a.Reason = Appended, "adds its item to the list in force (a repeatable flag collects every occurrence that reaches the parser, config-file values first)"
 				last = a
-			} else {
+			case "":
 				a.Outcome, a.Reason = Replaced, "its items were dropped"
 			}
 		}
@@ -599,9 +601,9 @@ func (r *resolver) decide(fs *flagSet, fv *flagValue) []*Assignment {
 			switch {
 			case fv.env.Outcome == Rejected:
 				// k3s stopped at this variable (see newFlagSet); it stays the reason.
-			case contributed[fv.env] && last == nil:
+			case fv.env.Outcome == contributing && last == nil:
 				fv.env.Outcome, fv.env.Reason = Applied, "no argument sets the flag, so urfave/cli uses the environment variable"
-			case contributed[fv.env]:
+			case fv.env.Outcome == contributing:
 				fv.env.Outcome, fv.env.Reason = Appended, "urfave/cli v1 keeps the environment's items and appends the arguments' items after them"
 			default:
 				fv.env.Outcome, fv.env.Reason = Replaced, "the first value given as an argument replaces the list that came from the environment (urfave/cli v2 StringSlice.Set)"
@@ -693,7 +695,7 @@ func (r *resolver) refusal(run *cliRun, cmdName string) {
 	e := run.err
 	d := diag.Diagnostic{Severity: diag.Error, Code: "k3s-refuses", Message: "k3s refuses to start: " + e.msg}
 	if e.tok != nil {
-		d.Pos = e.tok.pos
+		d.Pos = e.tok.pos()
 	} else if pos, ok := r.envErrorPos(e.msg); ok {
 		// urfave/cli names the variable whose value it could not parse: point at the line
 		// that set it (K3S_CLUSTER_INIT=yes in /etc/default/k3s).
@@ -714,7 +716,7 @@ func (r *resolver) refusal(run *cliRun, cmdName string) {
 	if strings.HasPrefix(e.msg, "flag provided but not defined: ") && e.tok != nil {
 		name := strings.TrimPrefix(e.msg, "flag provided but not defined: -")
 		d.Key = name
-		a := &Assignment{Kind: e.tok.kind, Pos: e.tok.pos, Name: displayName(*e.tok, 2, name), Raw: e.tok.raw,
+		a := &Assignment{Kind: e.tok.kind, Pos: e.tok.pos(), Name: displayName(*e.tok, 2, name), Raw: e.tok.raw(),
 			Value: e.tok.text, Outcome: Rejected, order: e.tok.order,
 			Reason: "k3s refuses to start: " + e.msg}
 		r.stray = append(r.stray, a)
@@ -739,7 +741,7 @@ func (r *resolver) refusal(run *cliRun, cmdName string) {
 			d.Message = fmt.Sprintf("the argument %q is one word holding a flag and its value, so k3s sees a flag named %q: %s", e.tok.text, strings.TrimLeft(fields[0], "-")+" "+strings.Join(fields[1:], " "), e.msg)
 			d.Hint = fmt.Sprintf("split it into two words in the unit: '%s' '%s' (or write '%s=%s')", fields[0], strings.Join(fields[1:], " "), fields[0], strings.Join(fields[1:], " "))
 			r.swallowedBy(e, fields, cmdName)
-			if v := bracedVariable(e.tok.raw); v != "" {
+			if v := bracedVariable(e.tok.raw()); v != "" {
 				d.Message = fmt.Sprintf("${%s} holds several words (%q), and systemd passes a braced variable as one argument, so k3s sees a flag named %q: %s", v, e.tok.text, strings.TrimLeft(fields[0], "-")+" "+strings.Join(fields[1:], " "), e.msg)
 				d.Hint = fmt.Sprintf("write $%s without braces in ExecStart (systemd splits an unbraced variable at white space), or give each flag its own word", v)
 			}
@@ -772,11 +774,11 @@ func (r *resolver) swallowedBy(e *cliError, fields []string, cmdName string) {
 		return
 	}
 	value := strings.TrimSpace(strings.TrimPrefix(strings.TrimLeft(e.tok.text, " \t"), fields[0]))
-	a := &Assignment{Kind: e.tok.kind, Pos: e.tok.pos, Name: fields[0], Raw: e.tok.raw, Value: value,
+	a := &Assignment{Kind: e.tok.kind, Pos: e.tok.pos(), Name: fields[0], Raw: e.tok.raw(), Value: value,
 		Outcome: Rejected, order: e.tok.order, secret: f.Secret,
 		Reason: fmt.Sprintf("one word holding the flag %s and its value: k3s reads it as a flag named %q, which it does not define, and refuses to start (%s); split it into two words: '%s' '%s'",
 			fields[0], strings.TrimLeft(e.tok.text, "-"), e.msg, fields[0], value)}
-	if v := bracedVariable(e.tok.raw); v != "" {
+	if v := bracedVariable(e.tok.raw()); v != "" {
 		// Quoting is not the fix here: the word comes from ${VAR} (issue 16, ifurther/k3s-bin).
 		a.Reason = fmt.Sprintf("${%s} is passed by systemd as one word holding the flag %s and its value: k3s reads it as a flag named %q, which it does not define, and refuses to start (%s); write $%s without braces (systemd splits an unbraced variable at white space) or give each flag its own word",
 			v, fields[0], strings.TrimLeft(e.tok.text, "-"), e.msg, v)

@@ -375,7 +375,7 @@ func (r *resolver) loadUnit() {
 		}
 		if len(words) > 1 {
 			for _, w := range words[1:] {
-				r.argv = append(r.argv, token{text: w.Value, kind: sources.KindCLI, pos: w.Pos, raw: w.Raw})
+				r.argv = append(r.argv, cliToken(w.Value, sources.KindCLI, w.Pos, w.Raw))
 			}
 		}
 	}
@@ -478,8 +478,7 @@ func (r *resolver) buildArgs() {
 	if r.opts.Args != nil {
 		r.argv = nil
 		for i, a := range r.opts.Args {
-			r.argv = append(r.argv, token{text: a, kind: sources.KindCLI, raw: a,
-				pos: diag.Position{File: "(command line)", Line: 1, Column: i + 1}})
+			r.argv = append(r.argv, cliToken(a, sources.KindCLI, diag.Position{File: "(command line)", Line: 1, Column: i + 1}, a))
 		}
 	}
 	if len(r.argv) == 0 && (r.res.Unit == "" || r.opts.Command == "etcd-snapshot") {
@@ -492,7 +491,7 @@ func (r *resolver) buildArgs() {
 			words = append(words, "save")
 		}
 		for _, w := range words {
-			r.argv = append(r.argv, token{text: w, kind: sources.KindCLI, raw: w, pos: diag.Position{File: "(implied)"}})
+			r.argv = append(r.argv, cliToken(w, sources.KindCLI, diag.Position{File: "(implied)"}, w))
 		}
 	}
 	for i := range r.argv {

@@ -34,6 +34,10 @@ const (
 	Unreached Outcome = "unreached"
 	// Unused: only a default; something else was set.
 	Unused Outcome = "unused"
+
+	// contributing marks, inside decide only, an assignment that gave an item of the list
+	// in force; it never leaves the resolver.
+	contributing Outcome = "\x00contributing"
 )
 
 // Assignment is one place that sets (or tries to set) a key.

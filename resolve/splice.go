@@ -9,20 +9,67 @@ import (
 	"github.com/k3sconf/k3sconf/sources"
 )
 
-// token is one argv element on its way to the CLI parser.
+// token is one argv element on its way to the CLI parser. A node with thousands of drop-ins
+// of lists has a token per list item (~116,000 on 2,000 drop-ins of flow lists), all live
+// while the CLI passes run: a config token keeps only its entry and item index and looks its
+// position, raw text and key up there (pos, raw, name); a command-line word keeps its own in
+// cli. 64 bytes instead of 128 (docs/performance.md).
 type token struct {
 	text string
 	kind sources.Kind
-	pos  diag.Position
-	raw  string
-	// name is how the source spelled the key (config: "disable+"), for explanations.
-	name string
-	// from is the config entry a config argument came from.
+	// from is the config entry a config argument came from; item is the index into its
+	// Items, or -1 for a scalar value (see posRawOf).
 	from *configEntry
-	// argIndex is the index in Result.Args.
-	argIndex int
+	item int32
 	// order sorts the assignment this token makes into precedence order.
 	order int64
+	// cli is where a command-line word was written (nil for a config argument).
+	cli *cliOrigin
+}
+
+// cliOrigin is the position and raw text of a word that is not a config value.
+type cliOrigin struct {
+	pos diag.Position
+	raw string
+}
+
+// cliToken is a token of a command-line word (or another word with its own position).
+func cliToken(text string, kind sources.Kind, pos diag.Position, raw string) token {
+	return token{text: text, kind: kind, item: -1, cli: &cliOrigin{pos: pos, raw: raw}}
+}
+
+// pos is where the token was written: the config list item's or value's position, or the
+// word's.
+func (t *token) pos() diag.Position {
+	if t.cli != nil {
+		return t.cli.pos
+	}
+	if t.from != nil {
+		pos, _ := posRawOf(t.from, int(t.item))
+		return pos
+	}
+	return diag.Position{}
+}
+
+// raw is the token's text as written.
+func (t *token) raw() string {
+	if t.cli != nil {
+		return t.cli.raw
+	}
+	if t.from != nil {
+		_, raw := posRawOf(t.from, int(t.item))
+		return raw
+	}
+	return ""
+}
+
+// name is how the source spelled the key (config: "disable+"), for explanations; "" for a
+// command-line word.
+func (t *token) name() string {
+	if t.from != nil {
+		return t.from.entry.RawKey
+	}
+	return ""
 }
 
 // Precedence ranks for sorting a key's history: defaults, then the environment, then config
@@ -123,15 +170,12 @@ func configTokens(keys []*mergedKey, before, after int) []token {
 		}
 		for i := range mk.pieces {
 			p := &mk.pieces[i]
-			pos, raw := p.posRaw()
 			out = append(out, token{
 				order: rankConfig + p.from.order*1000 + int64(max(p.item, 0)%1000),
 				text:  prefix + mk.name + "=" + p.text,
 				kind:  sources.KindConfig,
-				pos:   pos,
-				raw:   raw,
-				name:  p.from.entry.RawKey,
 				from:  p.from,
+				item:  int32(p.item),
 			})
 		}
 	}

@@ -166,13 +166,13 @@ func (r *resolver) hostPath(p string, wantDir bool) (exists bool, assumes string
 // set nowhere: the unit's ExecStart, else the config file, else the unit.
 func (r *resolver) commandPos() diag.Position {
 	for _, t := range r.argv {
-		if t.kind == sources.KindCLI && t.text == r.res.Command && t.pos.Line > 0 {
-			return t.pos
+		if t.kind == sources.KindCLI && t.text == r.res.Command && t.pos().Line > 0 {
+			return t.pos()
 		}
 	}
 	for _, t := range r.argv {
-		if t.pos.Line > 0 {
-			return t.pos
+		if t.pos().Line > 0 {
+			return t.pos()
 		}
 	}
 	if r.res.Unit != "" {
@@ -287,14 +287,14 @@ func (r *resolver) cliValueRaw(a *Assignment) string {
 		return a.Raw
 	}
 	for i, t := range r.argv {
-		if t.pos != a.Pos {
+		if t.pos() != a.Pos {
 			continue
 		}
-		if _, v, ok := strings.Cut(t.raw, "="); ok && strings.HasPrefix(t.text, "-") {
+		if _, v, ok := strings.Cut(t.raw(), "="); ok && strings.HasPrefix(t.text, "-") {
 			return v
 		}
 		if i+1 < len(r.argv) {
-			return r.argv[i+1].raw
+			return r.argv[i+1].raw()
 		}
 	}
 	return a.Raw

@@ -394,7 +394,7 @@ func (r *resolver) validateEtcdSnapshot() {
 			var pos diag.Position
 			for _, t := range r.argv {
 				if t.kind == sources.KindCLI && t.text == "delete" {
-					pos = t.pos
+					pos = t.pos()
 				}
 			}
 			r.refuse("etcd-snapshot-invalid-use", refusal{rule: "snapshot-delete-names", msg: "no snapshots given for removal",

@@ -26,3 +26,21 @@ func TestGCPercent(t *testing.T) {
 		})
 	}
 }
+
+// TestCollectNow: the collection after resolving runs only once the heap fills the budget.
+func TestCollectNow(t *testing.T) {
+	for _, tc := range []struct {
+		heap   uint64
+		want   bool
+		reason string
+	}{
+		{46 << 20, false, "2,000 drop-ins of block lists end resolving at 46 MB: left to the percentage rule"},
+		{gcBudget - 1, false, "just below the budget"},
+		{gcBudget, true, "the budget is full"},
+		{82 << 20, true, "2,000 drop-ins of flow lists end resolving at 82 MB, 35 MB of it live"},
+	} {
+		if got := collectNow(tc.heap); got != tc.want {
+			t.Errorf("collectNow(%d) = %v, want %v (%s)", tc.heap, got, tc.want, tc.reason)
+		}
+	}
+}

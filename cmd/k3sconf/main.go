@@ -256,6 +256,7 @@ func dispatch(args []string, stdout, stderr io.Writer) int {
 		return exitInput
 	}
 	res, err := resolve.Resolve(resolve.Options{FS: k3sconf.Node(g.root), Profile: prof, Command: g.command, Unit: g.unit, Config: g.config, Version: g.version})
+	collectAfterResolve()
 	if err != nil {
 		fmt.Fprintf(stderr, "k3sconf: %v\n", err)
 		return exitUsage
