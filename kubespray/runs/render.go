@@ -259,7 +259,7 @@ func writeVar(w io.Writer, r *Report) {
 		fmt.Fprintf(w, "  the handlers they notify:\n")
 	}
 	for _, h := range v.Uses.Handlers {
-		fmt.Fprintf(w, "    %s : %s", safe(h.Role), safe(h.Name))
+		fmt.Fprintf(w, "    %s", safe(h.Display))
 		if len(h.Listen) > 0 {
 			fmt.Fprintf(w, " (listen: %s)", safe(strings.Join(h.Listen, ", ")))
 		}
@@ -286,20 +286,26 @@ func writeVar(w io.Writer, r *Report) {
 }
 
 func useLabel(u Use) string {
-	s := safe(u.Task)
-	if u.Role != "" {
-		s = safe(u.Role) + " : " + s
-	}
+	s := safe(u.Display)
 	if u.Handler {
 		s = "handler " + s
 	}
 	return s
 }
 
+// shortName is a use's name without its role, as the verdict line gives it (the module for
+// an unnamed task, as ansible prints it).
+func shortName(u Use) string {
+	if u.Task != "" {
+		return u.Task
+	}
+	return strings.TrimPrefix(u.Display, u.Role+" : ")
+}
+
 func varLine(vh VarHost) string {
 	var changed, ok, failed []string
 	for _, t := range vh.Tasks {
-		l := strconv.Quote(t.Use.Task)
+		l := strconv.Quote(shortName(t.Use))
 		switch t.Status {
 		case runlog.Changed:
 			if t.EveryRun {

@@ -164,10 +164,27 @@ func Build(o Options) (*Report, error) {
 	return r, nil
 }
 
-// matches: the task printed as name is the use's ("role : task", or the bare name of a
-// task outside a role).
-func matches(printed, role, task string) bool {
-	return printed == task || printed == role+" : "+task
+// matches: the log's task is the use's: printed as its display name ("role : task", the
+// bare name of a play's own task, an include_role's name), in a play that runs it.
+func matches(e runlog.Event, display string, plays []string) bool {
+	if e.Task.Name != display {
+		return false
+	}
+	if len(plays) == 0 || e.Play == nil {
+		return true
+	}
+	for _, p := range plays {
+		if p == "" || p == e.Play.Name {
+			return true
+		}
+	}
+	return false
+}
+
+// handlerNeed is a handler a changed use notifies, in the plays of that use.
+type handlerNeed struct {
+	h     Handler
+	plays []string
 }
 
 func varHosts(last *runlog.Run, uses *Uses, changes []runlog.HostChanges) []VarHost {
@@ -183,13 +200,13 @@ func varHosts(last *runlog.Run, uses *Uses, changes []runlog.HostChanges) []VarH
 		vh := VarHost{Host: h}
 		events := last.Events(h)
 		ran, failed := false, false
-		needed := map[string]Handler{}
+		needed := map[string]handlerNeed{}
 		var neededOrder []string
 		changedAll, changedAny := true, false
 		for _, u := range uses.Tasks {
 			to := TaskOutcome{Use: u}
 			for _, e := range events {
-				if !matches(e.Task.Name, u.Role, u.Task) {
+				if !matches(e, u.Display, u.Plays) {
 					continue
 				}
 				st := e.Result.Status()
@@ -205,13 +222,11 @@ func varHosts(last *runlog.Run, uses *Uses, changes []runlog.HostChanges) []VarH
 			case runlog.Changed:
 				ran, changedAny = true, true
 				changedAll = changedAll && to.EveryRun
-				for _, topic := range u.Notify {
-					for _, hd := range uses.Notified(topic) {
-						k := hd.Role + " : " + hd.Name
-						if _, ok := needed[k]; !ok {
-							needed[k] = hd
-							neededOrder = append(neededOrder, k)
-						}
+				for _, hd := range u.Handlers {
+					k := hd.Pos.String() + "\x00" + hd.Display
+					if _, ok := needed[k]; !ok {
+						needed[k] = handlerNeed{hd, u.Plays}
+						neededOrder = append(neededOrder, k)
 					}
 				}
 			default:
@@ -222,9 +237,9 @@ func varHosts(last *runlog.Run, uses *Uses, changes []runlog.HostChanges) []VarH
 		allRan := true
 		for _, k := range neededOrder {
 			hd := needed[k]
-			ho := HandlerOutcome{Handler: hd}
+			ho := HandlerOutcome{Handler: hd.h}
 			for _, e := range events {
-				if matches(e.Task.Name, hd.Role, hd.Name) && (e.Task.Handler || last.Format == "json") {
+				if matches(e, hd.h.Display, hd.plays) && (e.Task.Handler || last.Format == "json") {
 					if ho.Status == "" || e.Result.Status() == runlog.Changed {
 						ho.Status, ho.Line = e.Result.Status(), e.Result.Line
 					}

@@ -1,0 +1,95 @@
+package runs
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// Where runs' own reading of templates, notify: and handlers (before FindUses was built on
+// kubespray.Where's sites) and the where model disagree, the where model wins: it compiles
+// cluster.yml as ansible-core 2.14 does and is checked against real --tags runs
+// (kubespray/tags_real_test.go). One test per difference found.
+
+func findNames(t *testing.T, files map[string]string, variable string) (tasks, handlers []string) {
+	t.Helper()
+	base := map[string]string{
+		"cluster.yml": "- name: Install\n  hosts: all\n  gather_facts: false\n  roles:\n    - { role: a, tags: a }\n",
+	}
+	for k, v := range files {
+		base[k] = v
+	}
+	u, err := FindUses(writeTree(t, base), variable)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, x := range u.Tasks {
+		tasks = append(tasks, x.Display)
+	}
+	for _, h := range u.Handlers {
+		handlers = append(handlers, h.Display)
+	}
+	return tasks, handlers
+}
+
+// TestDifferUnreachedTasksFile: a tasks file of a role that no play of cluster.yml imports or
+// includes never runs, so its tasks are no use (runs' own reading took every tasks file of
+// the role).
+func TestDifferUnreachedTasksFile(t *testing.T) {
+	tasks, _ := findNames(t, map[string]string{
+		"roles/a/tasks/main.yml":   "- name: Used\n  debug: {msg: '{{ v }}'}\n",
+		"roles/a/tasks/unused.yml": "- name: Never imported\n  debug: {msg: '{{ v }}'}\n",
+		"roles/b/tasks/main.yml":   "- name: Role no play runs\n  debug: {msg: '{{ v }}'}\n",
+	}, "v")
+	if diff := cmp.Diff([]string{"a : Used"}, tasks); diff != "" {
+		t.Errorf("tasks (-want +got):\n%s", diff)
+	}
+}
+
+// TestDifferLoopSrc: a template src that starts with an expression ("{{ item | lower }}.yaml.j2"
+// over a loop) names every template of the role it can match in the where model, so the task
+// is a use of a template's variable (runs' own reading skipped such a src).
+func TestDifferLoopSrc(t *testing.T) {
+	tasks, handlers := findNames(t, map[string]string{
+		"roles/a/tasks/main.yml":         "- name: Push many\n  template: {src: '{{ item | lower }}.yaml.j2', dest: /y}\n  loop: [a]\n  notify: Restart\n",
+		"roles/a/templates/conf.yaml.j2": "x: {{ v }}\n",
+		"roles/a/handlers/main.yml":      "- name: Restart\n  debug: {msg: r}\n",
+	}, "v")
+	if diff := cmp.Diff([]string{"a : Push many"}, tasks); diff != "" {
+		t.Errorf("tasks (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"a : Restart"}, handlers); diff != "" {
+		t.Errorf("handlers (-want +got):\n%s", diff)
+	}
+}
+
+// TestDifferHandlerOfThePlay: a notify name reaches the handlers of the play that runs the
+// task, the last loaded of that name (ansible-core 2.14 search_handler_blocks_by_name), not
+// every handler of the checkout with that name (runs' own reading took both roles' and a
+// role no play runs).
+func TestDifferHandlerOfThePlay(t *testing.T) {
+	_, handlers := findNames(t, map[string]string{
+		"cluster.yml":               "- name: Install\n  hosts: all\n  gather_facts: false\n  roles: [a, b]\n",
+		"roles/a/tasks/main.yml":    "- name: Write\n  copy: {content: '{{ v }}', dest: /x}\n  notify: Restart\n",
+		"roles/a/handlers/main.yml": "- name: Restart\n  debug: {msg: a}\n",
+		"roles/b/tasks/main.yml":    "- debug: {msg: b}\n",
+		"roles/b/handlers/main.yml": "- name: Restart\n  debug: {msg: b}\n",
+		"roles/c/handlers/main.yml": "- name: Restart\n  debug: {msg: c}\n",
+	}, "v")
+	if diff := cmp.Diff([]string{"b : Restart"}, handlers); diff != "" {
+		t.Errorf("handlers (-want +got):\n%s", diff)
+	}
+}
+
+// TestDifferHandlerChain: a handler that notifies another handler: both are the use's
+// handlers, both must run for the change to be picked up (runs' own reading stopped at the
+// first).
+func TestDifferHandlerChain(t *testing.T) {
+	_, handlers := findNames(t, map[string]string{
+		"roles/a/tasks/main.yml":    "- name: Write\n  copy: {content: '{{ v }}', dest: /x}\n  notify: Reload\n",
+		"roles/a/handlers/main.yml": "- name: Reload\n  debug: {msg: a}\n  notify: Restart\n- name: Restart\n  debug: {msg: b}\n",
+	}, "v")
+	if diff := cmp.Diff([]string{"a : Reload", "a : Restart"}, handlers); diff != "" {
+		t.Errorf("handlers (-want +got):\n%s", diff)
+	}
+}
