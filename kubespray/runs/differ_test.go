@@ -93,3 +93,39 @@ func TestDifferHandlerChain(t *testing.T) {
 		t.Errorf("handlers (-want +got):\n%s", diff)
 	}
 }
+
+// TestDifferImportIsNoTask: an import_tasks whose when: uses the variable prints no TASK
+// banner (ansible-core 2.14 expands imports when the play is compiled; the imported tasks are
+// printed), so it is no task to find in a log; an include_tasks is one (it prints
+// "TASK [role : name]" when it runs). runs' own reading took both, as kubespray's preinstall
+// "Apply resolvconf settings" (import_tasks when: dns_mode != 'none').
+func TestDifferImportIsNoTask(t *testing.T) {
+	tasks, _ := findNames(t, map[string]string{
+		"roles/a/tasks/main.yml": "- name: Imported\n  import_tasks: x.yml\n  when: v != 'none'\n" +
+			"- name: Included\n  include_tasks: x.yml\n  when: v != 'none'\n",
+		"roles/a/tasks/x.yml": "- name: Inside\n  debug: {msg: x}\n",
+	}, "v")
+	if diff := cmp.Diff([]string{"a : Included"}, tasks); diff != "" {
+		t.Errorf("tasks (-want +got):\n%s", diff)
+	}
+}
+
+// TestDifferPlayOfTheLog: a log task is the use's only in a play that runs it; a task
+// printed with the same name in another play is another task (runs' own reading matched
+// the name in any play, and read the change below as the edit applied).
+func TestDifferPlayOfTheLog(t *testing.T) {
+	dir := writeTree(t, map[string]string{
+		"cluster.yml": "- name: A\n  hosts: all\n  roles: [a]\n" +
+			"- name: B\n  hosts: all\n  tasks:\n    - name: 'a : Write'\n      debug: {msg: other}\n",
+		"roles/a/tasks/main.yml": "- name: Write\n  copy: {content: '{{ v }}', dest: /x}\n",
+	})
+	log := "PLAY [A] ***\n\nTASK [a : Write] ***\nok: [h]\n\nPLAY [B] ***\n\nTASK [a : Write] ***\nchanged: [h]\n\n" +
+		"PLAY RECAP ***\nh : ok=2 changed=1 unreachable=0 failed=0 skipped=0 rescued=0 ignored=0\n"
+	rep, err := Build(Options{Logs: []Log{{Name: "run.log", Data: []byte(log)}}, Var: "v", Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Var.Hosts) != 1 || rep.Var.Hosts[0].Verdict != Unchanged {
+		t.Fatalf("hosts %+v, want h unchanged (the change is play B's task)", rep.Var.Hosts)
+	}
+}
