@@ -129,3 +129,15 @@ func TestDifferPlayOfTheLog(t *testing.T) {
 		t.Fatalf("hosts %+v, want h unchanged (the change is play B's task)", rep.Var.Hosts)
 	}
 }
+
+// TestDifferUnnamedTask: a task with no name is printed with its module for name
+// ("TASK [a : ansible.builtin.copy]", ansible-core 2.14 playbook/task.py get_name), so it
+// is found in the log under that name (runs' own reading left unnamed tasks out).
+func TestDifferUnnamedTask(t *testing.T) {
+	tasks, _ := findNames(t, map[string]string{
+		"roles/a/tasks/main.yml": "- ansible.builtin.copy: {content: '{{ v }}', dest: /x}\n",
+	}, "v")
+	if diff := cmp.Diff([]string{"a : ansible.builtin.copy"}, tasks); diff != "" {
+		t.Errorf("tasks (-want +got):\n%s", diff)
+	}
+}
