@@ -1,9 +1,13 @@
 package runs
 
 import (
+	"path/filepath"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/k3sconf/k3sconf/ansible/runlog"
+	"github.com/k3sconf/k3sconf/internal/ansibletest"
 )
 
 // Where runs' own reading of templates, notify: and handlers (before FindUses was built on
@@ -139,5 +143,57 @@ func TestDifferUnnamedTask(t *testing.T) {
 	}, "v")
 	if diff := cmp.Diff([]string{"a : ansible.builtin.copy"}, tasks); diff != "" {
 		t.Errorf("tasks (-want +got):\n%s", diff)
+	}
+}
+
+// TestHandlerChainReal: a handler notified by a handler runs only when that handler reports
+// changed (checked here with ansible-playbook, connection: local). The where model lists
+// both as the task's handlers; runs must not call the change "not picked up" because the
+// second did not run when the first changed nothing, and must require it when the first
+// changed.
+func TestHandlerChainReal(t *testing.T) {
+	ansibletest.Require(t)
+	for _, tc := range []struct {
+		name, reason  string
+		reloadChanged string
+		handlers      map[string]runlog.Status
+	}{
+		{"first-unchanged", "Reload reports ok, so Restart is never notified: applied, Restart not listed",
+			"false", map[string]runlog.Status{"Reload": runlog.OK}},
+		{"first-changed", "Reload reports changed and notifies Restart, which runs: applied, both listed",
+			"true", map[string]runlog.Status{"Reload": runlog.Changed, "Restart": runlog.OK}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			files := map[string]string{
+				"cluster.yml":            "- name: Install\n  hosts: all\n  gather_facts: false\n  roles: [a]\n",
+				"roles/a/tasks/main.yml": "- name: Write\n  debug: {msg: '{{ v }}'}\n  changed_when: true\n  notify: Reload\n",
+				"roles/a/handlers/main.yml": "- name: Reload\n  debug: {msg: r}\n  changed_when: " + tc.reloadChanged + "\n  notify: Restart\n" +
+					"- name: Restart\n  debug: {msg: s}\n",
+				"inv.ini": "n1 ansible_connection=local ansible_python_interpreter=/usr/bin/python3 v=1\n",
+			}
+			dir := writeTree(t, files)
+			res := (&ansibletest.Runner{Dir: dir}).Run(t, []string{"-i", "inv.ini", "cluster.yml"}, "ANSIBLE_ROLES_PATH="+filepath.Join(dir, "roles"))
+			if res.Code != 0 {
+				t.Fatalf("ansible-playbook failed:\n%s", res.Text)
+			}
+			rep, err := Build(Options{Logs: []Log{{Name: "run.log", Data: res.Text}}, Var: "v", Dir: dir})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(rep.Var.Hosts) != 1 {
+				t.Fatalf("hosts %+v", rep.Var.Hosts)
+			}
+			h := rep.Var.Hosts[0]
+			got := map[string]runlog.Status{}
+			for _, ho := range h.Handlers {
+				got[ho.Handler.Name] = ho.Status
+			}
+			if h.Verdict != Applied {
+				t.Errorf("%s: verdict %s, want applied\n%s", tc.reason, h.Verdict, res.Text)
+			}
+			if diff := cmp.Diff(tc.handlers, got); diff != "" {
+				t.Errorf("%s: handlers (-want +got):\n%s", tc.reason, diff)
+			}
+		})
 	}
 }

@@ -254,6 +254,7 @@ func varHosts(last *runlog.Run, uses *Uses, selected []bool, changes []runlog.Ho
 			vh.Tasks = append(vh.Tasks, to)
 		}
 		allRan := true
+		changedHandlers := map[string]bool{}
 		for _, k := range neededOrder {
 			hd := needed[k]
 			ho := HandlerOutcome{Handler: hd.h}
@@ -263,6 +264,15 @@ func varHosts(last *runlog.Run, uses *Uses, selected []bool, changes []runlog.Ho
 						ho.Status, ho.Line = e.Result.Status(), e.Result.Line
 					}
 				}
+			}
+			if ho.Status == runlog.Changed {
+				changedHandlers[hd.h.Display] = true
+			}
+			// A handler notified by a handler is notified only when that one changed
+			// (ansible-core 2.14: a handler's notify is processed from its changed result,
+			// as a task's); with no result and no change above it, it was never due.
+			if hd.h.FromHandler && ho.Status == "" && !changedHandlers[hd.h.From] {
+				continue
 			}
 			if ho.Status != runlog.Changed && ho.Status != runlog.OK {
 				allRan = false

@@ -47,6 +47,10 @@ type Handler struct {
 	// By is the notify: entry that reached it; Does says what it does ("restarts containerd").
 	By   string
 	Does string
+	// From is the display name of the task or handler whose notify: names it; FromHandler is
+	// set when that is a handler (it notifies only if it reports changed itself).
+	From        string
+	FromHandler bool
 }
 
 // Uses are the tasks that use a variable and the handlers they notify.
@@ -95,6 +99,9 @@ func FindUses(dir, name string) (*Uses, error) {
 			}
 			for _, hr := range s.Handlers {
 				h := Handler{Role: hr.Handler.Role, Name: hr.Handler.Name, Display: hr.Handler.DisplayName(), Listen: hr.Handler.Listen, Pos: hr.Handler.Pos, By: hr.By, Does: hr.Does}
+				if hr.From != nil && hr.From != n {
+					h.From, h.FromHandler = hr.From.DisplayName(), hr.From.Handler
+				}
 				hk := h.Pos.String() + "\x00" + h.Display
 				if !hasHandler(u.Handlers, hk) {
 					u.Handlers = append(u.Handlers, h)
