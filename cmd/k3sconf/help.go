@@ -132,12 +132,16 @@ var commands = []*command{
 			"run first. Per run: the PLAY RECAP per host and its verdict, ignored and rescued failures\n" +
 			"(not the verdict), the slowest tasks, the tasks changed per host. Then the last run's\n" +
 			"changes per host, split into those every earlier run made too and the new ones. With\n" +
-			"--var: did the tasks that use the variable change, and did their handlers run? Task\n" +
-			"output is never printed. Exit 1 when the last run failed or has no PLAY RECAP; 3 when a\n" +
-			"log cannot be read. Reference: docs/kubespray.md.",
+			"--var: did the tasks that use the variable change, and did their handlers run? With\n" +
+			"--tags/--skip-tags (the last run's: its log does not print them): which of those tasks\n" +
+			"the run could reach, as ansible-core 2.14 selects them. Task output is never printed.\n" +
+			"Exit 1 when the last run failed or has no PLAY RECAP; 3 when a log cannot be read.\n" +
+			"Reference: docs/kubespray.md.",
 		own: []flagDoc{
 			{name: "var", arg: "VAR", help: "follow the tasks of the checkout that use VAR and the handlers they notify"},
 			{name: "kubespray", arg: "DIR", valueKind: "dir", help: "the kubespray checkout, for --var (default: the current folder)"},
+			{name: "tags", arg: "TAGS", help: "the last run's --tags (-t; comma-separated, repeatable), for --var: the tasks they select"},
+			{name: "skip-tags", arg: "TAGS", help: "the last run's --skip-tags (comma-separated, repeatable), for --var"},
 			{name: "inventory", arg: "PATH", valueKind: "file", help: "inventory file or folder (-i; repeatable): its hosts missing from the last run are named"},
 			{name: "json", help: "machine-readable output (document \"kubespray runs\")"},
 			{name: "show-secrets", help: "print the secrets in task names and ERROR! lines instead of REDACTED"},

@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/k3sconf/k3sconf/diag"
@@ -137,6 +138,10 @@ func runKubesprayRuns(args []string, g globals, stdout, stderr io.Writer) int {
 	fs.StringVar(&variable, "var", "", "")
 	fs.StringVar(&dir, "kubespray", ".", "")
 	fs.BoolVar(&jsonOut, "json", g.json, "")
+	var tags, skipTags multiFlag
+	fs.Var(&tags, "t", "")
+	fs.Var(&tags, "tags", "")
+	fs.Var(&skipTags, "skip-tags", "")
 	var logs []string
 	rest := args
 	for {
@@ -159,7 +164,7 @@ func runKubesprayRuns(args []string, g globals, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "k3sconf kubespray runs: name the logs of the runs, oldest first, e.g. `k3sconf kubespray runs run1.log run2.log run3.log` (- for standard input)")
 		return exitUsage
 	}
-	opts := runs.Options{Var: variable, Dir: dir, Inventory: inv}
+	opts := runs.Options{Var: variable, Dir: dir, Inventory: inv, Tags: splitTags(tags), SkipTags: splitTags(skipTags)}
 	for _, l := range logs {
 		opts.Logs = append(opts.Logs, runs.ReadLog(l, os.Stdin))
 	}
@@ -180,6 +185,21 @@ func runKubesprayRuns(args []string, g globals, stdout, stderr io.Writer) int {
 	}
 	runs.Text(stdout, rep)
 	return code
+}
+
+// splitTags reads --tags and --skip-tags as ansible-playbook does (ansible-core 2.14
+// cli/__init__.py post_process_args): each value is a comma-separated list, repeated values
+// add up, and every tag is stripped of spaces; empty ones are dropped.
+func splitTags(vals []string) []string {
+	var out []string
+	for _, v := range vals {
+		for _, t := range strings.Split(v, ",") {
+			if t = strings.TrimSpace(t); t != "" && !slices.Contains(out, t) {
+				out = append(out, t)
+			}
+		}
+	}
+	return out
 }
 
 func kubesprayErr(stderr io.Writer, err error, showSecrets bool) int {

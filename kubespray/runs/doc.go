@@ -11,9 +11,11 @@
 //
 // With a variable ([Options.Var]) and the kubespray checkout, it finds the tasks that use
 // the variable (directly or through a template they render) and the handlers they notify,
-// through a [Finder] ([FindUses] is built on `kubespray where`), and says per host of the
-// last run whether those tasks changed and whether their handlers ran: "took effect",
-// "changed but the handler did not run", "ran and changed nothing", or "did not run".
+// through a [Finder] ([FindUses] takes them from [kubespray.Where]'s task sites and handler
+// resolution), and says per host of the last run whether those tasks changed and whether
+// their handlers ran: "took effect", "changed but the handler did not run", "ran and changed
+// nothing", or "did not run"; given the run's --tags/--skip-tags ([Options.Tags]), which of
+// them the selection reaches ([kubespray.SelectedSites]).
 //
 // Nothing a task printed reaches the report: the parser keeps no task output, and every
 // string taken from a log (task, play and host names) is printed with control characters

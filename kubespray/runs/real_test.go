@@ -132,6 +132,7 @@ func check(t *testing.T, dir string, logs []Log) {
 		name, reason string
 		logs         []Log
 		variable     string
+		tags         []string
 		want         string
 		tasks        map[string]runlog.Status
 		handlers     map[string]runlog.Status
@@ -149,13 +150,20 @@ func check(t *testing.T, dir string, logs []Log) {
 		{name: "not-selected-by-tags", reason: "--tags containerd does not run the node role",
 			logs: logs, variable: "kubelet_max_pods", want: NotRun,
 			tasks: map[string]runlog.Status{"Node | Write kubelet config": ""}, handlers: map[string]runlog.Status{}},
+		{name: "not-selected-by-given-tags", reason: "runs --tags containerd, the run's own: the node role's task is outside the selection",
+			logs: logs, variable: "kubelet_max_pods", tags: []string{"containerd"}, want: NotSelected,
+			tasks: map[string]runlog.Status{"Node | Write kubelet config": ""}, handlers: map[string]runlog.Status{}},
+		{name: "selected-by-given-tags", reason: "runs --tags containerd: config.toml's task is selected, changed, and both handlers ran",
+			logs: logs, variable: "containerd_max_container_log_line_size", tags: []string{"containerd"}, want: Applied,
+			tasks:    map[string]runlog.Status{"Containerd | Copy containerd config file": runlog.Changed},
+			handlers: map[string]runlog.Status{"Containerd | restart containerd": runlog.Changed, "Containerd | wait for containerd": runlog.OK}},
 		{name: "first-deploy", reason: "one run: the template changed and the handlers ran",
 			logs: logs[:1], variable: "containerd_max_container_log_line_size", want: Applied,
 			tasks:    map[string]runlog.Status{"Containerd | Copy containerd config file": runlog.Changed},
 			handlers: map[string]runlog.Status{"Containerd | restart containerd": runlog.Changed, "Containerd | wait for containerd": runlog.OK}},
 	} {
 		t.Run(logs[0].Name+"/"+tc.name, func(t *testing.T) {
-			rep, err := Build(Options{Logs: tc.logs, Var: tc.variable, Dir: dir, Inventory: []string{filepath.Join(dir, "inv", "hosts.ini")}})
+			rep, err := Build(Options{Logs: tc.logs, Var: tc.variable, Tags: tc.tags, Dir: dir, Inventory: []string{filepath.Join(dir, "inv", "hosts.ini")}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -180,6 +188,9 @@ func check(t *testing.T, dir string, logs []Log) {
 			tasks, handlers := map[string]runlog.Status{}, map[string]runlog.Status{}
 			for _, to := range n1.Tasks {
 				tasks[to.Use.Task] = to.Status
+				if want := len(tc.tags) == 0 || tc.want != NotSelected; to.Selected != want {
+					t.Errorf("%s: %s selected %v, want %v", tc.reason, to.Use.Task, to.Selected, want)
+				}
 			}
 			for _, ho := range n1.Handlers {
 				handlers[ho.Handler.Name] = ho.Status

@@ -245,8 +245,12 @@ func writeVar(w io.Writer, r *Report) {
 	if len(v.Uses.Tasks) == 0 {
 		fmt.Fprintf(w, "  none: no task, handler or template of the checkout's roles names it\n")
 	}
-	for _, u := range v.Uses.Tasks {
+	tagged := len(v.Tags) > 0 || len(v.SkipTags) > 0
+	for i, u := range v.Uses.Tasks {
 		fmt.Fprintf(w, "  %s  (%s", useLabel(u), where(u.Pos.File, u.Pos.Line))
+		if tagged && !v.Selected[i] {
+			fmt.Fprintf(w, "; not selected by %s", safe(tagText(v.Tags, v.SkipTags)))
+		}
 		if len(u.Templates) > 0 {
 			fmt.Fprintf(w, "; renders %s", safe(strings.Join(u.Templates, ", ")))
 		}
@@ -259,22 +263,33 @@ func writeVar(w io.Writer, r *Report) {
 		fmt.Fprintf(w, "  the handlers they notify:\n")
 	}
 	for _, h := range v.Uses.Handlers {
-		fmt.Fprintf(w, "    %s : %s", safe(h.Role), safe(h.Name))
+		fmt.Fprintf(w, "    %s", safe(h.Display))
 		if len(h.Listen) > 0 {
 			fmt.Fprintf(w, " (listen: %s)", safe(strings.Join(h.Listen, ", ")))
 		}
-		fmt.Fprintf(w, "  (%s)\n", where(h.Pos.File, h.Pos.Line))
+		fmt.Fprintf(w, "  (%s", where(h.Pos.File, h.Pos.Line))
+		if h.Does != "" {
+			fmt.Fprintf(w, "; %s", safe(h.Does))
+		}
+		fmt.Fprintln(w, ")")
 	}
 	if len(r.Runs) == 0 {
 		return
 	}
-	fmt.Fprintf(w, "did the last run (run %d) apply a change to %s?\n", len(r.Runs), safe(v.Name))
+	fmt.Fprintf(w, "did the last run (run %d", len(r.Runs))
+	if tagged {
+		fmt.Fprintf(w, ", %s", safe(tagText(v.Tags, v.SkipTags)))
+	}
+	fmt.Fprintf(w, ") apply a change to %s?\n", safe(v.Name))
 	if last := r.Runs[len(r.Runs)-1]; last.Verdict() == runlog.Incomplete {
 		fmt.Fprintf(w, "  (the last run has no verdict: it was interrupted or its log is cut off, so tasks and handlers after the cut are missing)\n")
 	}
 	groups, order := map[string][]string{}, []string{}
 	for _, vh := range v.Hosts {
 		k := varLine(vh)
+		if vh.Verdict == NotSelected {
+			k = safe("not selected: " + tagText(v.Tags, v.SkipTags) + " runs none of the tasks that use it (k3sconf kubespray where " + v.Name + " names the tags that do)")
+		}
 		if _, ok := groups[k]; !ok {
 			order = append(order, k)
 		}
@@ -285,21 +300,39 @@ func writeVar(w io.Writer, r *Report) {
 	}
 }
 
-func useLabel(u Use) string {
-	s := safe(u.Task)
-	if u.Role != "" {
-		s = safe(u.Role) + " : " + s
+// tagText is the run's tag selection as given.
+func tagText(tags, skip []string) string {
+	var parts []string
+	if len(tags) > 0 {
+		parts = append(parts, "--tags "+strings.Join(tags, ","))
 	}
+	if len(skip) > 0 {
+		parts = append(parts, "--skip-tags "+strings.Join(skip, ","))
+	}
+	return strings.Join(parts, " ")
+}
+
+func useLabel(u Use) string {
+	s := safe(u.Display)
 	if u.Handler {
 		s = "handler " + s
 	}
 	return s
 }
 
+// shortName is a use's name without its role, as the verdict line gives it (the module for
+// an unnamed task, as ansible prints it).
+func shortName(u Use) string {
+	if u.Task != "" {
+		return u.Task
+	}
+	return strings.TrimPrefix(u.Display, u.Role+" : ")
+}
+
 func varLine(vh VarHost) string {
 	var changed, ok, failed []string
 	for _, t := range vh.Tasks {
-		l := strconv.Quote(t.Use.Task)
+		l := strconv.Quote(shortName(t.Use))
 		switch t.Status {
 		case runlog.Changed:
 			if t.EveryRun {
@@ -424,6 +457,8 @@ type ChangeDoc struct {
 // VariableDoc is the --var answer.
 type VariableDoc struct {
 	Name     string       `json:"name"`
+	Tags     []string     `json:"tags"`
+	SkipTags []string     `json:"skipTags"`
 	Uses     []UseDoc     `json:"uses"`
 	Handlers []HandlerDoc `json:"handlers"`
 	Hosts    []VarHostDoc `json:"hosts"`
@@ -438,6 +473,8 @@ type UseDoc struct {
 	Line      int      `json:"line"`
 	Templates []string `json:"templates"`
 	Notify    []string `json:"notify"`
+	// Selected: the run's --tags/--skip-tags (as given to runs) select it; true without them.
+	Selected bool `json:"selected"`
 }
 
 // HandlerDoc is a handler a use notifies.
@@ -519,9 +556,9 @@ func JSON(r *Report) *Doc {
 		d.Last = append(d.Last, HostDoc{Host: hc.Host, EveryRun: changeDocs(hc.EveryRun), New: changeDocs(hc.New)})
 	}
 	if v := r.Var; v != nil {
-		vd := &VariableDoc{Name: v.Name, Uses: []UseDoc{}, Handlers: []HandlerDoc{}, Hosts: []VarHostDoc{}}
-		for _, u := range v.Uses.Tasks {
-			vd.Uses = append(vd.Uses, UseDoc{Role: u.Role, Task: u.Task, Handler: u.Handler, File: u.Pos.File, Line: u.Pos.Line, Templates: nonNil(u.Templates), Notify: nonNil(u.Notify)})
+		vd := &VariableDoc{Name: v.Name, Tags: nonNil(v.Tags), SkipTags: nonNil(v.SkipTags), Uses: []UseDoc{}, Handlers: []HandlerDoc{}, Hosts: []VarHostDoc{}}
+		for i, u := range v.Uses.Tasks {
+			vd.Uses = append(vd.Uses, UseDoc{Role: u.Role, Task: u.Task, Handler: u.Handler, File: u.Pos.File, Line: u.Pos.Line, Templates: nonNil(u.Templates), Notify: nonNil(u.Notify), Selected: v.Selected[i]})
 		}
 		for _, h := range v.Uses.Handlers {
 			vd.Handlers = append(vd.Handlers, HandlerDoc{Role: h.Role, Name: h.Name, Listen: nonNil(h.Listen), File: h.Pos.File, Line: h.Pos.Line})

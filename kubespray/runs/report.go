@@ -43,6 +43,11 @@ type Options struct {
 	Dir string
 	// Find finds the tasks that use Var; nil is [FindUses].
 	Find Finder
+	// Tags and SkipTags, when set, are the last run's --tags and --skip-tags (the log does
+	// not print them): the uses they select are the ones the run could reach
+	// ([kubespray.SelectedSites]), and a host with no result of any use is said to be
+	// outside the selection.
+	Tags, SkipTags []string
 	// Inventory, when given, names the hosts that should be in the runs: a host of the
 	// inventory with no result in the last run is said to be missing (--limit, or
 	// unreachable before its first task).
@@ -70,9 +75,13 @@ type Unread struct {
 
 // VarReport answers "did my change to Var take effect?" for the last run.
 type VarReport struct {
-	Name  string
-	Uses  *Uses
-	Hosts []VarHost
+	Name string
+	Uses *Uses
+	// Tags and SkipTags are [Options.Tags] and [Options.SkipTags]; Selected holds, per use of
+	// Uses.Tasks, whether they select it (every use when neither is set).
+	Tags, SkipTags []string
+	Selected       []bool
+	Hosts          []VarHost
 }
 
 // VarHost is the answer for one host.
@@ -92,8 +101,10 @@ type VarHost struct {
 
 // TaskOutcome is what a task that uses the variable did on the host in the last run.
 type TaskOutcome struct {
-	Use      Use
-	Status   runlog.Status // "" when the run has no result of it for the host
+	Use    Use
+	Status runlog.Status // "" when the run has no result of it for the host
+	// Selected: the run's tags (Options.Tags, SkipTags) select it; true when none are given.
+	Selected bool
 	EveryRun bool
 	Line     int
 }
@@ -112,6 +123,9 @@ const (
 	Unchanged     = "unchanged"
 	UseFailed     = "failed"
 	NotRun        = "not-run"
+	// NotSelected: none of the tasks has a result and the run's --tags/--skip-tags (given
+	// to runs) select none of them.
+	NotSelected = "not-selected"
 	// NotInRun: a host of the inventory the last run has nothing for.
 	NotInRun = "not-in-run"
 )
@@ -153,9 +167,12 @@ func Build(o Options) (*Report, error) {
 		if err != nil {
 			return r, err
 		}
-		r.Var = &VarReport{Name: o.Var, Uses: uses}
+		r.Var = &VarReport{Name: o.Var, Uses: uses, Tags: o.Tags, SkipTags: o.SkipTags}
+		for _, u := range uses.Tasks {
+			r.Var.Selected = append(r.Var.Selected, (len(o.Tags) == 0 && len(o.SkipTags) == 0) || u.Selected(o.Tags, o.SkipTags))
+		}
 		if len(r.Runs) > 0 {
-			r.Var.Hosts = varHosts(r.Runs[len(r.Runs)-1], uses, r.Last)
+			r.Var.Hosts = varHosts(r.Runs[len(r.Runs)-1], uses, r.Var.Selected, r.Last)
 			for _, h := range r.Missing {
 				r.Var.Hosts = append(r.Var.Hosts, VarHost{Host: h, Verdict: NotInRun})
 			}
@@ -164,13 +181,30 @@ func Build(o Options) (*Report, error) {
 	return r, nil
 }
 
-// matches: the task printed as name is the use's ("role : task", or the bare name of a
-// task outside a role).
-func matches(printed, role, task string) bool {
-	return printed == task || printed == role+" : "+task
+// matches: the log's task is the use's: printed as its display name ("role : task", the
+// bare name of a play's own task, an include_role's name), in a play that runs it.
+func matches(e runlog.Event, display string, plays []string) bool {
+	if e.Task.Name != display {
+		return false
+	}
+	if len(plays) == 0 || e.Play == nil {
+		return true
+	}
+	for _, p := range plays {
+		if p == "" || p == e.Play.Name {
+			return true
+		}
+	}
+	return false
 }
 
-func varHosts(last *runlog.Run, uses *Uses, changes []runlog.HostChanges) []VarHost {
+// handlerNeed is a handler a changed use notifies, in the plays of that use.
+type handlerNeed struct {
+	h     Handler
+	plays []string
+}
+
+func varHosts(last *runlog.Run, uses *Uses, selected []bool, changes []runlog.HostChanges) []VarHost {
 	every := map[string]map[string]bool{}
 	for _, hc := range changes {
 		every[hc.Host] = map[string]bool{}
@@ -183,13 +217,15 @@ func varHosts(last *runlog.Run, uses *Uses, changes []runlog.HostChanges) []VarH
 		vh := VarHost{Host: h}
 		events := last.Events(h)
 		ran, failed := false, false
-		needed := map[string]Handler{}
+		needed := map[string]handlerNeed{}
 		var neededOrder []string
 		changedAll, changedAny := true, false
-		for _, u := range uses.Tasks {
-			to := TaskOutcome{Use: u}
+		anySelected := false
+		for i, u := range uses.Tasks {
+			to := TaskOutcome{Use: u, Selected: selected[i]}
+			anySelected = anySelected || to.Selected
 			for _, e := range events {
-				if !matches(e.Task.Name, u.Role, u.Task) {
+				if !matches(e, u.Display, u.Plays) {
 					continue
 				}
 				st := e.Result.Status()
@@ -205,13 +241,11 @@ func varHosts(last *runlog.Run, uses *Uses, changes []runlog.HostChanges) []VarH
 			case runlog.Changed:
 				ran, changedAny = true, true
 				changedAll = changedAll && to.EveryRun
-				for _, topic := range u.Notify {
-					for _, hd := range uses.Notified(topic) {
-						k := hd.Role + " : " + hd.Name
-						if _, ok := needed[k]; !ok {
-							needed[k] = hd
-							neededOrder = append(neededOrder, k)
-						}
+				for _, hd := range u.Handlers {
+					k := hd.Pos.String() + "\x00" + hd.Display
+					if _, ok := needed[k]; !ok {
+						needed[k] = handlerNeed{hd, u.Plays}
+						neededOrder = append(neededOrder, k)
 					}
 				}
 			default:
@@ -220,15 +254,25 @@ func varHosts(last *runlog.Run, uses *Uses, changes []runlog.HostChanges) []VarH
 			vh.Tasks = append(vh.Tasks, to)
 		}
 		allRan := true
+		changedHandlers := map[string]bool{}
 		for _, k := range neededOrder {
 			hd := needed[k]
-			ho := HandlerOutcome{Handler: hd}
+			ho := HandlerOutcome{Handler: hd.h}
 			for _, e := range events {
-				if matches(e.Task.Name, hd.Role, hd.Name) && (e.Task.Handler || last.Format == "json") {
+				if matches(e, hd.h.Display, hd.plays) && (e.Task.Handler || last.Format == "json") {
 					if ho.Status == "" || e.Result.Status() == runlog.Changed {
 						ho.Status, ho.Line = e.Result.Status(), e.Result.Line
 					}
 				}
+			}
+			if ho.Status == runlog.Changed {
+				changedHandlers[hd.h.Display] = true
+			}
+			// A handler notified by a handler is notified only when that one changed
+			// (ansible-core 2.14: a handler's notify is processed from its changed result,
+			// as a task's); with no result and no change above it, it was never due.
+			if hd.h.FromHandler && ho.Status == "" && !changedHandlers[hd.h.From] {
+				continue
 			}
 			if ho.Status != runlog.Changed && ho.Status != runlog.OK {
 				allRan = false
@@ -236,6 +280,8 @@ func varHosts(last *runlog.Run, uses *Uses, changes []runlog.HostChanges) []VarH
 			vh.Handlers = append(vh.Handlers, ho)
 		}
 		switch {
+		case !ran && !anySelected && len(uses.Tasks) > 0:
+			vh.Verdict = NotSelected
 		case !ran:
 			vh.Verdict = NotRun
 		case failed:

@@ -28,24 +28,19 @@ func writeTree(t *testing.T, files map[string]string) string {
 }
 
 // TestFindUses: the tasks that render a template using the variable are found from their
-// src, literal or templated; a src that is only a loop item is not followed; notify finds
-// handlers by name, role-prefixed name and listen.
+// src, literal or templated (kubespray.Where's compiled tree); notify finds handlers by
+// name, role-prefixed name and listen.
 func TestFindUses(t *testing.T) {
 	files := map[string]string{}
 	for k, v := range seedTree {
 		files[k] = v
 	}
+	files["roles/kubernetes/node/tasks/main.yml"] = seedTree["roles/kubernetes/node/tasks/main.yml"] + "- import_tasks: kubelet.yml\n"
 	files["roles/kubernetes/node/tasks/kubelet.yml"] = `- name: Write kubelet config file
   template:
     src: "kubelet-config.{{ api_version }}.yaml.j2"
     dest: /x
   notify: "kubernetes/node : Kubelet | restart kubelet"
-- name: Push many
-  template:
-    src: "{{ item | lower }}.yaml.j2"
-    dest: /y
-  loop: [a]
-  notify: Restart containerd
 - name: Other template
   template:
     src: kubelet-config-old.yaml.j2
@@ -60,7 +55,7 @@ func TestFindUses(t *testing.T) {
 		tasks                  []string
 		handlers               []string
 	}{
-		{"templated-src", "kubelet-config.{{ api_version }}.yaml.j2 renders kubelet-config.v1beta1.yaml.j2; the role-prefixed notify finds the handler; {{ item }}.yaml.j2 and the other template do not count",
+		{"templated-src", "kubelet-config.{{ api_version }}.yaml.j2 renders kubelet-config.v1beta1.yaml.j2; the role-prefixed notify finds the handler; the other template does not count",
 			"kubelet_max_pods", []string{"Node | Write kubelet config:", "Write kubelet config file:kubelet-config.v1beta1.yaml.j2"}, []string{"Kubelet | restart kubelet"}},
 		{"jinja-choice", "a src choosing between two templates names both; listen reaches two handlers",
 			"containerd_max_container_log_line_size", []string{"Containerd | Copy containerd config file:config.toml.j2"}, []string{"Containerd | restart containerd", "Containerd | wait for containerd"}},
