@@ -74,14 +74,19 @@ func (r *Report) Redact(red *report.Redactor) {
 	}
 	v := r.Var
 	v.Name = sc(v.Name)
+	handler := func(h *Handler) {
+		h.Role, h.Name, h.Display = sc(h.Role), sc(h.Name), sc(h.Display)
+		h.By, h.Does, h.From = sc(h.By), sc(h.Does), sc(h.From)
+		all(h.Listen)
+	}
 	use := func(u *Use) {
-		u.Role, u.Task = sc(u.Role), sc(u.Task)
+		u.Role, u.Task, u.Display = sc(u.Role), sc(u.Task), sc(u.Display)
+		all(u.Plays)
 		all(u.Templates)
 		all(u.Notify)
-	}
-	handler := func(h *Handler) {
-		h.Role, h.Name = sc(h.Role), sc(h.Name)
-		all(h.Listen)
+		for i := range u.Handlers {
+			handler(&u.Handlers[i])
+		}
 	}
 	if v.Uses != nil {
 		for i := range v.Uses.Tasks {
