@@ -15,6 +15,12 @@ import (
 // one document; warnings go to standard error, but a log of 2>&1 may start with them, so
 // only a first line that opens an object counts).
 func isJSON(data []byte) bool {
+	line := firstLine(data)
+	return len(line) > 0 && line[0] == '{'
+}
+
+// firstLine is the first line of data that is not blank, trimmed (nil when there is none).
+func firstLine(data []byte) []byte {
 	for len(data) > 0 {
 		line := data
 		if i := bytes.IndexByte(data, '\n'); i >= 0 {
@@ -22,13 +28,11 @@ func isJSON(data []byte) bool {
 		} else {
 			data = nil
 		}
-		line = bytes.TrimSpace(line)
-		if len(line) == 0 {
-			continue
+		if line = bytes.TrimSpace(line); len(line) > 0 {
+			return line
 		}
-		return line[0] == '{'
 	}
-	return false
+	return nil
 }
 
 // jsonStart is the offset of a line that opens the json callback's document ("{" alone,

@@ -12,20 +12,8 @@ import (
 // callback (ansible.posix 1.5.4 plugins/callback/jsonl.py) writes one such line per event,
 // as it happens, so a run cut off keeps every event before the cut.
 func isJSONL(data []byte) bool {
-	for len(data) > 0 {
-		line := data
-		if i := bytes.IndexByte(data, '\n'); i >= 0 {
-			line, data = data[:i], data[i+1:]
-		} else {
-			data = nil
-		}
-		line = bytes.TrimSpace(line)
-		if len(line) == 0 {
-			continue
-		}
-		return line[0] == '{' && bytes.Contains(line, []byte(`"_event":`))
-	}
-	return false
+	line := firstLine(data)
+	return len(line) > 0 && line[0] == '{' && bytes.Contains(line, []byte(`"_event":`))
 }
 
 // jsonlEvent is one line: a play (play start), a task with its results so far (task and
