@@ -11,8 +11,8 @@ import (
 	"github.com/k3sconf/k3sconf"
 	"github.com/k3sconf/k3sconf/components"
 	"github.com/k3sconf/k3sconf/diag"
-	"github.com/k3sconf/k3sconf/helmcharts"
-	"github.com/k3sconf/k3sconf/helmvalues"
+	"github.com/k3sconf/k3sconf/helm/charts"
+	"github.com/k3sconf/k3sconf/helm/values"
 	"github.com/k3sconf/k3sconf/internal/fuzzy"
 	"github.com/k3sconf/k3sconf/internal/rootfs"
 	"github.com/k3sconf/k3sconf/report"
@@ -27,9 +27,9 @@ func runValues(g globals, res *resolve.Result, red *report.Redactor, args []stri
 		fmt.Fprintf(stderr, "k3sconf values: %s %s runs no Helm controller; HelmCharts are installed by servers (use --command server)\n", res.Product, res.Command)
 		return exitUsage
 	}
-	o := helmcharts.Options{Node: k3sconf.Node(g.root), Res: res, Name: args[0], Namespace: g.namespace}
+	o := charts.Options{Node: k3sconf.Node(g.root), Res: res, Name: args[0], Namespace: g.namespace}
 	o.Helm = g.helm
-	if _, ok := helmcharts.HelmJobs[o.Helm]; !ok && o.Helm != "" {
+	if _, ok := charts.HelmJobs[o.Helm]; !ok && o.Helm != "" {
 		fmt.Fprintf(stderr, "k3sconf values: --helm %q: give 4 (Helm v4.1.4), 3 (v3.20.2), 3.19.5 (v3.19.5) or 3.19 (v3.19.0)\n", g.helm)
 		return exitUsage
 	}
@@ -65,10 +65,10 @@ func runValues(g globals, res *resolve.Result, red *report.Redactor, args []stri
 		}
 		o.ObjectsFile, o.ObjectsData = g.objects, data
 	}
-	rep, err := helmcharts.Inspect(o)
+	rep, err := charts.Inspect(o)
 	if err != nil {
 		fmt.Fprintf(stderr, "k3sconf values: %s\n", red.Scrub(err.Error()))
-		if nf, ok := err.(*helmcharts.NotFoundError); ok && len(nf.Known) > 0 {
+		if nf, ok := err.(*charts.NotFoundError); ok && len(nf.Known) > 0 {
 			fmt.Fprintf(stderr, "  HelmCharts: %s\n", strings.Join(nf.Known, ", "))
 		}
 		return worst(code, exitProblem)
@@ -91,17 +91,17 @@ func runValues(g globals, res *resolve.Result, red *report.Redactor, args []stri
 	}
 	all := g.all || len(args) > 1
 	if g.json {
-		return writeJSON(stdout, stderr, helmcharts.JSON(rep, report.EnvelopeOf(res, "values"), red, all), code)
+		return writeJSON(stdout, stderr, charts.JSON(rep, report.EnvelopeOf(res, "values"), red, all), code)
 	}
-	helmcharts.Text(stdout, rep, red, all)
+	charts.Text(stdout, rep, red, all)
 	return code
 }
 
 type unknownPath struct{ path, guess string }
 
 // filterPaths keeps the leaves at or under the paths asked for.
-func filterPaths(leaves []*helmvalues.Leaf, paths []string) ([]*helmvalues.Leaf, []unknownPath) {
-	var keep []*helmvalues.Leaf
+func filterPaths(leaves []*values.Leaf, paths []string) ([]*values.Leaf, []unknownPath) {
+	var keep []*values.Leaf
 	var unknown []unknownPath
 	for _, p := range paths {
 		found := false

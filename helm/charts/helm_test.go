@@ -1,4 +1,4 @@
-package helmcharts_test
+package charts_test
 
 import (
 	"bytes"
@@ -12,7 +12,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/txtar"
 
-	"github.com/k3sconf/k3sconf/helmcharts"
+	"github.com/k3sconf/k3sconf/helm/charts"
 	"github.com/k3sconf/k3sconf/internal/golden"
 )
 
@@ -40,7 +40,7 @@ func helmFor(t *testing.T, env string) (string, bool) {
 
 // renderChart gives the chart a template printing .Values as JSON (the archive's own
 // templates are replaced: only the values matter) and runs helm template.
-func helmValues(t *testing.T, helm string, rep *helmcharts.Report) (string, error) {
+func helmValues(t *testing.T, helm string, rep *charts.Report) (string, error) {
 	dir, err := os.MkdirTemp("", "helmchart")
 	if err != nil {
 		t.Fatal(err)
@@ -82,18 +82,18 @@ func helmValues(t *testing.T, helm string, rep *helmcharts.Report) (string, erro
 	return "", fmt.Errorf("no JSON in %q", out.String())
 }
 
-func defaultsText(t *testing.T, rep *helmcharts.Report) []byte {
+func defaultsText(t *testing.T, rep *charts.Report) []byte {
 	if rep.ChartData == nil {
 		return nil
 	}
-	b, err := helmcharts.ValuesYAML(rep.ChartData)
+	b, err := charts.ValuesYAML(rep.ChartData)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return b
 }
 
-func checkAgainstHelm(t *testing.T, helm, what string, rep *helmcharts.Report) {
+func checkAgainstHelm(t *testing.T, helm, what string, rep *charts.Report) {
 	if !rep.HasDefaults {
 		return // nothing to render: the scenario is about a chart that cannot be read
 	}
@@ -124,7 +124,7 @@ func TestScenariosAgainstHelm(t *testing.T) {
 			continue
 		}
 		ran++
-		for _, glob := range []string{"../testdata/values/*.txtar", "../testdata/values/diagnostics/*.txtar"} {
+		for _, glob := range []string{"../../testdata/values/*.txtar", "../../testdata/values/diagnostics/*.txtar"} {
 			golden.Archives(t, glob, func(t *testing.T, p string, ar *txtar.Archive) {
 				s, _ := parseComment(string(ar.Comment))
 				s.helm = job.helm
@@ -146,7 +146,7 @@ func TestScenariosAgainstHelm(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			ar, err := txtar.ParseFile("../testdata/values/traefik.txtar")
+			ar, err := txtar.ParseFile("../../testdata/values/traefik.txtar")
 			if err != nil {
 				t.Fatal(err)
 			}

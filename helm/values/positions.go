@@ -1,4 +1,4 @@
-package helmvalues
+package values
 
 import (
 	"bytes"

@@ -1,4 +1,4 @@
-package helmcharts_test
+package charts_test
 
 import (
 	"strings"
@@ -7,7 +7,7 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/k3sconf/k3sconf/components"
-	"github.com/k3sconf/k3sconf/helmcharts"
+	"github.com/k3sconf/k3sconf/helm/charts"
 	"github.com/k3sconf/k3sconf/report"
 	"github.com/k3sconf/k3sconf/resolve"
 )
@@ -52,7 +52,7 @@ func TestComponentsAndValuesAgree(t *testing.T) {
 				t.Fatal(err)
 			}
 			comp := components.Inspect(fs, res)
-			rep, err := helmcharts.Inspect(helmcharts.Options{Node: fs, Res: res, Name: "traefik"})
+			rep, err := charts.Inspect(charts.Options{Node: fs, Res: res, Name: "traefik"})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -81,12 +81,12 @@ func TestTextEscapesControlCharacters(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := helmcharts.Inspect(helmcharts.Options{Node: fs, Res: res, Name: "app"})
+	rep, err := charts.Inspect(charts.Options{Node: fs, Res: res, Name: "app"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var b strings.Builder
-	helmcharts.Text(&b, rep, report.NewRedactor(res, false), false)
+	charts.Text(&b, rep, report.NewRedactor(res, false), false)
 	if strings.Contains(b.String(), "\x1b") {
 		t.Errorf("the text output holds an escape character:\n%q", b.String())
 	}

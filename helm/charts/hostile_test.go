@@ -1,11 +1,11 @@
-package helmcharts_test
+package charts_test
 
 import (
 	"testing"
 
 	"github.com/spf13/afero"
 
-	"github.com/k3sconf/k3sconf/helmcharts"
+	"github.com/k3sconf/k3sconf/helm/charts"
 	"github.com/k3sconf/k3sconf/report"
 	"github.com/k3sconf/k3sconf/resolve"
 )
@@ -39,13 +39,13 @@ func TestHostileManifests(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rep, err := helmcharts.Inspect(helmcharts.Options{Node: fs, Res: res, Name: "app"})
+			rep, err := charts.Inspect(charts.Options{Node: fs, Res: res, Name: "app"})
 			if err != nil {
 				return // not found is fine: the object did not parse as a HelmChart
 			}
 			red := report.NewRedactor(res, false)
-			helmcharts.Text(discard{}, rep, red, true)
-			_ = helmcharts.JSON(rep, report.EnvelopeOf(res, "values"), red, true)
+			charts.Text(discard{}, rep, red, true)
+			_ = charts.JSON(rep, report.EnvelopeOf(res, "values"), red, true)
 		})
 	}
 }

@@ -1,9 +1,9 @@
-package helmcharts
+package charts
 
 import (
 	"testing"
 
-	"github.com/k3sconf/k3sconf/helmvalues"
+	"github.com/k3sconf/k3sconf/helm/values"
 	"github.com/k3sconf/k3sconf/report"
 )
 
@@ -48,14 +48,14 @@ func TestRedactValue(t *testing.T) {
 // all; other values, numbers and --show-secrets teach nothing.
 func TestLearnSecrets(t *testing.T) {
 	rep := &Report{
-		Result: &helmvalues.Result{Leaves: []*helmvalues.Leaf{
-			{Path: "auth.password", Value: "hunter2 two", History: []*helmvalues.Assignment{{Path: "auth.password", Value: "oldPa55 word"}}},
+		Result: &values.Result{Leaves: []*values.Leaf{
+			{Path: "auth.password", Value: "hunter2 two", History: []*values.Assignment{{Path: "auth.password", Value: "oldPa55 word"}}},
 			{Path: "registries", Value: []any{map[string]any{"host": "r.example", "password": "listPa55"}}},
 			{Path: "service.name", Value: "web-frontend"},
 			{Path: "db.password", Value: float64(12345678)},
 			{Path: "pin.password", Value: int64(1234)},
 		}},
-		Input: helmvalues.Input{Set: []helmvalues.SetArg{{Key: "hosts[0].password", Value: "setPa55 word"}, {Key: "replicas", Value: "3", Int: true}}},
+		Input: values.Input{Set: []values.SetArg{{Key: "hosts[0].password", Value: "setPa55 word"}, {Key: "replicas", Value: "3", Int: true}}},
 	}
 	red := report.NewTextRedactor(false)
 	learnSecrets(rep, red)

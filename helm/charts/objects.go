@@ -1,4 +1,4 @@
-package helmcharts
+package charts
 
 import (
 	"bytes"

@@ -1,23 +1,23 @@
-package helmvalues_test
+package values_test
 
 import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/k3sconf/k3sconf/helmvalues"
+	"github.com/k3sconf/k3sconf/helm/values"
 )
 
 // A HelmChartConfig's value loses to the HelmChart's spec.set, which Helm applies after
 // every values file.
 func ExampleCompute() {
-	chart := &helmvalues.Chart{File: "traefik.tgz", Values: map[string]any{
+	chart := &values.Chart{File: "traefik.tgz", Values: map[string]any{
 		"global": map[string]any{"systemDefaultRegistry": ""},
 		"logs":   map[string]any{"general": map[string]any{"level": "INFO"}},
 	}}
-	res := helmvalues.Compute(chart, helmvalues.Input{Major: 4,
-		Layers: []helmvalues.Layer{{Kind: helmvalues.HelmChartConfigValuesContent, File: "traefik-config.yaml",
+	res := values.Compute(chart, values.Input{Major: 4,
+		Layers: []values.Layer{{Kind: values.HelmChartConfigValuesContent, File: "traefik-config.yaml",
 			Text: []byte("global:\n  systemDefaultRegistry: my.registry\nlogs:\n  general:\n    level: DEBUG\n")}},
-		Set: []helmvalues.SetArg{{Key: "global.systemDefaultRegistry", Value: ""}},
+		Set: []values.SetArg{{Key: "global.systemDefaultRegistry", Value: ""}},
 	})
 	b, _ := json.Marshal(res.Values)
 	fmt.Println(string(b))

@@ -1,7 +1,7 @@
-package helmcharts_test
+package charts_test
 
 // Scenarios: testdata/values/*.txtar are servers with golden outputs (want/values.txt,
-// want/values.json; `go test ./helmcharts -run Golden -update` rewrites them), and
+// want/values.json; `go test ./helm/charts -run Golden -update` rewrites them), and
 // testdata/values/diagnostics/<code>.txtar hold, for one values-* code, a server that
 // triggers it (trigger/…) and one with the fix applied (clean/…). Comment options, one per
 // line: `chart: NAME` (default traefik), `namespace: NS`, `want: SEVERITY POSITION`
@@ -26,7 +26,7 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/k3sconf/k3sconf/diag"
-	"github.com/k3sconf/k3sconf/helmcharts"
+	"github.com/k3sconf/k3sconf/helm/charts"
 	"github.com/k3sconf/k3sconf/internal/golden"
 	"github.com/k3sconf/k3sconf/report"
 	"github.com/k3sconf/k3sconf/resolve"
@@ -139,13 +139,13 @@ func fileData(ar *txtar.Archive, name string) []byte {
 	return nil
 }
 
-func inspect(t *testing.T, fs afero.Fs, ar *txtar.Archive, s scenario, prefix string) (*helmcharts.Report, *resolve.Result, error) {
+func inspect(t *testing.T, fs afero.Fs, ar *txtar.Archive, s scenario, prefix string) (*charts.Report, *resolve.Result, error) {
 	t.Helper()
 	res, err := resolve.Resolve(resolve.Options{FS: fs})
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := helmcharts.Options{Node: fs, Res: res, Name: s.chart, Namespace: s.namespace, Helm: s.helm}
+	o := charts.Options{Node: fs, Res: res, Name: s.chart, Namespace: s.namespace, Helm: s.helm}
 	if s.objects != "" {
 		o.ObjectsFile, o.ObjectsData = s.objects, fileData(ar, prefix+s.objects)
 		if o.ObjectsData == nil {
@@ -158,12 +158,12 @@ func inspect(t *testing.T, fs afero.Fs, ar *txtar.Archive, s scenario, prefix st
 			o.ChartData = pack(t, ar, "")[strings.TrimSuffix(filepath.Base(s.chartFile), ".tgz")]
 		}
 	}
-	rep, err := helmcharts.Inspect(o)
+	rep, err := charts.Inspect(o)
 	return rep, res, err
 }
 
 func TestGolden(t *testing.T) {
-	golden.Archives(t, "../testdata/values/*.txtar", func(t *testing.T, p string, ar *txtar.Archive) {
+	golden.Archives(t, "../../testdata/values/*.txtar", func(t *testing.T, p string, ar *txtar.Archive) {
 		s, err := parseComment(string(ar.Comment))
 		if err != nil {
 			t.Fatalf("%s: %v", p, err)
@@ -181,18 +181,18 @@ func TestGolden(t *testing.T) {
 		}
 		red := report.NewRedactor(res, false)
 		var text bytes.Buffer
-		helmcharts.Text(&text, rep, red, false)
-		js, err := json.MarshalIndent(helmcharts.JSON(rep, report.EnvelopeOf(res, "values"), red, false), "", "  ")
+		charts.Text(&text, rep, red, false)
+		js, err := json.MarshalIndent(charts.JSON(rep, report.EnvelopeOf(res, "values"), red, false), "", "  ")
 		if err != nil {
 			t.Fatal(err)
 		}
 		got := map[string]string{"want/values.txt": text.String(), "want/values.json": string(js) + "\n"}
-		golden.Check(t, p, ar, inputs, got, []string{"want/values.txt", "want/values.json"}, *update, s.desc, "go test ./helmcharts -run Golden -update")
+		golden.Check(t, p, ar, inputs, got, []string{"want/values.txt", "want/values.json"}, *update, s.desc, "go test ./helm/charts -run Golden -update")
 	})
 }
 
 func TestDiagnosticScenarios(t *testing.T) {
-	golden.Archives(t, "../testdata/values/diagnostics/*.txtar", func(t *testing.T, p string, ar *txtar.Archive) {
+	golden.Archives(t, "../../testdata/values/diagnostics/*.txtar", func(t *testing.T, p string, ar *txtar.Archive) {
 		code := strings.TrimSuffix(filepath.Base(p), ".txtar")
 		s, err := parseComment(string(ar.Comment))
 		if err != nil || !s.hasWant {
@@ -240,7 +240,7 @@ func TestEveryCodeHasAScenario(t *testing.T) {
 			emitted[part[:strings.Index(part, `"`)]] = true
 		}
 	}
-	paths, _ := filepath.Glob("../testdata/values/diagnostics/*.txtar")
+	paths, _ := filepath.Glob("../../testdata/values/diagnostics/*.txtar")
 	have := map[string]bool{}
 	for _, p := range paths {
 		have[strings.TrimSuffix(filepath.Base(p), ".txtar")] = true

@@ -1,4 +1,4 @@
-package helmcharts
+package charts
 
 import (
 	"encoding/base64"
@@ -16,7 +16,7 @@ import (
 
 	"github.com/k3sconf/k3sconf/components"
 	"github.com/k3sconf/k3sconf/diag"
-	"github.com/k3sconf/k3sconf/helmvalues"
+	"github.com/k3sconf/k3sconf/helm/values"
 	"github.com/k3sconf/k3sconf/internal/fuzzy"
 	"github.com/k3sconf/k3sconf/internal/rootfs"
 	"github.com/k3sconf/k3sconf/resolve"
@@ -45,7 +45,7 @@ type HelmJob struct {
 	// Release names it for people: the Helm version and the klipper-helm images that ship it.
 	Release string
 	Major   int
-	Nulls   helmvalues.NullRule
+	Nulls   values.NullRule
 }
 
 // HelmJobs are the Helm releases of the Helm job images (k3s-io/klipper-helm Dockerfile, by
@@ -53,12 +53,12 @@ type HelmJob struct {
 // v0.9.14, v3.20.1 in v0.9.15, v3.20.2 in v0.9.16 to v0.10.x, v4.1.4 in v0.11.0 to v0.13.3.
 // k3s moved to v0.11 in 482e66c6d (2026-06-02). For values they differ in two things: Helm 4
 // reads every document of a values file, and the releases treat a null below the top level
-// in three ways ([helmvalues.NullRule]).
+// in three ways ([values.NullRule]).
 var HelmJobs = map[string]HelmJob{
 	"4":      {Release: "v4.1.4 (klipper-helm v0.11.0 and later)", Major: 4},
 	"3":      {Release: "v3.20.2 (klipper-helm v0.9.15 to v0.10.x)", Major: 3},
-	"3.19.5": {Release: "v3.19.5 (klipper-helm v0.9.13, v0.9.14)", Major: 3, Nulls: helmvalues.NullAlways},
-	"3.19":   {Release: "v3.19.0 (klipper-helm v0.9.8 to v0.9.12: Helm v3.18.4 to v3.19.4)", Major: 3, Nulls: helmvalues.NullIfInDefaults},
+	"3.19.5": {Release: "v3.19.5 (klipper-helm v0.9.13, v0.9.14)", Major: 3, Nulls: values.NullAlways},
+	"3.19":   {Release: "v3.19.0 (klipper-helm v0.9.8 to v0.9.12: Helm v3.18.4 to v3.19.4)", Major: 3, Nulls: values.NullIfInDefaults},
 }
 
 // Report is the values of one HelmChart.
@@ -74,9 +74,9 @@ type Report struct {
 	ChartName    string
 	ChartVersion string
 	DefaultsNote string
-	Result       *helmvalues.Result
+	Result       *values.Result
 	// Effect says, per source kind, when a change takes effect.
-	Effect map[helmvalues.Kind]string
+	Effect map[values.Kind]string
 	// Notes are facts about the chart's state (disabled, skipped, refused).
 	Notes       []string
 	Diagnostics []diag.Diagnostic
@@ -86,7 +86,7 @@ type Report struct {
 	HasDefaults bool
 	// Input is what the Helm job gets, and ChartData the chart archive read (nil when the
 	// defaults are unknown): with them the job's values can be recomputed by Helm itself.
-	Input     helmvalues.Input
+	Input     values.Input
 	ChartData []byte
 
 	// objs are every HelmChart and HelmChartConfig known; live those from --objects.
@@ -166,7 +166,7 @@ func Inspect(o Options) (*Report, error) {
 	}
 	rep.Config = configFor(objs, o.Namespace, o.Name)
 	rep.notes(comp)
-	in := helmvalues.Input{Major: job.Major, Nulls: job.Nulls}
+	in := values.Input{Major: job.Major, Nulls: job.Nulls}
 	refused := rep.layers(rep.Chart, &in, false)
 	if rep.Config != nil {
 		refused = rep.layers(rep.Config, &in, true) || refused
@@ -178,7 +178,7 @@ func Inspect(o Options) (*Report, error) {
 	}
 	ch := rep.chart(o)
 	rep.Input = in
-	rep.Result = helmvalues.Compute(ch, in)
+	rep.Result = values.Compute(ch, in)
 	if refused {
 		rep.Notes = append(rep.Notes, "the API server refuses this HelmChart (see the errors below): what is installed is what was last accepted; the values below are what the HelmChart asks for")
 	}
@@ -262,14 +262,14 @@ func (rep *Report) notes(comp *components.Report) {
 // layers adds the values files and --set arguments of one object, in helm-controller's
 // order (chart.go setValuesSecret, valuesSecretAddConfig). It reports whether the API server
 // refuses the object.
-func (rep *Report) layers(ob *components.HelmObject, in *helmvalues.Input, config bool) bool {
+func (rep *Report) layers(ob *components.HelmObject, in *values.Input, config bool) bool {
 	spec := field(ob.Doc, "spec")
-	kc, kv, ks := helmvalues.HelmChartValuesContent, helmvalues.HelmChartValues, helmvalues.HelmChartValuesSecret
+	kc, kv, ks := values.HelmChartValuesContent, values.HelmChartValues, values.HelmChartValuesSecret
 	if config {
-		kc, kv, ks = helmvalues.HelmChartConfigValuesContent, helmvalues.HelmChartConfigValues, helmvalues.HelmChartConfigValuesSecret
+		kc, kv, ks = values.HelmChartConfigValuesContent, values.HelmChartConfigValues, values.HelmChartConfigValuesSecret
 	}
 	if vc := field(spec, "valuesContent"); vc != nil && vc.Kind == yaml.ScalarNode && vc.Value != "" {
-		in.Layers = append(in.Layers, helmvalues.Layer{Kind: kc, File: ob.File, Text: []byte(vc.Value),
+		in.Layers = append(in.Layers, values.Layer{Kind: kc, File: ob.File, Text: []byte(vc.Value),
 			Line: vc.Line, Column: vc.Column, Map: contentMap(ob.Data, vc)})
 	}
 	if v := field(spec, "values"); v != nil {
@@ -279,8 +279,8 @@ func (rep *Report) layers(ob *components.HelmObject, in *helmvalues.Input, confi
 		if text, err := yaml.Marshal(v); err == nil {
 			if j, err := sigsyaml.YAMLToJSON(text); err == nil && string(j) != "null" {
 				if y, err := sigsyaml.JSONToYAML(j); err == nil {
-					in.Layers = append(in.Layers, helmvalues.Layer{Kind: kv, File: ob.File, Text: y, Line: v.Line, Column: v.Column,
-						Positions: helmvalues.Positions(v)})
+					in.Layers = append(in.Layers, values.Layer{Kind: kv, File: ob.File, Text: y, Line: v.Line, Column: v.Column,
+						Positions: values.Positions(v)})
 				}
 			}
 		}
@@ -293,7 +293,7 @@ func (rep *Report) layers(ob *components.HelmObject, in *helmvalues.Input, confi
 				continue
 			}
 			for _, k := range keys.Content {
-				in.Layers = append(in.Layers, helmvalues.Layer{Kind: ks, File: ob.File, Line: k.Line, Column: k.Column,
+				in.Layers = append(in.Layers, values.Layer{Kind: ks, File: ob.File, Line: k.Line, Column: k.Column,
 					Secret: fmt.Sprintf("Secret %s key %s", name, k.Value)})
 			}
 		}
@@ -325,9 +325,9 @@ func (rep *Report) layers(ob *components.HelmObject, in *helmvalues.Input, confi
 // setArg types one spec.set value as the API server and helm-controller do: the manifest
 // is YAML 1.1 turned into JSON (k3s's deploy controller: sigs.k8s.io/yaml), and the field is
 // an IntOrString (x-kubernetes-int-or-string): a string, or an integer that fits int32.
-func setArg(k, v *yaml.Node) (helmvalues.SetArg, string, string) {
+func setArg(k, v *yaml.Node) (values.SetArg, string, string) {
 	// The manifest reaches the API server as JSON (sigs.k8s.io/yaml), keys included.
-	arg := helmvalues.SetArg{Key: helmvalues.KeyString(k)}
+	arg := values.SetArg{Key: values.KeyString(k)}
 	const refusedWhy = "the API server refuses the HelmChart (spec.set values must be integers or strings)"
 	inContent := fmt.Sprintf("or set %s in valuesContent, where any YAML value works", k.Value)
 	text, err := yaml.Marshal(v)
@@ -380,10 +380,10 @@ func contentMap(data []byte, vc *yaml.Node) func(int, int) (int, int) {
 var yamlErrLine = regexp.MustCompile(`line (\d+)`)
 
 // chart loads the chart's defaults: --chart, spec.chartContent, or the archive k3s stages.
-func (rep *Report) chart(o Options) *helmvalues.Chart {
+func (rep *Report) chart(o Options) *values.Chart {
 	spec := field(rep.Chart.Doc, "spec")
-	load := func(file string, data []byte) *helmvalues.Chart {
-		ch, err := helmvalues.LoadChart(file, data, HelmJobs[o.Helm].Major)
+	load := func(file string, data []byte) *values.Chart {
+		ch, err := values.LoadChart(file, data, HelmJobs[o.Helm].Major)
 		if err != nil {
 			rep.Incomplete = true
 			rep.DefaultsNote = err.Error()
@@ -454,7 +454,7 @@ func sortDiags(ds []diag.Diagnostic) {
 
 // ValuesYAML returns the values.yaml of a chart archive, as it is in the archive.
 func ValuesYAML(archive []byte) ([]byte, error) {
-	ch, err := helmvalues.LoadChart("chart", archive, 4)
+	ch, err := values.LoadChart("chart", archive, 4)
 	if err != nil {
 		return nil, err
 	}

@@ -1,4 +1,4 @@
-package helmcharts
+package charts
 
 import (
 	"fmt"
@@ -7,7 +7,7 @@ import (
 
 	"github.com/k3sconf/k3sconf/components"
 	"github.com/k3sconf/k3sconf/diag"
-	"github.com/k3sconf/k3sconf/helmvalues"
+	"github.com/k3sconf/k3sconf/helm/values"
 	"github.com/k3sconf/k3sconf/internal/fuzzy"
 )
 
@@ -33,7 +33,7 @@ var stockTraefik = struct {
 	},
 }
 
-func (rep *Report) findings(ch *helmvalues.Chart, comp *components.Report) {
+func (rep *Report) findings(ch *values.Chart, comp *components.Report) {
 	res := rep.Result
 	if res.Err != nil {
 		rep.failure(res.Err)
@@ -44,13 +44,13 @@ func (rep *Report) findings(ch *helmvalues.Chart, comp *components.Report) {
 	}
 	for _, l := range res.Leaves {
 		for _, a := range l.History {
-			if a.Source.Kind == helmvalues.ChartDefault {
+			if a.Source.Kind == values.ChartDefault {
 				continue
 			}
 			if defaults != nil && !(ch.Dependencies) {
 				rep.unknownPath(a, defaults)
 			}
-			if a.Source.Kind == helmvalues.Set && defaults != nil {
+			if a.Source.Kind == values.Set && defaults != nil {
 				rep.setType(a, defaults)
 			}
 		}
@@ -59,7 +59,7 @@ func (rep *Report) findings(ch *helmvalues.Chart, comp *components.Report) {
 	for _, c := range res.Conflicts {
 		pos := rep.Chart.Pos
 		for _, l := range res.Leaves {
-			if (l.Path == c.Path || strings.HasPrefix(l.Path, c.Path+".")) && l.Source != nil && l.Source.Source.Kind != helmvalues.ChartDefault {
+			if (l.Path == c.Path || strings.HasPrefix(l.Path, c.Path+".")) && l.Source != nil && l.Source.Source.Kind != values.ChartDefault {
 				pos = sourcePos(l.Source.Source)
 				break
 			}
@@ -124,15 +124,15 @@ func targetNamespace(ob *components.HelmObject) string {
 	return ob.Namespace
 }
 
-func sourcePos(s helmvalues.Source) diag.Position {
+func sourcePos(s values.Source) diag.Position {
 	return diag.Position{File: s.File, Line: s.Line, Column: s.Column}
 }
 
 // failure reports what Helm refuses: a values file that does not parse, a --set it
 // cannot apply. The job fails and the release keeps what it had.
-func (rep *Report) failure(f *helmvalues.Failure) {
+func (rep *Report) failure(f *values.Failure) {
 	pos := sourcePos(f.Source)
-	if f.Source.Kind == helmvalues.Set {
+	if f.Source.Kind == values.Set {
 		rep.diag(diag.Diagnostic{Severity: diag.Error, Code: "values-set-failed", Pos: pos,
 			Message: fmt.Sprintf("Helm refuses %s: %v; the Helm job fails on every retry and the release keeps the values it had", f.Source.Detail, f.Err),
 			Hint:    "a --set key through a value that is not a map (a scalar, a list or null in the values files) fails: set the whole value in valuesContent instead, or remove the conflicting value"})
@@ -164,8 +164,8 @@ func (rep *Report) failure(f *helmvalues.Failure) {
 // does (a typo): templates read the default's key, so the value does nothing. Keys under
 // an empty map or a key the chart lacks with no near neighbour are not reported: charts
 // take free-form maps (podAnnotations: {}) and read keys their values.yaml omits.
-func (rep *Report) unknownPath(a *helmvalues.Assignment, defaults map[string]any) {
-	parts := helmvalues.SplitPath(a.Path)
+func (rep *Report) unknownPath(a *values.Assignment, defaults map[string]any) {
+	parts := values.SplitPath(a.Path)
 	cur := defaults
 	prefix := ""
 	for _, k := range parts {
@@ -181,7 +181,7 @@ func (rep *Report) unknownPath(a *helmvalues.Assignment, defaults map[string]any
 			if best == "" || len(k) < 4 || bestD*2 > len(k) {
 				return
 			}
-			want := helmvalues.JoinPath(prefix, best)
+			want := values.JoinPath(prefix, best)
 			rep.diag(diag.Diagnostic{Severity: diag.Warning, Code: "values-unknown-path", Pos: sourcePos(a.Source), Key: a.Path,
 				Message: fmt.Sprintf("%s sets %s, but the chart's defaults have no %s under %s; they have %s, so the value most likely does nothing", a.Source.Kind, a.Path, k, orTop(prefix), want),
 				Hint:    fmt.Sprintf("did you mean %s?", want)})
@@ -192,7 +192,7 @@ func (rep *Report) unknownPath(a *helmvalues.Assignment, defaults map[string]any
 			return
 		}
 		cur = m
-		prefix = helmvalues.JoinPath(prefix, k)
+		prefix = values.JoinPath(prefix, k)
 	}
 }
 
@@ -206,7 +206,7 @@ func orTop(p string) string {
 // setType reports a spec.set value whose type differs from the chart's default: a
 // --set-string that looks typed where the default is a number or a boolean (quoted in the
 // manifest), or a string that helm-controller passes typed ("true", "null").
-func (rep *Report) setType(a *helmvalues.Assignment, defaults map[string]any) {
+func (rep *Report) setType(a *values.Assignment, defaults map[string]any) {
 	def, ok := lookupPath(defaults, a.Path)
 	if !ok || def == nil {
 		return
@@ -244,7 +244,7 @@ func describe(v any) string {
 
 func lookupPath(m map[string]any, p string) (any, bool) {
 	var cur any = m
-	for _, k := range helmvalues.SplitPath(p) {
+	for _, k := range values.SplitPath(p) {
 		mm, ok := cur.(map[string]any)
 		if !ok {
 			return nil, false
@@ -280,7 +280,7 @@ func (rep *Report) packagedEdits() {
 	}
 	for _, l := range rep.Result.Leaves {
 		for _, a := range l.History {
-			if a.Source.Kind == helmvalues.HelmChartValuesContent && a.Source.File == c.File && !stockTraefik.paths[a.Path] && !stockAncestor(a.Path) {
+			if a.Source.Kind == values.HelmChartValuesContent && a.Source.File == c.File && !stockTraefik.paths[a.Path] && !stockAncestor(a.Path) {
 				report(sourcePos(a.Source), "valuesContent "+a.Path)
 			}
 		}
@@ -317,7 +317,7 @@ func (rep *Report) configNearMisses(comp *components.Report) {
 }
 
 // effects says when a change of each kind of source takes effect.
-func effects(rep *Report) map[helmvalues.Kind]string {
+func effects(rep *Report) map[values.Kind]string {
 	chartFile := "its manifest"
 	if rep.Chart != nil {
 		chartFile = rep.Chart.File
@@ -332,15 +332,15 @@ func effects(rep *Report) map[helmvalues.Kind]string {
 	} else if rep.Config != nil {
 		cfg = fmt.Sprintf("k3s applies %s when its content changes, and helm-controller runs a helm upgrade job at once", rep.Config.File)
 	}
-	return map[helmvalues.Kind]string{
-		helmvalues.ChartDefault:                 "changes with the chart version (spec.chart, spec.version), at the next upgrade",
-		helmvalues.HelmChartValuesContent:       inChart,
-		helmvalues.HelmChartValues:              inChart,
-		helmvalues.Set:                          inChart,
-		helmvalues.HelmChartValuesSecret:        "a change to the Secret runs a helm upgrade job, unless the entry has ignoreUpdates: true",
-		helmvalues.HelmChartConfigValuesContent: cfg,
-		helmvalues.HelmChartConfigValues:        cfg,
-		helmvalues.HelmChartConfigValuesSecret:  "a change to the Secret runs a helm upgrade job, unless the entry has ignoreUpdates: true",
+	return map[values.Kind]string{
+		values.ChartDefault:                 "changes with the chart version (spec.chart, spec.version), at the next upgrade",
+		values.HelmChartValuesContent:       inChart,
+		values.HelmChartValues:              inChart,
+		values.Set:                          inChart,
+		values.HelmChartValuesSecret:        "a change to the Secret runs a helm upgrade job, unless the entry has ignoreUpdates: true",
+		values.HelmChartConfigValuesContent: cfg,
+		values.HelmChartConfigValues:        cfg,
+		values.HelmChartConfigValuesSecret:  "a change to the Secret runs a helm upgrade job, unless the entry has ignoreUpdates: true",
 	}
 }
 
@@ -349,12 +349,12 @@ func effects(rep *Report) map[helmvalues.Kind]string {
 // no HelmChartConfig can change them.
 func (rep *Report) configOverridden() {
 	for _, l := range rep.Result.Leaves {
-		if l.Source == nil || l.Source.Source.Kind != helmvalues.Set {
+		if l.Source == nil || l.Source.Source.Kind != values.Set {
 			continue
 		}
 		for _, a := range l.History {
 			switch a.Source.Kind {
-			case helmvalues.HelmChartConfigValuesContent, helmvalues.HelmChartConfigValues:
+			case values.HelmChartConfigValuesContent, values.HelmChartConfigValues:
 			default:
 				continue
 			}

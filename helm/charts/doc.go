@@ -1,4 +1,4 @@
-// Package helmcharts answers "I set it in a HelmChartConfig — why didn't it take effect?"
+// Package charts answers "I set it in a HelmChartConfig — why didn't it take effect?"
 // for one HelmChart of a k3s server: every value the chart is installed with, where it came
 // from (file:line:column in the manifest, positions inside valuesContent mapped to the
 // manifest's lines) and every other assignment with the reason it lost.
@@ -11,7 +11,7 @@
 // archive k3s stages in <data-dir>/server/static/charts for
 // https://%{KUBERNETES_API}%/static/charts/NAME.tgz, or from --chart, turns the objects into
 // the values files and --set arguments helm-controller gives the Helm job, and merges them
-// with [helmvalues.Compute].
+// with [values.Compute].
 //
 // Findings (codes "values-*") are claims about what the Helm job does with the values: a
 // path the chart's defaults do not have (with did-you-mean), a map given where the default
@@ -19,4 +19,4 @@
 // server or Helm refuse, a string where a number was meant (or the reverse), an upgrade
 // with no values (Helm reuses the release's), and edits to a manifest k3s rewrites at every
 // start. [Text] and [JSON] render the [Report].
-package helmcharts
+package charts

@@ -1,4 +1,4 @@
-// Package helmvalues computes the values a HelmChart is installed with, the way k3s's Helm
+// Package values computes the values a HelmChart is installed with, the way k3s's Helm
 // controller and Helm compute them, and keeps, for every leaf, the value in force, where it
 // came from and every other assignment with the reason it lost.
 //
@@ -25,4 +25,4 @@
 //
 // Values from Secrets are named, never read: a valuesSecrets key is a layer with no
 // content, and the report says its values are not shown.
-package helmvalues
+package values

@@ -1,4 +1,4 @@
-package helmcharts
+package charts
 
 import (
 	"encoding/json"
@@ -8,18 +8,18 @@ import (
 	"strings"
 
 	"github.com/k3sconf/k3sconf/components"
-	"github.com/k3sconf/k3sconf/helmvalues"
+	"github.com/k3sconf/k3sconf/helm/values"
 	"github.com/k3sconf/k3sconf/report"
 )
 
 // shown reports whether a leaf is printed: every leaf a user layer touched, and with all
 // the defaults nobody overrode too.
-func shown(l *helmvalues.Leaf, all bool) bool {
+func shown(l *values.Leaf, all bool) bool {
 	if all {
 		return true
 	}
 	for _, a := range l.History {
-		if a.Source.Kind != helmvalues.ChartDefault {
+		if a.Source.Kind != values.ChartDefault {
 			return true
 		}
 	}
@@ -42,7 +42,7 @@ func secretLeaf(name string, v any) bool {
 
 // lastKey is the nearest key of a dotted leaf path (its last key).
 func lastKey(p string) string {
-	ks := helmvalues.SplitPath(p)
+	ks := values.SplitPath(p)
 	if len(ks) == 0 {
 		return ""
 	}
@@ -167,9 +167,9 @@ func formatValue(v any) string {
 	return string(b)
 }
 
-func where(s helmvalues.Source) string {
+func where(s values.Source) string {
 	w := s.File
-	if s.Kind == helmvalues.ChartDefault {
+	if s.Kind == values.ChartDefault {
 		if s.Line > 0 {
 			return fmt.Sprintf("%s (values.yaml:%d:%d)", s.File, s.Line, s.Column)
 		}
@@ -178,7 +178,7 @@ func where(s helmvalues.Source) string {
 	if s.Line > 0 {
 		w = fmt.Sprintf("%s:%d:%d", s.File, s.Line, s.Column)
 	}
-	if s.Kind == helmvalues.Set || s.Detail != "" {
+	if s.Kind == values.Set || s.Detail != "" {
 		w += "  " + s.Detail
 	}
 	return w
@@ -332,7 +332,7 @@ func objectDoc(ob *components.HelmObject) ObjectDoc {
 	return ObjectDoc{Namespace: ob.Namespace, Name: ob.Name, File: ob.File, Line: ob.Pos.Line, Column: ob.Pos.Column, State: string(ob.State), Component: ob.Component}
 }
 
-func sourceDoc(s helmvalues.Source, red *report.Redactor) SourceDoc {
+func sourceDoc(s values.Source, red *report.Redactor) SourceDoc {
 	return SourceDoc{Kind: string(s.Kind), File: s.File, Line: s.Line, Column: s.Column, Detail: red.Scrub(s.Detail)}
 }
 
