@@ -350,28 +350,56 @@ type VarsFile struct {
 // Resolve merges every variable source for the host in ansible-core 2.14's order
 // (vars/manager.py get_vars, for a task at play level: no task role, no include params).
 func Resolve(o Options) (*Result, error) {
+	ctx, err := Prepare(o)
+	if ctx == nil {
+		return nil, err
+	}
+	return ctx.Result(), err
+}
+
+// layer is one source of assignments, in precedence order (lowest first).
+type layer struct {
+	kind         sources.Kind
+	level, scope string
+	defs         []Def
+}
+
+// Context is the host's variables for one task, merged on demand: [Context.Var] merges
+// one variable's assignments, [Context.Result] all of them. Both follow the same layers
+// (the order of [Resolve]), so a value looked up one at a time is the one Resolve gives.
+type Context struct {
+	Host *Host
+	// Groups are the host's groups in merge order (all first).
+	Groups []*Group
+	// VarsFiles are the group_vars/host_vars files read, in merge order.
+	VarsFiles []VarsFile
+	// Diagnostics are findings about the folders walked (links that loop).
+	Diagnostics []diag.Diagnostic
+	layers      []layer
+	// task: the role layers of a task's role are in (some role files merge twice).
+	task bool
+	memo map[string]*Var
+}
+
+// Prepare gathers the host's variable sources for a task as Resolve merges them, without
+// merging (a caller that needs a few variables of many contexts looks them up with
+// [Context.Var]).
+func Prepare(o Options) (*Context, error) {
 	inv := o.Inventory
 	h := inv.Hosts[o.Host]
 	if h == nil {
 		return nil, fmt.Errorf("host %q is not in the inventory", o.Host)
 	}
-	res := &Result{Host: h, Vars: map[string]*Var{}}
-	rank := 0
-	add := func(kind sources.Kind, level, scope string, d Def) {
-		rank++
-		v := res.Vars[d.Name]
-		if v == nil {
-			v = &Var{Name: d.Name}
-			res.Vars[d.Name] = v
+	ctx := &Context{Host: h, task: o.Task != nil}
+	add := func(kind sources.Kind, level, scope string, defs []Def) {
+		if len(defs) > 0 {
+			ctx.layers = append(ctx.layers, layer{kind, level, scope, defs})
 		}
-		v.History = append(v.History, &Assignment{Kind: kind, Level: level, Scope: scope, Pos: d.Pos, Value: d.Value, Raw: d.Raw, rank: rank})
 	}
 	var errs []error
 	if o.Play != nil {
 		for _, r := range roleChain(o.Play.Roles) {
-			for _, d := range r.Defaults {
-				add(KindRoleDefaults, "role defaults ("+r.Name+")", r.Name, d)
-			}
+			add(KindRoleDefaults, "role defaults ("+r.Name+")", r.Name, r.Defaults)
 		}
 	}
 	if t := o.Task; t != nil {
@@ -381,9 +409,7 @@ func Resolve(o Options) (*Result, error) {
 		seq = append(seq, t.Chain...)
 		seq = append(seq, t.Role)
 		for _, r := range lastPlace(seq) {
-			for _, d := range r.Defaults {
-				add(KindRoleDefaults, "role defaults ("+r.Name+", for the tasks of "+t.Role.Name+")", r.Name, d)
-			}
+			add(KindRoleDefaults, "role defaults ("+r.Name+", for the tasks of "+t.Role.Name+")", r.Name, r.Defaults)
 		}
 	}
 	all := inv.Groups["all"]
@@ -394,23 +420,19 @@ func Resolve(o Options) (*Result, error) {
 		}
 	}
 	groups = SortGroups(groups)
-	res.Groups = append([]*Group{all}, groups...)
+	ctx.Groups = append([]*Group{all}, groups...)
 	// VARIABLE_PRECEDENCE: all_inventory, groups_inventory, all_plugins_inventory,
 	// all_plugins_play, groups_plugins_inventory, groups_plugins_play.
-	for _, d := range all.Vars {
-		add(KindInventory, "inventory group vars [all]", "all", d)
-	}
+	add(KindInventory, "inventory group vars [all]", "all", all.Vars)
 	for _, g := range groups {
-		for _, d := range g.Vars {
-			add(KindInventory, "inventory group vars ["+g.Name+"]", g.Name, d)
-		}
+		add(KindInventory, "inventory group vars ["+g.Name+"]", g.Name, g.Vars)
 	}
 	invDirs := inventoryDirs(inv.Sources)
 	vf := func(dirs []string, sub, where string, names []string) {
 		for _, dir := range dirs {
 			for _, n := range names {
 				files, ds := varsFilesFor(dir, sub, n)
-				res.Diagnostics = append(res.Diagnostics, ds...)
+				ctx.Diagnostics = append(ctx.Diagnostics, ds...)
 				for _, f := range files {
 					defs, err := o.Files.load(f)
 					if err != nil {
@@ -424,10 +446,8 @@ func Resolve(o Options) (*Result, error) {
 						kind = KindHostVars
 					}
 					level := where + " " + sub + "/" + n
-					res.VarsFiles = append(res.VarsFiles, VarsFile{Path: f, Kind: kind, Level: level, Scope: n, Defs: defs})
-					for _, d := range defs {
-						add(kind, level, n, d)
-					}
+					ctx.VarsFiles = append(ctx.VarsFiles, VarsFile{Path: f, Kind: kind, Level: level, Scope: n, Defs: defs})
+					add(kind, level, n, defs)
 				}
 			}
 		}
@@ -444,21 +464,15 @@ func Resolve(o Options) (*Result, error) {
 	vf(pbDirs, "group_vars", "playbook", []string{"all"})
 	vf(invDirs, "group_vars", "inventory", gnames)
 	vf(pbDirs, "group_vars", "playbook", gnames)
-	for _, d := range h.Vars {
-		add(KindInventory, "inventory host vars ["+h.Name+"]", h.Name, d)
-	}
+	add(KindInventory, "inventory host vars ["+h.Name+"]", h.Name, h.Vars)
 	if !strings.HasPrefix(h.Name, string(os.PathSeparator)) {
 		vf(invDirs, "host_vars", "inventory", []string{h.Name})
 		vf(pbDirs, "host_vars", "playbook", []string{h.Name})
 	}
 	if o.Play != nil {
-		for _, d := range o.Play.Vars {
-			add(KindPlayVars, "play vars", o.Play.Name, d)
-		}
+		add(KindPlayVars, "play vars", o.Play.Name, o.Play.Vars)
 		for _, r := range roleChain(o.Play.Roles) {
-			for _, d := range r.Vars {
-				add(KindRoleVars, "role vars ("+r.Name+")", r.Name, d)
-			}
+			add(KindRoleVars, "role vars ("+r.Name+")", r.Name, r.Vars)
 		}
 	}
 	if t := o.Task; t != nil {
@@ -468,52 +482,96 @@ func Resolve(o Options) (*Result, error) {
 		seq = append(seq, allDepDefaults(t.Role, 0)...)
 		seq = append(seq, t.Role)
 		for _, r := range lastPlace(seq) {
-			for _, d := range r.Vars {
-				add(KindRoleVars, "role vars ("+r.Name+", for the tasks of "+t.Role.Name+")", r.Name, d)
-			}
+			add(KindRoleVars, "role vars ("+r.Name+", for the tasks of "+t.Role.Name+")", r.Name, r.Vars)
 		}
 		// include_vars and set_fact would come here (not modelled), then role params.
-		for _, d := range t.Params {
-			add(KindRoleParams, "role params ("+t.Role.Name+")", t.Role.Name, d)
-		}
+		add(KindRoleParams, "role params ("+t.Role.Name+")", t.Role.Name, t.Params)
 	}
 	for _, x := range o.Extra {
-		for _, d := range x.Defs {
-			add(KindExtra, "extra vars (-e)", "-e", d)
+		add(KindExtra, "extra vars (-e)", "-e", x.Defs)
+	}
+	return ctx, errors.Join(errs...)
+}
+
+// Var is one variable as the context merges it; nil when no source sets it.
+func (c *Context) Var(name string) *Var {
+	if v, ok := c.memo[name]; ok {
+		return v
+	}
+	var v *Var
+	rank := 0
+	for _, l := range c.layers {
+		for _, d := range l.defs {
+			rank++
+			if d.Name != name {
+				continue
+			}
+			if v == nil {
+				v = &Var{Name: name}
+			}
+			v.History = append(v.History, &Assignment{Kind: l.kind, Level: l.level, Scope: l.scope, Pos: d.Pos, Value: d.Value, Raw: d.Raw, rank: rank})
 		}
 	}
-	if o.Task != nil {
-		// The task's role layer merges some role files a second time: only the later
-		// merge of the same assignment counts, so the earlier one is not listed.
-		for _, v := range res.Vars {
-			last := map[string]int{}
-			for i, a := range v.History {
-				last[a.Pos.String()] = i
+	if v != nil {
+		c.settle(v)
+	}
+	if c.memo == nil {
+		c.memo = map[string]*Var{}
+	}
+	c.memo[name] = v
+	return v
+}
+
+// Result merges every variable.
+func (c *Context) Result() *Result {
+	res := &Result{Host: c.Host, Groups: c.Groups, VarsFiles: c.VarsFiles, Diagnostics: c.Diagnostics, Vars: map[string]*Var{}}
+	rank := 0
+	for _, l := range c.layers {
+		for _, d := range l.defs {
+			rank++
+			v := res.Vars[d.Name]
+			if v == nil {
+				v = &Var{Name: d.Name}
+				res.Vars[d.Name] = v
 			}
-			var h []*Assignment
-			for i, a := range v.History {
-				if last[a.Pos.String()] == i {
-					h = append(h, a)
-				}
-			}
-			v.History = h
+			v.History = append(v.History, &Assignment{Kind: l.kind, Level: l.level, Scope: l.scope, Pos: d.Pos, Value: d.Value, Raw: d.Raw, rank: rank})
 		}
 	}
 	for _, v := range res.Vars {
-		n := len(v.History)
-		v.Source = v.History[n-1]
-		v.Value = v.Source.Value
-		v.Source.Outcome = resolve.Applied
-		for i, a := range v.History[:n-1] {
-			a.Outcome = resolve.Overridden
-			next := v.History[i+1]
-			a.Reason = "replaced by " + next.Level + " at " + next.Pos.String()
-			if next.Kind == a.Kind && next.Level == a.Level && next.Pos.File == a.Pos.File {
-				a.Reason = "set again later in the same file, at line " + fmt.Sprint(next.Pos.Line)
+		c.settle(v)
+	}
+	return res
+}
+
+// settle picks the value in force and says why every other assignment lost.
+func (c *Context) settle(v *Var) {
+	if c.task {
+		// The task's role layer merges some role files a second time: only the later
+		// merge of the same assignment counts, so the earlier one is not listed.
+		last := map[string]int{}
+		for i, a := range v.History {
+			last[a.Pos.String()] = i
+		}
+		var h []*Assignment
+		for i, a := range v.History {
+			if last[a.Pos.String()] == i {
+				h = append(h, a)
 			}
 		}
+		v.History = h
 	}
-	return res, errors.Join(errs...)
+	n := len(v.History)
+	v.Source = v.History[n-1]
+	v.Value = v.Source.Value
+	v.Source.Outcome = resolve.Applied
+	for i, a := range v.History[:n-1] {
+		a.Outcome = resolve.Overridden
+		next := v.History[i+1]
+		a.Reason = "replaced by " + next.Level + " at " + next.Pos.String()
+		if next.Kind == a.Kind && next.Level == a.Level && next.Pos.File == a.Pos.File {
+			a.Reason = "set again later in the same file, at line " + fmt.Sprint(next.Pos.Line)
+		}
+	}
 }
 
 // roleChain is the order play.get_roles() and Role.get_default_vars/get_vars merge roles:

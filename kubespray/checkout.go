@@ -42,6 +42,14 @@ type Checkout struct {
 	depTags map[[2]*ansible.Role][]string
 	// Diagnostics are problems reading the tree.
 	Diagnostics []diag.Diagnostic
+	// nodes and data are the files read, by path; roleNames the roles under roles/.
+	nodes     map[string]cachedNode
+	data      map[string]cachedData
+	roleNames []string
+	allFiles  []string
+	tree      *TaskTree
+	stats     map[string]cachedStat
+	under     map[string][]string
 }
 
 // Load reads dir/cluster.yml and the playbooks it imports.
@@ -56,11 +64,99 @@ func Load(dir string) (*Checkout, error) {
 	return c, nil
 }
 
-func node(path string) (*yaml.Node, error) {
-	data, err := rootfs.ReadHostFile(path)
-	if err != nil {
-		return nil, err
+// node is the YAML document of path, parsed once per checkout (the play walk, the task
+// compiler and where read the same files).
+func (c *Checkout) node(path string) (*yaml.Node, error) {
+	if x, ok := c.nodes[path]; ok {
+		return x.n, x.err
 	}
+	data, err := c.read(path)
+	var n *yaml.Node
+	if err == nil {
+		n, err = parseNode(path, data)
+	}
+	if c.nodes == nil {
+		c.nodes = map[string]cachedNode{}
+	}
+	c.nodes[path] = cachedNode{n, err}
+	return n, err
+}
+
+type cachedNode struct {
+	n   *yaml.Node
+	err error
+}
+
+type cachedData struct {
+	b   []byte
+	err error
+}
+
+// read is the content of path, read once per checkout.
+func (c *Checkout) read(path string) ([]byte, error) {
+	if x, ok := c.data[path]; ok {
+		return x.b, x.err
+	}
+	b, err := rootfs.ReadHostFile(path)
+	if c.data == nil {
+		c.data = map[string]cachedData{}
+	}
+	c.data[path] = cachedData{b, err}
+	return b, err
+}
+
+type cachedStat struct {
+	fi  os.FileInfo
+	err error
+}
+
+// stat is os.Stat, once per path and checkout.
+func (c *Checkout) stat(path string) (os.FileInfo, error) {
+	if x, ok := c.stats[path]; ok {
+		return x.fi, x.err
+	}
+	fi, err := os.Stat(path)
+	if c.stats == nil {
+		c.stats = map[string]cachedStat{}
+	}
+	c.stats[path] = cachedStat{fi, err}
+	return fi, err
+}
+
+// filesUnder lists the files under base (slash-separated, relative to base, in walk
+// order), once per folder and checkout.
+func (c *Checkout) filesUnder(base string) []string {
+	if fs, ok := c.under[base]; ok {
+		return fs
+	}
+	var out []string
+	_ = filepath.WalkDir(base, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return nil
+		}
+		rel, _ := filepath.Rel(base, p)
+		out = append(out, filepath.ToSlash(rel))
+		return nil
+	})
+	if c.under == nil {
+		c.under = map[string][]string{}
+	}
+	c.under[base] = out
+	return out
+}
+
+// roleDirs is roleDirs of the checkout's roles/, listed once.
+func (c *Checkout) roleDirs() []string {
+	if c.roleNames == nil {
+		c.roleNames = roleDirs(filepath.Join(c.Dir, "roles"))
+		if c.roleNames == nil {
+			c.roleNames = []string{}
+		}
+	}
+	return c.roleNames
+}
+
+func parseNode(path string, data []byte) (*yaml.Node, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return nil, &diag.ParseError{Pos: diag.Position{File: path}, Msg: "YAML: " + err.Error(), Err: err}
@@ -109,7 +205,7 @@ func (c *Checkout) loadPlaybook(path string, inheritVars []ansible.Def, inheritT
 	if depth > 20 {
 		return fmt.Errorf("%s: import_playbook nested too deeply", path)
 	}
-	root, err := node(path)
+	root, err := c.node(path)
 	if err != nil || root == nil {
 		return err
 	}
@@ -174,7 +270,7 @@ func (c *Checkout) rolePath(name, playDir, parentBase string) string {
 	}
 	cands = append(cands, filepath.Join(playDir, name))
 	for _, p := range cands {
-		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
+		if fi, err := c.stat(p); err == nil && fi.IsDir() {
 			return p
 		}
 	}
@@ -204,7 +300,7 @@ func (c *Checkout) role(name, playDir, parentBase string) (*ansible.Role, error)
 	if err != nil {
 		return r, err
 	}
-	meta, err := node(filepath.Join(path, "meta", "main.yml"))
+	meta, err := c.node(filepath.Join(path, "meta", "main.yml"))
 	if err == nil && meta != nil {
 		if deps := get(meta, "dependencies"); deps != nil && deps.Kind == yaml.SequenceNode {
 			for _, d := range deps.Content {

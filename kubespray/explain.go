@@ -52,8 +52,15 @@ type Explained struct {
 	// is the same everywhere). Var and Play are the first group's.
 	Values []ValueGroup
 	// NotUsed: the host runs no use site of the variable (Var is then the value a task at
-	// play level of Play would see).
+	// play level of Play would see, with the groups the host has at that play).
 	NotUsed bool
+	// At is Play as the host runs it (its epoch: the groups joined before it).
+	At *PlayRun
+	// Before is the value (nil: undefined) at BeforePlay, the first play the host runs,
+	// when the host joins groups at run time after it and the value there differs
+	// (NotUsed only).
+	Before     *ansible.Var
+	BeforePlay *PlayRun
 }
 
 // Report is the answer of `k3sconf kubespray explain`.
@@ -119,7 +126,7 @@ func Explain(o Options) (*Report, error) {
 		}
 		return nil, fmt.Errorf("host %q is not in the inventory %s (hosts: %s)%s", o.Host, strings.Join(o.Inventory, ", "), strings.Join(inv.HostOrder, ", "), why)
 	}
-	rep.Added = DynamicGroups(inv)[o.Host]
+	added := DynamicGroups(inv)[o.Host]
 	var extra []ansible.ExtraVars
 	for i, e := range o.Extra {
 		x, err := ansible.ParseExtraVars(e, i+1)
@@ -133,12 +140,18 @@ func Explain(o Options) (*Report, error) {
 		}
 		extra = append(extra, x)
 	}
-	// The host's run of cluster.yml, play by play, with groups as they are at each.
+	// The host's run of cluster.yml, play by play, with groups as they are at each: every
+	// value below is read from it (one load of the checkout and the inventory).
 	hr, werr := c.Walk(o.Inventory, o.Host, extra)
 	if hr == nil {
 		return nil, werr
 	}
 	rep.Run = hr
+	for _, a := range hr.Adds {
+		if a.Group == dynamicGroupsAdd {
+			rep.Added = added // the checkout runs dynamic_groups on the host
+		}
+	}
 	if o.Play != "" {
 		found := false
 		for _, pr := range hr.Plays {
@@ -152,38 +165,27 @@ func Explain(o Options) (*Report, error) {
 			return nil, fmt.Errorf("--play %q: no play of cluster.yml has that name (plays: %s)", o.Play, strings.Join(names, ", "))
 		}
 	}
-	plays := c.PlaysFor(inv, o.Host)
-	if o.Play != "" {
-		var sel []*Play
-		for _, p := range plays {
-			if p.Name == o.Play {
-				sel = append(sel, p)
-			}
+	var plays []*PlayRun
+	for _, pr := range hr.Plays {
+		if pr.Runs && (o.Play == "" || pr.Play.Name == o.Play) {
+			plays = append(plays, pr)
 		}
-		plays = sel
 	}
 	rep.Diagnostics = append(rep.Diagnostics, c.uncertainPlays(inv, o.Host)...)
-	resolveIn := func(p *Play) (*ansible.Result, error) {
-		var ap *ansible.Play
-		if p != nil {
-			ap = &ansible.Play{Name: p.Name, Pos: p.Pos, Vars: p.Vars}
-			for _, r := range p.Roles {
-				ap.Roles = append(ap.Roles, r.Role)
-			}
-		}
-		pbDir := o.Dir
-		if p != nil {
-			pbDir = filepath.Dir(p.Pos.File)
-		}
-		return ansible.Resolve(ansible.Options{Inventory: inv, Host: o.Host, PlaybookDir: pbDir, Play: ap, Extra: extra})
-	}
-	base, err := resolveIn(firstOf(plays))
-	if err != nil {
-		errs := []error{err}
-		if j, ok := err.(interface{ Unwrap() []error }); ok {
+	// The groups of the header and of KS002 are those the host ends up in (after
+	// dynamic_groups and group_by); a value is read at its play's own epoch.
+	final := hr.Resolve(firstRun(hr.Plays), nil, len(hr.ops))
+	if werr != nil || final == nil {
+		errs := []error{werr}
+		if j, ok := werr.(interface{ Unwrap() []error }); ok {
 			errs = j.Unwrap()
 		}
+		seen := map[string]bool{}
 		for _, e := range errs {
+			if e == nil || seen[e.Error()] {
+				continue
+			}
+			seen[e.Error()] = true
 			d := diag.Diagnostic{Severity: diag.Error, Code: "KS000", Message: e.Error(),
 				Hint: "fix the file: ansible-playbook stops on it too"}
 			var pe *diag.ParseError
@@ -200,14 +202,14 @@ func Explain(o Options) (*Report, error) {
 			}
 			rep.Diagnostics = append(rep.Diagnostics, d)
 		}
-		if base == nil {
+		if final == nil {
 			return rep, nil
 		}
 	}
-	for _, g := range base.Groups {
+	for _, g := range final.Groups {
 		rep.Groups = append(rep.Groups, g.Name)
 	}
-	for _, d := range base.Diagnostics {
+	for _, d := range final.Diagnostics {
 		rep.Diagnostics = append(rep.Diagnostics, d)
 		switch d.Code {
 		case "input-unreadable":
@@ -216,27 +218,13 @@ func Explain(o Options) (*Report, error) {
 			rep.Invalid = true
 		}
 	}
+	tt := c.Tasks()
 	for _, name := range o.Vars {
-		play := firstOf(plays)
-		for _, p := range plays {
-			if playDefines(p, name) {
-				play = p
-				break
-			}
-		}
-		res := base
-		if play != firstOf(plays) {
-			// A read error is already reported from the first resolution; the rest of
-			// the inputs still count.
-			if r, _ := resolveIn(play); r != nil {
-				res = r
-			}
-		}
-		ex := &Explained{Name: name, Play: play, Var: res.Vars[name]}
+		ex := &Explained{Name: name}
 		if p, ok := unread[name]; ok {
 			ex.Unread = &p
 		}
-		uses, _ := Where(o.Dir, name)
+		uses, _ := c.Where(tt, name)
 		ex.Sites = hr.Sites(uses, name)
 		if o.Play != "" {
 			var sel []Site
@@ -248,27 +236,45 @@ func Explain(o Options) (*Report, error) {
 			ex.Sites = sel
 		}
 		ex.Values = GroupSites(ex.Sites)
+		ctx := final
 		if len(ex.Values) > 0 {
 			first := ex.Values[0].Sites[0]
-			ex.Var, ex.Play = first.Var, first.Play.Play
-			if first.Result != nil {
-				res = first.Result
+			ex.Var, ex.Play, ex.At = first.Var, first.Play.Play, first.Play
+			if first.Vars != nil {
+				ctx = first.Vars
 			}
 		} else {
+			// No task of the host uses it: the value a task at play level sees, at the
+			// play named and with the groups the host has there (a play before
+			// dynamic_groups does not see group_vars/k8s_cluster).
 			ex.NotUsed = true
+			if pr := notUsedPlay(plays, name, len(hr.ops)); pr != nil {
+				ex.Play, ex.At = pr.Play, pr
+				if at := hr.Resolve(pr, nil, pr.Epoch); at != nil {
+					ctx = at
+				}
+			}
+			ex.Var = ctx.Var(name)
+			// A play the host runs before it joins its run-time groups sees another value
+			// (or none): say so, with that play.
+			if first := firstRun(hr.Plays); first != nil && ex.At != nil && first.Runs && first.Epoch != ex.At.Epoch {
+				if v := hr.Resolve(first, nil, first.Epoch); v != nil && siteKey(v.Var(name)) != siteKey(ex.Var) {
+					ex.Before, ex.BeforePlay = v.Var(name), first
+				}
+			}
 		}
 		if ex.Var != nil && ansible.IsTemplated(ex.Var.Value) {
 			ex.RefNames = ansible.Refs(ex.Var.Value)
 			for _, rn := range ex.RefNames {
-				if v := res.Vars[rn]; v != nil {
+				if v := ctx.Var(rn); v != nil {
 					ex.Refs = append(ex.Refs, v)
 				}
 			}
 		}
 		rep.Vars = append(rep.Vars, ex)
-		rep.Diagnostics = append(rep.Diagnostics, c.findings(inv, o, name, ex, res)...)
-		if ex.NotUsed {
-			rep.Diagnostics = append(rep.Diagnostics, ownRoleValues(play, ex)...)
+		rep.Diagnostics = append(rep.Diagnostics, c.findings(inv, o, name, ex, final)...)
+		if ex.NotUsed && ex.Play != nil {
+			rep.Diagnostics = append(rep.Diagnostics, ownRoleValues(ex.Play, ex)...)
 		}
 	}
 	rep.Diagnostics = append(rep.Diagnostics, c.layoutFindings(inv, o)...)
@@ -281,11 +287,41 @@ func Explain(o Options) (*Report, error) {
 	return rep, nil
 }
 
-func firstOf(ps []*Play) *Play {
-	if len(ps) == 0 {
-		return nil
+// firstRun is the first play the host runs (else the first play).
+func firstRun(prs []*PlayRun) *PlayRun {
+	for _, pr := range prs {
+		if pr.Runs {
+			return pr
+		}
 	}
-	return ps[0]
+	if len(prs) > 0 {
+		return prs[0]
+	}
+	return nil
+}
+
+// notUsedPlay is the play whose play-level value explain shows for a variable no task of
+// the host uses: among the plays the host runs with every group it joins at run time
+// (epoch final), the first whose roles define it, else the first; without such a play,
+// the first play the host runs whose roles define it, else the first it runs.
+func notUsedPlay(plays []*PlayRun, name string, final int) *PlayRun {
+	var late []*PlayRun
+	for _, pr := range plays {
+		if pr.Epoch == final {
+			late = append(late, pr)
+		}
+	}
+	for _, set := range [][]*PlayRun{late, plays} {
+		for _, pr := range set {
+			if playDefines(pr.Play, name) {
+				return pr
+			}
+		}
+		if len(set) > 0 {
+			return set[0]
+		}
+	}
+	return nil
 }
 
 func playDefines(p *Play, name string) bool {
@@ -316,17 +352,6 @@ func chain(r *ansible.Role) []*ansible.Role {
 		out = append(out, r)
 	}
 	walk(r)
-	return out
-}
-
-// PlaysFor lists the plays whose hosts: pattern selects the host.
-func (c *Checkout) PlaysFor(inv *ansible.Inventory, host string) []*Play {
-	var out []*Play
-	for _, p := range c.Plays {
-		if MatchHosts(inv, p.Hosts, host) {
-			out = append(out, p)
-		}
-	}
 	return out
 }
 
@@ -436,7 +461,7 @@ func groupHosts(inv *ansible.Inventory, g *ansible.Group) []string {
 var boolish = regexp.MustCompile(`^(?i:true|false|yes|no|on|off)$`)
 
 // findings for one explained variable.
-func (c *Checkout) findings(inv *ansible.Inventory, o Options, name string, ex *Explained, res *ansible.Result) []diag.Diagnostic {
+func (c *Checkout) findings(inv *ansible.Inventory, o Options, name string, ex *Explained, res *ansible.Context) []diag.Diagnostic {
 	var ds []diag.Diagnostic
 	v := ex.Var
 	if v == nil && ex.Unread == nil {
@@ -742,21 +767,14 @@ type HostPlays struct {
 	Uncertain []*Play
 }
 
-// ResolvePlays resolves the host's variables for each play of cluster.yml that runs on it
-// (after kubespray's dynamic_groups), in play order.
+// ResolvePlays resolves the host's variables for each play of cluster.yml that runs on it,
+// in play order, at play level with the groups the host has when the play starts (read
+// from the host's run, [Checkout.Walk]).
 func ResolvePlays(o Options) (*HostPlays, error) {
 	c, err := Load(o.Dir)
 	if err != nil {
 		return nil, err
 	}
-	inv, err := ansible.LoadInventory(o.Inventory)
-	if err != nil {
-		return nil, err
-	}
-	if inv.Hosts[o.Host] == nil {
-		return nil, fmt.Errorf("host %q is not in the inventory", o.Host)
-	}
-	DynamicGroups(inv)
 	var extra []ansible.ExtraVars
 	for i, e := range o.Extra {
 		x, err := ansible.ParseExtraVars(e, i+1)
@@ -765,27 +783,26 @@ func ResolvePlays(o Options) (*HostPlays, error) {
 		}
 		extra = append(extra, x)
 	}
+	hr, err := c.Walk(o.Inventory, o.Host, extra)
+	if hr == nil {
+		return nil, err
+	}
 	hp := &HostPlays{}
-	for _, p := range c.Plays {
-		match, unsure := matchHosts(inv, p.Hosts, o.Host)
-		if unsure {
-			hp.Uncertain = append(hp.Uncertain, p)
+	for _, pr := range hr.Plays {
+		if pr.Unsure != "" {
+			hp.Uncertain = append(hp.Uncertain, pr.Play)
 		}
-		if !match {
+		if !pr.Runs {
 			continue
 		}
-		ap := &ansible.Play{Name: p.Name, Pos: p.Pos, Vars: p.Vars}
-		for _, r := range p.Roles {
-			ap.Roles = append(ap.Roles, r.Role)
+		ctx := hr.Resolve(pr, nil, pr.Epoch)
+		if ctx == nil {
+			return nil, errors.Join(hr.errs...)
 		}
-		res, err := ansible.Resolve(ansible.Options{Inventory: inv, Host: o.Host, PlaybookDir: filepath.Dir(p.Pos.File), Play: ap, Extra: extra})
-		if err != nil {
-			return nil, err
-		}
-		hp.Plays = append(hp.Plays, p)
-		hp.Results = append(hp.Results, res)
+		hp.Plays = append(hp.Plays, pr.Play)
+		hp.Results = append(hp.Results, ctx.Result())
 	}
-	return hp, nil
+	return hp, errors.Join(hr.errs...)
 }
 
 // ownRoleValues: the value above is what a task at play level sees. A task inside role R

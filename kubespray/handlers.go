@@ -58,16 +58,23 @@ func (pl *TreePlay) handlersFor(name string) []*TaskNode {
 // notifiers are the tasks of the play (not handlers) whose notifications reach handler h,
 // directly or through other handlers.
 func (pl *TreePlay) notifiers(h *TaskNode) []*TaskNode {
-	var out []*TaskNode
-	for _, t := range pl.Tasks {
-		for _, hr := range pl.Notified(t) {
-			if hr.Handler == h {
-				out = append(out, t)
-				break
+	if pl.notifierIdx == nil {
+		// Once per play: every task's notifications, by the handler they reach.
+		pl.notifierIdx = map[*TaskNode][]*TaskNode{}
+		for _, t := range pl.Tasks {
+			if len(t.Notify) == 0 {
+				continue
+			}
+			seen := map[*TaskNode]bool{}
+			for _, hr := range pl.Notified(t) {
+				if !seen[hr.Handler] {
+					seen[hr.Handler] = true
+					pl.notifierIdx[hr.Handler] = append(pl.notifierIdx[hr.Handler], t)
+				}
 			}
 		}
 	}
-	return out
+	return pl.notifierIdx[h]
 }
 
 // describeHandler says what a handler does from its module and arguments as written.

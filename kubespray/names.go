@@ -1,7 +1,6 @@
 package kubespray
 
 import (
-	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -137,14 +136,14 @@ type resolvedFile struct {
 
 // matchFiles finds the files under the first of bases that has any for the expanded name:
 // the name itself, or every file a still-templated name matches.
-func matchFiles(bases []string, e expansion) []resolvedFile {
+func (c *Checkout) matchFiles(bases []string, e expansion) []resolvedFile {
 	if !strings.Contains(e.name, "{{") && !strings.Contains(e.name, "{%") {
 		for _, base := range bases {
 			p := e.name
 			if !filepath.IsAbs(p) {
 				p = filepath.Join(base, e.name)
 			}
-			if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
+			if fi, err := c.stat(p); err == nil && !fi.IsDir() {
 				return []resolvedFile{{path: filepath.Clean(p), choices: e.choices}}
 			}
 		}
@@ -153,20 +152,15 @@ func matchFiles(bases []string, e expansion) []resolvedFile {
 	re, exprs := namePattern(e.name)
 	for _, base := range bases {
 		var found []resolvedFile
-		_ = filepath.WalkDir(base, func(p string, d os.DirEntry, err error) error {
-			if err != nil || d.IsDir() {
-				return nil
-			}
-			rel, _ := filepath.Rel(base, p)
-			if m := re.FindStringSubmatch(filepath.ToSlash(rel)); m != nil {
+		for _, rel := range c.filesUnder(base) {
+			if m := re.FindStringSubmatch(rel); m != nil {
 				ch := append([]Choice(nil), e.choices...)
 				for i, x := range exprs {
 					ch = append(ch, Choice{Expr: x, Value: m[i+1]})
 				}
-				found = append(found, resolvedFile{path: p, choices: ch})
+				found = append(found, resolvedFile{path: filepath.Join(base, filepath.FromSlash(rel)), choices: ch})
 			}
-			return nil
-		})
+		}
 		if len(found) > 0 {
 			return found
 		}
@@ -189,7 +183,7 @@ func (b *treeBuilder) resolveTaskFile(sc scope, name string, vars map[string]*ya
 	var out []resolvedFile
 	seen := map[string]bool{}
 	for _, e := range expandNames(name, vars, loop, 0) {
-		for _, f := range matchFiles(bases, e) {
+		for _, f := range b.c.matchFiles(bases, e) {
 			if !seen[f.path] {
 				seen[f.path] = true
 				out = append(out, f)
@@ -217,7 +211,7 @@ func (b *treeBuilder) expandRole(name string, apply []string, vars map[string]*y
 		var matched []roleExpansion
 		if strings.Contains(e.name, "{{") || strings.Contains(e.name, "{%") {
 			if all == nil {
-				all = roleDirs(filepath.Join(b.c.Dir, "roles"))
+				all = b.c.roleDirs()
 			}
 			re, exprs := namePattern(e.name)
 			for _, r := range all {
@@ -277,7 +271,7 @@ func (b *treeBuilder) resolveTemplates(sc scope, src string, loop *yaml.Node) []
 	var out []string
 	seen := map[string]bool{}
 	for _, e := range expandNames(src, nil, loop, 0) {
-		for _, f := range matchFiles(bases, e) {
+		for _, f := range b.c.matchFiles(bases, e) {
 			if !seen[f.path] {
 				seen[f.path] = true
 				out = append(out, f.path)

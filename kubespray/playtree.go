@@ -110,6 +110,9 @@ type PlayRun struct {
 	Epoch int
 }
 
+// dynamicGroupsAdd is the Group of the GroupAdd kubespray's dynamic_groups role makes.
+const dynamicGroupsAdd = "(kubespray's dynamic_groups)"
+
 // GroupAdd is a group the host joins at run time.
 type GroupAdd struct {
 	Group string
@@ -131,7 +134,7 @@ type HostRun struct {
 	extra   []ansible.ExtraVars
 	ops     []groupOp
 	invs    map[int]*ansible.Inventory
-	results map[resKey]*ansible.Result
+	results map[resKey]*ansible.Context
 	errs    []error
 	variant map[string]*ansible.Role
 	files   ansible.FileCache
@@ -151,7 +154,7 @@ type resKey struct {
 // Walk builds the host's run of cluster.yml.
 func (c *Checkout) Walk(inventory []string, host string, extra []ansible.ExtraVars) (*HostRun, error) {
 	hr := &HostRun{Host: host, c: c, invSrc: inventory, extra: extra, invs: map[int]*ansible.Inventory{},
-		results: map[resKey]*ansible.Result{}, variant: map[string]*ansible.Role{}}
+		results: map[resKey]*ansible.Context{}, variant: map[string]*ansible.Role{}}
 	inv, err := hr.invAt(0)
 	if err != nil {
 		return nil, err
@@ -243,9 +246,9 @@ func (hr *HostRun) invAt(epoch int) (*ansible.Inventory, error) {
 	return inv, nil
 }
 
-// Resolve resolves the host's variables for a task of role rr (nil: at play level) in
-// play pr, with the groups of the given epoch.
-func (hr *HostRun) Resolve(pr *PlayRun, rr *RoleRun, epoch int) *ansible.Result {
+// Resolve gives the host's variables for a task of role rr (nil: at play level) in play
+// pr, with the groups of the given epoch (merged one variable at a time, on demand).
+func (hr *HostRun) Resolve(pr *PlayRun, rr *RoleRun, epoch int) *ansible.Context {
 	k := resKey{epoch, pr, rr}
 	if r, ok := hr.results[k]; ok {
 		return r
@@ -269,7 +272,7 @@ func (hr *HostRun) Resolve(pr *PlayRun, rr *RoleRun, epoch int) *ansible.Result 
 		t.Params = append(t.Params, rr.Params...)
 		o.Task = t
 	}
-	res, err := ansible.Resolve(o)
+	res, err := ansible.Prepare(o)
 	if err != nil {
 		hr.errs = append(hr.errs, err)
 	}
@@ -286,7 +289,7 @@ func (hr *HostRun) lookup(pr *PlayRun, rr *RoleRun, epoch int, locals map[string
 			return v, true
 		}
 		if res != nil {
-			if v := res.Vars[name]; v != nil {
+			if v := res.Var(name); v != nil {
 				return v.Value, true
 			}
 		}
@@ -481,7 +484,7 @@ func (w *walk) run() {
 			w.role(rr)
 			if rr.Role.Name == "dynamic_groups" && rr.Skip == "" {
 				w.hr.ops = append(w.hr.ops, groupOp{dynamic: true})
-				w.adds = append(w.adds, GroupAdd{Group: "(kubespray's dynamic_groups)", Task: rr.Pos, Play: p.Name})
+				w.adds = append(w.adds, GroupAdd{Group: dynamicGroupsAdd, Task: rr.Pos, Play: p.Name})
 				w.hr.Adds = append(w.hr.Adds, w.adds[len(w.adds)-1])
 			}
 		}
@@ -517,7 +520,7 @@ func (w *walk) role(rr *RoleRun) {
 	if rr.Role.Path == "" {
 		return
 	}
-	meta, _ := node(filepath.Join(rr.Role.Path, "meta", "main.yml"))
+	meta, _ := w.hr.c.node(filepath.Join(rr.Role.Path, "meta", "main.yml"))
 	var depNodes []*yaml.Node
 	if deps := get(meta, "dependencies"); deps != nil && deps.Kind == yaml.SequenceNode {
 		depNodes = deps.Content
@@ -544,13 +547,13 @@ func (w *walk) role(rr *RoleRun) {
 		tf = "main"
 	}
 	for _, f := range taskFileCands(filepath.Join(rr.Role.Path, "tasks"), tf) {
-		if n, err := node(f); err == nil && n != nil {
+		if n, err := w.hr.c.node(f); err == nil && n != nil {
 			w.file(f, n, rr, false, rr.Skip, rr.Unsure)
 			break
 		}
 	}
 	for _, f := range taskFileCands(filepath.Join(rr.Role.Path, "handlers"), "main") {
-		if n, err := node(f); err == nil && n != nil {
+		if n, err := w.hr.c.node(f); err == nil && n != nil {
 			w.file(f, n, rr, true, rr.Skip, rr.Unsure)
 			break
 		}
@@ -736,7 +739,7 @@ func (w *walk) includeTasks(path string, t, v *yaml.Node, rr *RoleRun, handlers 
 		if f == "" {
 			continue
 		}
-		if nd, err := node(f); err == nil && nd != nil {
+		if nd, err := w.hr.c.node(f); err == nil && nd != nil {
 			w.file(f, nd, rr, handlers, skip, unsure)
 		}
 	}
@@ -754,7 +757,7 @@ func (w *walk) taskPath(from string, rr *RoleRun, name string) string {
 	}
 	cands = append(cands, filepath.Join(filepath.Dir(w.pr.Play.Pos.File), name))
 	for _, c := range cands {
-		if fi, err := os.Stat(c); err == nil && fi.Mode().IsRegular() {
+		if fi, err := w.hr.c.stat(c); err == nil && fi.Mode().IsRegular() {
 			return c
 		}
 	}
@@ -852,7 +855,7 @@ func (w *walk) includeRole(path string, t *yaml.Node, action string, v *yaml.Nod
 		// Every role the templated name can match (where's name pattern: one path part per
 		// expression).
 		re, _ := namePattern(nameN.Value)
-		for _, name := range roleDirs(filepath.Join(w.hr.c.Dir, "roles")) {
+		for _, name := range w.hr.c.roleDirs() {
 			if re.MatchString(name) {
 				targets = append(targets, target{name, skip, addUnsure(unsure, "include_role name "+nameN.Value)})
 			}

@@ -249,13 +249,13 @@ func TestRealCheckoutUseSites(t *testing.T) {
 				for _, v := range used[role] {
 					cases++
 					gv, gok := [2]string{}, false
-					if x := res.Vars[v]; x != nil {
+					if x := res.Var(v); x != nil {
 						gv, gok = [2]string{ansible.PyJSON(x.Value), ansible.TypeName(x.Value)}, true
 					}
 					av, aok := wv[i][v]
 					if gok != aok || gv != av {
 						src := ""
-						if x := res.Vars[v]; x != nil {
+						if x := res.Var(v); x != nil {
 							src = x.Source.Level + " " + x.Source.Pos.String()
 						}
 						t.Errorf("host %s play %q file %s (%s) var %s: k3sconf %v (defined %v, %s), ansible %v (defined %v)", h, p, f, g[i].f.Role.Path(), v, gv, gok, src, av, aok)

@@ -44,9 +44,17 @@ func Text(w io.Writer, r *Report) {
 				fmt.Fprintf(w, "  and no play %s runs sets it at play level (the roles that define it do not run there)\n", r.Host)
 			} else {
 				if ex.Play != nil {
-					fmt.Fprintf(w, "# the value a task at play level of play %q (%s) would see:\n", ex.Play.Name, ex.Play.Pos)
+					fmt.Fprintf(w, "# no task on %s uses it; the value a task at play level of play %q (%s) would see:\n", r.Host, ex.Play.Name, ex.Play.Pos)
 				}
 				writeVar(w, r, ex, ex.Var)
+				if ex.BeforePlay != nil {
+					was := "undefined"
+					if ex.Before != nil {
+						was = ansible.Repr(ex.Before.Value) + " (from " + ex.Before.Source.Level + " " + ex.Before.Source.Pos.String() + ")"
+					}
+					fmt.Fprintf(w, "  before that, at play %q (%s), where %s has not yet joined the groups it is added to at run time (%s), it is %s\n",
+						ex.BeforePlay.Play.Name, ex.BeforePlay.Play.Pos, r.Host, strings.Join(r.Added, ", "), was)
+				}
 			}
 		case len(ex.Values) == 1:
 			fmt.Fprintf(w, "# the same at every use site %s runs: %s\n", r.Host, siteSummary(ex.Values[0].Sites))

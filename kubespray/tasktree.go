@@ -1,7 +1,6 @@
 package kubespray
 
 import (
-	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -50,6 +49,8 @@ type TreePlay struct {
 	// Handlers are the play's handlers in load order (role handlers, the play's own, then
 	// those of imported and included roles).
 	Handlers []*TaskNode
+	// notifierIdx are the tasks whose notifications reach each handler (built on first use).
+	notifierIdx map[*TaskNode][]*TaskNode
 }
 
 // TaskNode is one task (or handler) as one play reaches it. The same task of a file
@@ -100,6 +101,11 @@ type TaskNode struct {
 	Choices []Choice
 	play    *TreePlay
 	inst    *roleInst
+	// selectedBy are the tags T of the tree for which --tags T runs the task (built on
+	// first use by where); anyTag: it runs whatever --tags names.
+	selectedBy []string
+	anyTag     bool
+	selDone    bool
 }
 
 // Play is the play that reaches the node.
@@ -281,6 +287,14 @@ func (tt *TaskTree) StaticTags() []string {
 	return out
 }
 
+// Tasks is the checkout's cluster.yml compiled, once per checkout.
+func (c *Checkout) Tasks() *TaskTree {
+	if c.tree == nil {
+		c.tree = c.CompileTasks()
+	}
+	return c.tree
+}
+
 // CompileTasks compiles the checkout's cluster.yml.
 func (c *Checkout) CompileTasks() *TaskTree {
 	tt := &TaskTree{Dir: c.Dir}
@@ -343,7 +357,7 @@ func (b *treeBuilder) playbook(path string, inherit []string, depth int) {
 	if depth > 20 {
 		return
 	}
-	root, err := node(path)
+	root, err := b.c.node(path)
 	if err != nil || root == nil || root.Kind != yaml.SequenceNode {
 		return
 	}
@@ -422,7 +436,7 @@ func (b *treeBuilder) role(name, parentPath string, sc scope, tags []string, fro
 	}
 	r, _ := b.c.role(name, sc.playDir, parentPath)
 	b.addTags(tags)
-	meta, _ := node(filepath.Join(path, "meta", "main.yml"))
+	meta, _ := b.c.node(filepath.Join(path, "meta", "main.yml"))
 	if r != nil {
 		var entries []*yaml.Node
 		if deps := get(meta, "dependencies"); deps != nil && deps.Kind == yaml.SequenceNode {
@@ -451,14 +465,14 @@ func (b *treeBuilder) role(name, parentPath string, sc scope, tags []string, fro
 		from = "main"
 	}
 	b.argSpecTask(path, from, rs, pos)
-	if f := roleFile(filepath.Join(path, "tasks"), from); f != "" {
+	if f := b.c.roleFile(filepath.Join(path, "tasks"), from); f != "" {
 		rs.dir = filepath.Dir(f)
 		b.file(f, rs)
 	}
 	if hfrom == "" {
 		hfrom = "main"
 	}
-	if f := roleFile(filepath.Join(path, "handlers"), hfrom); f != "" {
+	if f := b.c.roleFile(filepath.Join(path, "handlers"), hfrom); f != "" {
 		hs := rs
 		hs.handlers = true
 		hs.dir = filepath.Dir(f)
@@ -615,14 +629,14 @@ func (b *treeBuilder) argSpecTask(path, entry string, rs scope, pos diag.Positio
 	file := ""
 	for _, f := range []string{"argument_specs.yml", "argument_specs.yaml"} {
 		p := filepath.Join(path, "meta", f)
-		if n, err := node(p); err == nil && n != nil {
+		if n, err := b.c.node(p); err == nil && n != nil {
 			specs, file = get(n, "argument_specs"), p
 			break
 		}
 	}
 	if specs == nil {
 		p := filepath.Join(path, "meta", "main.yml")
-		if n, err := node(p); err == nil && n != nil {
+		if n, err := b.c.node(p); err == nil && n != nil {
 			specs, file = get(n, "argument_specs"), p
 		}
 	}
@@ -668,10 +682,10 @@ func roleKey(entry *yaml.Node) string {
 
 // roleFile is playbook/role/__init__.py _load_role_yaml's search for tasks/NAME: NAME,
 // NAME.yml, NAME.yaml, NAME.json.
-func roleFile(dir, name string) string {
+func (c *Checkout) roleFile(dir, name string) string {
 	for _, ext := range []string{".yml", ".yaml", ".json", ""} {
 		p := filepath.Join(dir, name+ext)
-		if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
+		if fi, err := c.stat(p); err == nil && !fi.IsDir() {
 			return p
 		}
 	}
@@ -682,7 +696,7 @@ func (b *treeBuilder) file(path string, sc scope) {
 	if sc.depth > 40 {
 		return
 	}
-	n, err := node(path)
+	n, err := b.c.node(path)
 	if err != nil || n == nil {
 		if err != nil {
 			b.note(diag.Position{File: path}, "cannot read: "+err.Error())

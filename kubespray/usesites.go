@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/k3sconf/k3sconf/ansible"
-	"github.com/k3sconf/k3sconf/internal/rootfs"
 )
 
 // Site is one use of a variable (a task, template or handler line that `where` finds) as
@@ -17,8 +16,9 @@ type Site struct {
 	// Role is the role run whose task uses the variable (nil: a play's own task).
 	Role *RoleRun
 	// Var is the variable as resolved there (nil: undefined there).
-	Var    *ansible.Var
-	Result *ansible.Result
+	Var *ansible.Var
+	// Vars are the host's variables there.
+	Vars *ansible.Context
 	// Skip says why the host does not run it ("" when it does).
 	Skip string
 	// Unsure lists the conditions on the way that could not be decided.
@@ -41,7 +41,7 @@ func (hr *HostRun) Sites(uses []Use, name string) []Site {
 		if v, ok := mention[k]; ok {
 			return v
 		}
-		data, err := rootfs.ReadHostFile(file)
+		data, err := hr.c.read(file)
 		v := err == nil && strings.Contains(string(data), tmpl)
 		mention[k] = v
 		return v
@@ -99,9 +99,9 @@ func (hr *HostRun) Sites(uses []Use, name string) []Site {
 					continue
 				}
 				if s.Runs() {
-					s.Result = hr.Resolve(pr, f.Role, f.Epoch)
-					if s.Result != nil {
-						s.Var = s.Result.Vars[name]
+					s.Vars = hr.Resolve(pr, f.Role, f.Epoch)
+					if s.Vars != nil {
+						s.Var = s.Vars.Var(name)
 					}
 				}
 				at[key{f.Role}] = len(out)
@@ -118,15 +118,15 @@ func (hr *HostRun) Sites(uses []Use, name string) []Site {
 	})
 	// A site that became runnable after its first record still needs its value.
 	for i := range out {
-		if out[i].Runs() && out[i].Result == nil {
+		if out[i].Runs() && out[i].Vars == nil {
 			for _, f := range out[i].Play.Files {
 				if f.Role == out[i].Role {
-					out[i].Result = hr.Resolve(out[i].Play, f.Role, f.Epoch)
+					out[i].Vars = hr.Resolve(out[i].Play, f.Role, f.Epoch)
 					break
 				}
 			}
-			if out[i].Result != nil {
-				out[i].Var = out[i].Result.Vars[name]
+			if out[i].Vars != nil {
+				out[i].Var = out[i].Vars.Var(name)
 			}
 		}
 	}

@@ -134,13 +134,13 @@ func TestDifferentialUseSites(t *testing.T) {
 							cases++
 							mu.Unlock()
 							gv, gok := [2]string{}, false
-							if x := res.Vars[v]; x != nil {
+							if x := res.Var(v); x != nil {
 								gv, gok = [2]string{ansible.PyJSON(x.Value), ansible.TypeName(x.Value)}, true
 							}
 							av, aok := wv[i][v]
 							if gok != aok || gv != av {
 								src := ""
-								if x := res.Vars[v]; x != nil {
+								if x := res.Var(v); x != nil {
 									src = x.Source.Level + " " + x.Source.Pos.String()
 								}
 								t.Errorf("host %s play %s file %s (%s) var %s: k3sconf %v (defined %v, %s), ansible %v (defined %v)", h, p, f, g[i].f.Role.Path(), v, gv, gok, src, av, aok)

@@ -251,3 +251,43 @@ func TestUseSiteSecretsRedacted(t *testing.T) {
 		}
 	}
 }
+
+// TestNotUsedValueAtThePlayNamed: a variable no task of the host uses is shown at a play
+// the host runs after joining its run-time groups (group_vars/k8s_cluster applies there),
+// with the value at the first play, before dynamic_groups, said apart (undefined there);
+// before, the first play was named with the value of the groups joined later.
+func TestNotUsedValueAtThePlayNamed(t *testing.T) {
+	plays := "- name: Check version\n  hosts: all\n  gather_facts: false\n  tasks:\n    - debug: msg=hi\n" + boiler +
+		"- name: Later\n  hosts: k8s_cluster\n  gather_facts: false\n  tasks:\n    - debug: msg=hi\n"
+	ks, inv := siteTree(t, plays, map[string]string{"inv/group_vars/k8s_cluster/x.yml": "unused_v: 7\n"})
+	r, err := Explain(Options{Dir: ks, Inventory: []string{inv}, Host: "w1", Vars: []string{"unused_v"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ex := r.Vars[0]
+	if !ex.NotUsed || ex.Play == nil || ex.Play.Name != "Later" {
+		t.Fatalf("not used %v, play %+v: want the play Later", ex.NotUsed, ex.Play)
+	}
+	if got := val(ex.Var); got != "7 from inventory group_vars/k8s_cluster" {
+		t.Errorf("value at Later: %s", got)
+	}
+	if ex.BeforePlay == nil || ex.BeforePlay.Play.Name != "Check version" || ex.Before != nil {
+		t.Errorf("before: %v at %+v, want undefined at Check version", val(ex.Before), ex.BeforePlay)
+	}
+	var b bytes.Buffer
+	Text(&b, r)
+	for _, want := range []string{"no task on w1 uses it", `play "Later"`, `at play "Check version"`, "it is undefined"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("text lacks %q:\n%s", want, b.String())
+		}
+	}
+	// Quiet: with the value in group_vars/all, every play has it and nothing is said apart.
+	ks, inv = siteTree(t, plays, map[string]string{"inv/group_vars/all/x.yml": "unused_v: 7\n"})
+	r, err = Explain(Options{Dir: ks, Inventory: []string{inv}, Host: "w1", Vars: []string{"unused_v"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Vars[0].BeforePlay != nil || val(r.Vars[0].Var) != "7 from inventory group_vars/all" {
+		t.Errorf("group_vars/all: %s, before %+v", val(r.Vars[0].Var), r.Vars[0].BeforePlay)
+	}
+}

@@ -1,7 +1,6 @@
 package kubespray
 
 import (
-	"bufio"
 	"bytes"
 	"os"
 	"path/filepath"
@@ -12,7 +11,6 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/k3sconf/k3sconf/diag"
-	"github.com/k3sconf/k3sconf/internal/rootfs"
 )
 
 // Use is one task, template, handler or role-variable line that uses the variable.
@@ -68,20 +66,17 @@ func Where(dir, name string) ([]Use, error) {
 	if err != nil {
 		return nil, err
 	}
-	return c.Where(c.CompileTasks(), name)
+	return c.Where(c.Tasks(), name)
 }
 
 // Where is [Where] on a loaded checkout and its compiled tree (compile once for several
 // variables).
 func (c *Checkout) Where(tt *TaskTree, name string) ([]Use, error) {
 	dir := c.Dir
-	re := regexp.MustCompile(`(^|[^A-Za-z0-9_])` + regexp.QuoteMeta(name) + `($|[^A-Za-z0-9_])`)
 	var uses []Use
 	rolesDir := filepath.Join(dir, "roles")
-	err := filepath.WalkDir(rolesDir, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return nil
-		}
+	files, err := c.roleFiles()
+	for _, p := range files {
 		rel, _ := filepath.Rel(rolesDir, p)
 		parts := strings.Split(filepath.ToSlash(rel), "/")
 		// The role is the path up to the tasks/templates/handlers/defaults/vars folder.
@@ -93,17 +88,21 @@ func (c *Checkout) Where(tt *TaskTree, name string) ([]Use, error) {
 			}
 		}
 		if kindAt < 1 {
-			return nil
+			continue
 		}
 		role := strings.Join(parts[:kindAt], "/")
 		kind := strings.TrimSuffix(parts[kindAt], "s")
-		lines := matchLines(p, name, re)
+		data, rerr := c.read(p)
+		if rerr != nil || !bytes.Contains(data, []byte(name)) {
+			continue
+		}
+		lines := matchLines(data, name)
 		if len(lines) == 0 {
-			return nil
+			continue
 		}
 		var spans []taskSpan
 		if kind == "task" || kind == "handler" {
-			spans = taskSpans(p)
+			spans = c.taskSpans(p, data)
 		}
 		for _, ln := range lines {
 			u := Use{Pos: diag.Position{File: p, Line: ln[0], Column: ln[1]}, Role: role, Kind: kind}
@@ -117,8 +116,7 @@ func (c *Checkout) Where(tt *TaskTree, name string) ([]Use, error) {
 			}
 			uses = append(uses, u)
 		}
-		return nil
-	})
+	}
 	return uses, err
 }
 
@@ -166,14 +164,17 @@ func (tt *TaskTree) sites(u *Use) {
 			runners = s.NotifiedBy
 		}
 		for _, r := range runners {
-			if r.Selected([]string{anyTag}, nil) {
-				u.AnyTag = true
-			}
-			for _, tg := range tt.Tags {
-				if r.Selected([]string{tg}, nil) {
-					u.Tags = appendUniq(u.Tags, tg)
+			if !r.selDone {
+				r.selDone = true
+				r.anyTag = r.Selected([]string{anyTag}, nil)
+				for _, tg := range tt.Tags {
+					if r.Selected([]string{tg}, nil) {
+						r.selectedBy = append(r.selectedBy, tg)
+					}
 				}
 			}
+			u.AnyTag = u.AnyTag || r.anyTag
+			u.Tags = appendUniq(u.Tags, r.selectedBy...)
 		}
 	}
 	sort.Strings(u.Tags)
@@ -194,20 +195,46 @@ func appendUniq(xs []string, more ...string) []string {
 	return xs
 }
 
-func matchLines(path, name string, re *regexp.Regexp) [][2]int {
-	data, err := rootfs.ReadHostFile(path)
-	if err != nil {
-		return nil
+// roleFiles lists every file under the checkout's roles/ once, in walk order.
+func (c *Checkout) roleFiles() ([]string, error) {
+	if c.allFiles != nil {
+		return c.allFiles, nil
 	}
+	c.allFiles = []string{}
+	err := filepath.WalkDir(filepath.Join(c.Dir, "roles"), func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			c.allFiles = append(c.allFiles, p)
+		}
+		return nil
+	})
+	return c.allFiles, err
+}
+
+// matchLines finds the lines where name occurs as a word (not inside a longer name of
+// letters, digits and _), with the column of its first such occurrence.
+func matchLines(data []byte, name string) [][2]int {
 	var out [][2]int
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(nil, 1<<20)
-	ln := 0
-	for sc.Scan() {
-		ln++
-		if loc := re.FindStringIndex(sc.Text()); loc != nil {
-			col := loc[0] + strings.Index(sc.Text()[loc[0]:], name) + 1
-			out = append(out, [2]int{ln, col})
+	word := func(b byte) bool {
+		return b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
+	}
+	line, counted, lineStart := 1, 0, 0
+	for off := 0; off < len(data); {
+		i := bytes.Index(data[off:], []byte(name))
+		if i < 0 {
+			break
+		}
+		i += off
+		off = i + 1
+		if i > 0 && word(data[i-1]) || i+len(name) < len(data) && word(data[i+len(name)]) {
+			continue
+		}
+		if n := bytes.Count(data[counted:i], []byte{'\n'}); n > 0 {
+			line += n
+			lineStart = bytes.LastIndexByte(data[:i], '\n') + 1
+		}
+		counted = i
+		if len(out) == 0 || out[len(out)-1][0] != line {
+			out = append(out, [2]int{line, i - lineStart + 1})
 		}
 	}
 	return out
@@ -221,13 +248,9 @@ type taskSpan struct {
 	tags     []string
 }
 
-func taskSpans(path string) []taskSpan {
-	data, err := rootfs.ReadHostFile(path)
-	if err != nil {
-		return nil
-	}
-	var doc yaml.Node
-	if yaml.Unmarshal(data, &doc) != nil || len(doc.Content) == 0 {
+func (c *Checkout) taskSpans(path string, data []byte) []taskSpan {
+	root, err := c.node(path)
+	if err != nil || root == nil {
 		return nil
 	}
 	nlines := strings.Count(string(data), "\n") + 1
@@ -259,7 +282,7 @@ func taskSpans(path string) []taskSpan {
 			}
 		}
 	}
-	walk(doc.Content[0], nlines, nil)
+	walk(root, nlines, nil)
 	return out
 }
 
