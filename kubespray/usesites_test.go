@@ -291,3 +291,27 @@ func TestNotUsedValueAtThePlayNamed(t *testing.T) {
 		t.Errorf("group_vars/all: %s, before %+v", val(r.Vars[0].Var), r.Vars[0].BeforePlay)
 	}
 }
+
+// TestWhereDefinitionLabel: a role default that sets the variable (containerd_debug_level:
+// info) is said to set it; a default whose value mentions it is another variable's value.
+func TestWhereDefinitionLabel(t *testing.T) {
+	ks, _ := siteTree(t, boiler, map[string]string{
+		"ks/roles/kubespray_defaults/defaults/main.yml": "level: info\nlevel_flag: \"--log-level={{ level }}\"\n",
+		"ks/roles/kubespray_defaults/vars/main.yml":     "level   : debug\n",
+	})
+	uses, err := Where(ks, "level")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	WhereText(&b, "level", uses)
+	for _, want := range []string{
+		"defaults/main.yml:1:1  kubespray_defaults default  (sets it: a role default",
+		"defaults/main.yml:2:20  kubespray_defaults default  (in the value of another variable",
+		"vars/main.yml:1:1  kubespray_defaults var  (sets it: role vars",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("where lacks %q:\n%s", want, b.String())
+		}
+	}
+}

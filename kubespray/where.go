@@ -25,6 +25,9 @@ type Use struct {
 	// runs the line: a task that uses it, a template task that renders it, or (a handler)
 	// a task that notifies it.
 	Tags []string
+	// Defines is set on a defaults/vars line that sets the variable itself (a key of the
+	// file's top mapping), not another variable whose value mentions it.
+	Defines bool
 	// AnyTag is set when the line runs whatever --tags names ("always" at every step).
 	AnyTag bool
 	// Plays are the plays of cluster.yml that run the line.
@@ -106,6 +109,10 @@ func (c *Checkout) Where(tt *TaskTree, name string) ([]Use, error) {
 		}
 		for _, ln := range lines {
 			u := Use{Pos: diag.Position{File: p, Line: ln[0], Column: ln[1]}, Role: role, Kind: kind}
+			if (kind == "default" || kind == "var") && ln[1] == 1 {
+				rest := strings.TrimLeft(lineAt(data, ln[0])[len(name):], " \t")
+				u.Defines = strings.HasPrefix(rest, ":")
+			}
 			for _, t := range spans {
 				if ln[0] >= t.from && ln[0] <= t.to {
 					u.Task = t.name
@@ -208,6 +215,21 @@ func (c *Checkout) roleFiles() ([]string, error) {
 		return nil
 	})
 	return c.allFiles, err
+}
+
+// lineAt is line n (1-based) of data, without its newline.
+func lineAt(data []byte, n int) string {
+	for i := 1; i < n; i++ {
+		j := bytes.IndexByte(data, '\n')
+		if j < 0 {
+			return ""
+		}
+		data = data[j+1:]
+	}
+	if j := bytes.IndexByte(data, '\n'); j >= 0 {
+		data = data[:j]
+	}
+	return string(data)
 }
 
 // matchLines finds the lines where name occurs as a word (not inside a longer name of

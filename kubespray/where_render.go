@@ -186,8 +186,14 @@ func WhereText(w io.Writer, name string, uses []Use) {
 			fmt.Fprintf(w, " %q", u.Task)
 		}
 		switch {
+		case u.Defines && u.Kind == "default":
+			fmt.Fprintf(w, "  (sets it: a role default, the lowest precedence; no tags)\n")
+			continue
+		case u.Defines:
+			fmt.Fprintf(w, "  (sets it: role vars, which beat the inventory; no tags)\n")
+			continue
 		case u.Kind == "default" || u.Kind == "var":
-			fmt.Fprintf(w, "  (the value of another variable; no tags)\n")
+			fmt.Fprintf(w, "  (in the value of another variable; no tags)\n")
 			continue
 		case len(u.Sites) == 0 && u.Kind == "template":
 			fmt.Fprintf(w, "  (no task cluster.yml runs renders this template: no template task's src:, no lookup('template') names it)\n")

@@ -105,6 +105,13 @@ func recapOf(stats map[string]jsonStats) []Recap {
 // changed, failed if any failed.
 func resultOf(host string, jr jsonResult) *Result {
 	res := &Result{Host: host, Changed: bool(jr.Changed), Failed: bool(jr.Failed), Skipped: bool(jr.Skipped), Unreachable: bool(jr.Unreachable), Items: len(jr.Results)}
+	// An include_role result is counted in no stats: ansible-core 2.14
+	// plugins/strategy/__init__.py _process_pending_results counts no ok for a TaskInclude,
+	// and only an include_tasks file is counted later, when _load_included_file loads it.
+	switch strings.TrimPrefix(strings.TrimPrefix(jr.Action, "ansible.builtin."), "ansible.legacy.") {
+	case "include_role":
+		res.include = !res.Failed && !res.Unreachable
+	}
 	for _, it := range jr.Results {
 		res.Changed = res.Changed || bool(it.Changed)
 		res.Failed = res.Failed || bool(it.Failed)
@@ -122,6 +129,7 @@ type jsonDuration struct {
 
 // jsonResult keeps only what says what happened; the module's output is dropped unread.
 type jsonResult struct {
+	Action      string   `json:"action"`
 	Changed     jsonBool `json:"changed"`
 	Failed      jsonBool `json:"failed"`
 	Skipped     jsonBool `json:"skipped"`

@@ -103,6 +103,8 @@ type Result struct {
 	ran bool
 	// unsure: a json-callback failure the host ran on, ignored or rescued.
 	unsure bool
+	// include: an include_role result (json callbacks), which the stats do not count.
+	include bool
 }
 
 // Status is the result in one word.
@@ -269,8 +271,20 @@ func (r *Run) checkRecap() {
 	for _, h := range r.Recap {
 		in[h.Host] = true
 	}
+	counted := map[string]bool{}
+	for _, p := range r.Plays {
+		for _, t := range p.Tasks {
+			for _, res := range t.Results {
+				if !res.include {
+					counted[res.Host] = true
+				}
+			}
+		}
+	}
 	for _, h := range r.Hosts() {
-		if !in[h] {
+		// A host whose only results are include_role's has no stats line: ansible counts
+		// none (its json document says "stats": {} when that is every host).
+		if !in[h] && counted[h] {
 			r.RecapCut = true
 			r.problem(0, "the PLAY RECAP has no line for %s, which has results (cut off?)", h)
 			return

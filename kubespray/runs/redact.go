@@ -105,5 +105,14 @@ func (r *Report) Redact(red *report.Redactor) {
 		for j := range h.Handlers {
 			handler(&h.Handlers[j].Handler)
 		}
+		if o := h.Owed; o != nil {
+			o.Source, o.FailedAt = sc(o.Source), sc(o.FailedAt)
+			for j := range o.Tasks {
+				use(&o.Tasks[j])
+			}
+			for j := range o.Handlers {
+				handler(&o.Handlers[j])
+			}
+		}
 	}
 }

@@ -330,7 +330,7 @@ func shortName(u Use) string {
 }
 
 func varLine(vh VarHost) string {
-	var changed, ok, failed []string
+	var changed, ok, failed, unreachable []string
 	for _, t := range vh.Tasks {
 		l := strconv.Quote(shortName(t.Use))
 		switch t.Status {
@@ -341,8 +341,10 @@ func varLine(vh VarHost) string {
 				l += " (new in this run)"
 			}
 			changed = append(changed, l)
-		case runlog.Failed, runlog.Unreachable:
+		case runlog.Failed:
 			failed = append(failed, l)
+		case runlog.Unreachable:
+			unreachable = append(unreachable, l)
 		case "":
 		default:
 			ok = append(ok, l+" "+string(t.Status))
@@ -371,9 +373,18 @@ func varLine(vh VarHost) string {
 			s += "; but it changes in every run, so this is no sign of your edit"
 		}
 	case HandlerNotRun:
+		if o := vh.Owed; o != nil {
+			s = owedLine(o, vh)
+			break
+		}
 		s = "changed but not picked up: " + strings.Join(changed, ", ") + " changed; " + strings.Join(hs, ", ")
 	case UseFailed:
 		s = "failed: " + strings.Join(failed, ", ") + " failed"
+		if len(unreachable) > 0 {
+			s += "; unreachable at " + strings.Join(unreachable, ", ")
+		}
+	case UseUnreachable:
+		s = "unreachable: the host could not be reached at " + strings.Join(unreachable, ", ") + " (the connection failed, not the task: is the host up, is ssh reachable?); nothing was applied there"
 	case Unchanged:
 		s = "not changed: " + strings.Join(ok, ", ") + ": the value the tasks write is what the host already had (did your edit reach this host? k3sconf kubespray explain VAR --host HOST)"
 	case NotInRun:
@@ -382,6 +393,42 @@ func varLine(vh VarHost) string {
 		s = "not run: no task that uses it has a result for this host (not selected by --tags, the host not in the play, or skipped and hidden by display_skipped_hosts = no)"
 	}
 	return safe(s)
+}
+
+// owedLine says which earlier run changed the file and never ran its handlers.
+func owedLine(o *Owed, vh VarHost) string {
+	var ts, hs, does []string
+	for _, t := range o.Tasks {
+		ts = append(ts, strconv.Quote(shortName(t)))
+	}
+	for _, h := range o.Handlers {
+		hs = append(hs, strconv.Quote(h.Name))
+		if h.Does != "" {
+			does = appendOnce(does, h.Does)
+		}
+	}
+	why := "the run was cut off"
+	if o.FailedAt != "" {
+		why = fmt.Sprintf("run %d %s at %q", o.Run+1, map[runlog.Status]string{runlog.Failed: "failed", runlog.Unreachable: "lost the host"}[o.FailedStatus], o.FailedAt)
+	}
+	s := fmt.Sprintf("changed in run %d (%s): %s changed; its handler %s never ran (%s); unchanged since, so no later run notified it: ",
+		o.Run+1, o.Source, strings.Join(ts, ", "), strings.Join(hs, ", "), why)
+	if len(does) > 0 {
+		s += "the daemon still runs the old configuration (the handler " + strings.Join(does, ", ") + ") — do that by hand, or re-run with --force-handlers after touching the file"
+	} else {
+		s += "what the handler does has not happened — run it by hand, or re-run with --force-handlers after touching the file"
+	}
+	_ = vh
+	return s
+}
+
+func appendOnce(xs []string, x string) []string {
+	for _, y := range xs {
+		if y == x {
+			return xs
+		}
+	}
+	return append(xs, x)
 }
 
 // A --json document.
@@ -493,6 +540,17 @@ type VarHostDoc struct {
 	EveryRun bool         `json:"everyRun"`
 	Tasks    []OutcomeDoc `json:"tasks"`
 	Handlers []OutcomeDoc `json:"handlers"`
+	Owed     *OwedDoc     `json:"owed,omitempty"`
+}
+
+// OwedDoc is an earlier run's change whose handlers never ran (VarHost.Owed).
+type OwedDoc struct {
+	Run          int      `json:"run"`
+	Source       string   `json:"source"`
+	Tasks        []string `json:"tasks"`
+	Handlers     []string `json:"handlers"`
+	FailedAt     string   `json:"failedAt"`
+	FailedStatus string   `json:"failedStatus"`
 }
 
 // OutcomeDoc is what a task or handler did on the host ("" status: no result).
@@ -570,6 +628,16 @@ func JSON(r *Report) *Doc {
 			}
 			for _, h := range vh.Handlers {
 				hd.Handlers = append(hd.Handlers, OutcomeDoc{Role: h.Handler.Role, Task: h.Handler.Name, Status: string(h.Status), Line: h.Line})
+			}
+			if o := vh.Owed; o != nil {
+				od := &OwedDoc{Run: o.Run + 1, Source: o.Source, Tasks: []string{}, Handlers: []string{}, FailedAt: o.FailedAt, FailedStatus: string(o.FailedStatus)}
+				for _, t := range o.Tasks {
+					od.Tasks = append(od.Tasks, t.Task)
+				}
+				for _, h := range o.Handlers {
+					od.Handlers = append(od.Handlers, h.Name)
+				}
+				hd.Owed = od
 			}
 			vd.Hosts = append(vd.Hosts, hd)
 		}

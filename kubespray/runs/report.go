@@ -97,6 +97,26 @@ type VarHost struct {
 	EveryRun bool
 	Tasks    []TaskOutcome
 	Handlers []HandlerOutcome
+	// Owed: an earlier run changed a task that uses the variable and failed before the
+	// handlers it notifies ran, and no run since ran them (the task, unchanged since,
+	// notifies nothing any more): the daemon still has the old value. Set with the
+	// verdict handler-not-run.
+	Owed *Owed
+}
+
+// Owed is a change whose handlers never ran, in an earlier run.
+type Owed struct {
+	// Run is the index in Report.Runs of the run that changed it; Source names its log.
+	Run    int
+	Source string
+	// Tasks are the uses that changed there; Handlers those of their handlers that did not
+	// run.
+	Tasks    []Use
+	Handlers []Handler
+	// FailedAt is the task at which the host failed in that run ("" when it has none: the
+	// run was cut off), with its status (failed or unreachable).
+	FailedAt     string
+	FailedStatus runlog.Status
 }
 
 // TaskOutcome is what a task that uses the variable did on the host in the last run.
@@ -122,7 +142,10 @@ const (
 	HandlerNotRun = "handler-not-run"
 	Unchanged     = "unchanged"
 	UseFailed     = "failed"
-	NotRun        = "not-run"
+	// UseUnreachable: a task that uses the variable found the host unreachable (the
+	// connection failed, not the task).
+	UseUnreachable = "unreachable"
+	NotRun         = "not-run"
 	// NotSelected: none of the tasks has a result and the run's --tags/--skip-tags (given
 	// to runs) select none of them.
 	NotSelected = "not-selected"
@@ -173,6 +196,7 @@ func Build(o Options) (*Report, error) {
 		}
 		if len(r.Runs) > 0 {
 			r.Var.Hosts = varHosts(r.Runs[len(r.Runs)-1], uses, r.Var.Selected, r.Last)
+			owedSince(r.Runs, uses, r.Var.Hosts)
 			for _, h := range r.Missing {
 				r.Var.Hosts = append(r.Var.Hosts, VarHost{Host: h, Verdict: NotInRun})
 			}
@@ -216,7 +240,7 @@ func varHosts(last *runlog.Run, uses *Uses, selected []bool, changes []runlog.Ho
 	for _, h := range last.Hosts() {
 		vh := VarHost{Host: h}
 		events := last.Events(h)
-		ran, failed := false, false
+		ran, failed, unreachable := false, false, false
 		needed := map[string]handlerNeed{}
 		var neededOrder []string
 		changedAll, changedAny := true, false
@@ -236,7 +260,9 @@ func varHosts(last *runlog.Run, uses *Uses, selected []bool, changes []runlog.Ho
 			}
 			switch to.Status {
 			case "":
-			case runlog.Failed, runlog.Unreachable:
+			case runlog.Unreachable:
+				ran, unreachable = true, true
+			case runlog.Failed:
 				ran, failed = true, true
 			case runlog.Changed:
 				ran, changedAny = true, true
@@ -286,6 +312,8 @@ func varHosts(last *runlog.Run, uses *Uses, selected []bool, changes []runlog.Ho
 			vh.Verdict = NotRun
 		case failed:
 			vh.Verdict = UseFailed
+		case unreachable:
+			vh.Verdict = UseUnreachable
 		case !changedAny:
 			vh.Verdict = Unchanged
 		case !allRan:
@@ -297,6 +325,80 @@ func varHosts(last *runlog.Run, uses *Uses, selected []bool, changes []runlog.Ho
 		out = append(out, vh)
 	}
 	return out
+}
+
+// owedSince finds, for each host of the last run whose uses did not change there (or did
+// not run), a change of an earlier run whose handlers did not run and that no later run
+// made up for: a run that changed a use and failed before its handlers ran leaves the file
+// new and the daemon old, and the next run finds the file as it should be and notifies
+// nothing (ansible-core 2.14 runs a handler only when a task notifying it reports changed,
+// or on a failed host with --force-handlers). A later run clears it when a handler of the
+// change ran on the host.
+func owedSince(runs []*runlog.Run, uses *Uses, hosts []VarHost) {
+	if len(runs) < 2 {
+		return
+	}
+	all := make([]bool, len(uses.Tasks))
+	for i := range all {
+		all[i] = true
+	}
+	owed := map[string]*Owed{}
+	ranHandler := func(run *runlog.Run, host string, o *Owed) bool {
+		for _, e := range run.Events(host) {
+			for _, h := range o.Handlers {
+				if e.Task.Name == h.Display && (e.Task.Handler || run.Format == "json") {
+					if st := e.Result.Status(); st == runlog.Changed || st == runlog.OK {
+						return true
+					}
+				}
+			}
+		}
+		return false
+	}
+	for k, run := range runs {
+		for h, o := range owed {
+			if ranHandler(run, h, o) {
+				delete(owed, h)
+			}
+		}
+		if k == len(runs)-1 {
+			break
+		}
+		for _, vh := range varHosts(run, uses, all, nil) {
+			if vh.Verdict != HandlerNotRun {
+				continue
+			}
+			o := &Owed{Run: k, Source: run.Source}
+			for _, t := range vh.Tasks {
+				if t.Status == runlog.Changed {
+					o.Tasks = append(o.Tasks, t.Use)
+				}
+			}
+			for _, ho := range vh.Handlers {
+				if ho.Status != runlog.Changed && ho.Status != runlog.OK {
+					o.Handlers = append(o.Handlers, ho.Handler)
+				}
+			}
+			for _, e := range run.Events(vh.Host) {
+				if st := e.Result.Status(); st == runlog.Failed || st == runlog.Unreachable {
+					o.FailedAt, o.FailedStatus = e.Task.Name, st
+					break
+				}
+			}
+			owed[vh.Host] = o
+		}
+	}
+	for i := range hosts {
+		vh := &hosts[i]
+		o := owed[vh.Host]
+		if o == nil {
+			continue
+		}
+		switch vh.Verdict {
+		case Unchanged, NotRun, NotSelected:
+			vh.Owed, vh.Verdict = o, HandlerNotRun
+		}
+	}
 }
 
 // Incomplete: a log could not be read.

@@ -1,0 +1,117 @@
+package runs
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/k3sconf/k3sconf/internal/ansibletest"
+)
+
+// TestLostHandlerRealRuns: the lost handler, with real ansible-playbook runs (ansible-core
+// 2.14.18) of the seed's tree, to which the node role adds a task that fails when asked. A
+// run that edits containerd_max_container_log_line_size and then fails in the node role
+// rewrites config.toml, but the play ends before its handlers flush; the next run finds
+// config.toml as it should be and notifies nothing. runs must say, on the last run, that
+// the change of that run never reached the daemon. Both ways it stays quiet: the failing
+// run given --force-handlers (the handler runs on the failed host), and a later run whose
+// change does notify (the handler runs, and the run after it owes nothing).
+func TestLostHandlerRealRuns(t *testing.T) {
+	ansibletest.Require(t)
+	tree := map[string]string{}
+	for k, v := range seedTree {
+		tree[k] = v
+	}
+	tree["roles/kubernetes/node/tasks/main.yml"] = seedTree["roles/kubernetes/node/tasks/main.yml"] +
+		"- name: Node | Fail when asked\n  fail: {msg: stop}\n  when: fail_now | default(false) | bool\n"
+	type step struct {
+		name, gv string
+		args     []string
+		code     int
+	}
+	run := func(t *testing.T, steps []step) (text, jsonl []Log, dir string) {
+		dir = t.TempDir()
+		for name, body := range tree {
+			p := filepath.Join(dir, filepath.FromSlash(name))
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		state := filepath.Join(dir, "state")
+		if err := os.MkdirAll(state, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		runner := &ansibletest.Runner{Dir: dir, Config: tree["ansible.cfg"], JSON: true}
+		for i, s := range steps {
+			if err := os.WriteFile(filepath.Join(dir, "inv", "group_vars", "all.yml"), []byte("state: "+state+"\n"+s.gv), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			res := runner.Run(t, append([]string{"-i", "inv/hosts.ini", "cluster.yml"}, s.args...), "ANSIBLE_ROLES_PATH="+filepath.Join(dir, "roles"))
+			if res.Code != s.code {
+				t.Fatalf("run %d (%s) exited %d, want %d:\n%s", i+1, s.name, res.Code, s.code, res.Text)
+			}
+			text = append(text, Log{Name: s.name, Data: res.Text})
+			if res.JSONL != nil {
+				jsonl = append(jsonl, Log{Name: strings.TrimSuffix(s.name, ".log") + ".jsonl", Data: res.JSONL})
+			}
+		}
+		return text, jsonl, dir
+	}
+	const v = "containerd_max_container_log_line_size"
+	answer := func(t *testing.T, dir string, logs []Log) VarHost {
+		t.Helper()
+		rep, err := Build(Options{Logs: logs, Var: v, Dir: dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, h := range rep.Var.Hosts {
+			if h.Host == "n1" {
+				var b bytes.Buffer
+				Text(&b, rep)
+				t.Logf("%s:\n%s", logs[len(logs)-1].Name, b.String())
+				return h
+			}
+		}
+		t.Fatal("no answer for n1")
+		return VarHost{}
+	}
+	edit := v + ": 32768\n"
+	// One sequence of six runs (each case reads a prefix of it): the deployment; an edit
+	// and a failure after it; a re-run; another edit, whose change notifies; an edit and a
+	// failure with --force-handlers; a re-run.
+	text, jsonl, dir := run(t, []step{
+		{"deploy.log", "", nil, 0},
+		{"failed.log", edit + "fail_now: true\n", nil, 2},
+		{"rerun.log", edit, nil, 0},
+		{"edited.log", v + ": 65536\n", nil, 0},
+		{"forced.log", v + ": 131072\nfail_now: true\n", []string{"--force-handlers"}, 2},
+		{"after.log", v + ": 131072\n", nil, 0},
+	})
+	for _, logs := range [][]Log{text, jsonl} {
+		if logs == nil {
+			continue
+		}
+		// Fires: run 3 finds config.toml unchanged; run 2's handler never ran.
+		h := answer(t, dir, logs[:3])
+		if h.Verdict != HandlerNotRun || h.Owed == nil || h.Owed.Run != 1 || h.Owed.FailedAt != "kubernetes/node : Node | Fail when asked" {
+			t.Errorf("%s: verdict %s, owed %+v: want handler-not-run owed by run 2, failed at the node task", logs[2].Name, h.Verdict, h.Owed)
+		}
+		if line := varLine(h); !strings.Contains(line, "changed in run 2 (") || !strings.Contains(line, `its handler "Containerd | restart containerd"`) || !strings.Contains(line, "--force-handlers") {
+			t.Errorf("line: %s", line)
+		}
+		// Quiet: run 4 changes it again and the handlers run.
+		if h := answer(t, dir, logs[:4]); h.Verdict != Applied || h.Owed != nil {
+			t.Errorf("%s: verdict %s, owed %+v: want applied", logs[3].Name, h.Verdict, h.Owed)
+		}
+		// Quiet: run 5 fails after the change but --force-handlers runs the handler on the
+		// failed host; run 6 owes nothing.
+		if h := answer(t, dir, logs); h.Verdict != Unchanged || h.Owed != nil {
+			t.Errorf("%s: verdict %s, owed %+v: --force-handlers ran the handler, nothing is owed", logs[5].Name, h.Verdict, h.Owed)
+		}
+	}
+}
