@@ -61,6 +61,10 @@ type Explained struct {
 	// (NotUsed only).
 	Before     *ansible.Var
 	BeforePlay *PlayRun
+	// SetAtRunTime are the set_fact and include_vars tasks that assign the variable in
+	// plays the host runs, up to the last play that uses it: above every static source
+	// but role params and -e, for every task after them.
+	SetAtRunTime []RuntimeSet
 }
 
 // Report is the answer of `k3sconf kubespray explain`.
@@ -263,6 +267,16 @@ func Explain(o Options) (*Report, error) {
 				}
 			}
 		}
+		last := -1
+		for _, s := range ex.Sites {
+			if s.Runs() && s.Play.Index > last {
+				last = s.Play.Index
+			}
+		}
+		if ex.NotUsed && ex.At != nil {
+			last = ex.At.Index
+		}
+		ex.SetAtRunTime = hr.runtimeSets(tt, name, last)
 		if ex.Var != nil && ansible.IsTemplated(ex.Var.Value) {
 			ex.RefNames = ansible.Refs(ex.Var.Value)
 			for _, rn := range ex.RefNames {

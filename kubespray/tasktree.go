@@ -36,6 +36,8 @@ type TaskTree struct {
 	Tags []string
 	// Diagnostics are includes and roles that could not be followed.
 	Diagnostics []diag.Diagnostic
+	// setNames are the names registered or set_fact'd (runtimeNames).
+	setNames map[string]bool
 }
 
 // TreePlay is one play with its compiled tasks and handlers.
@@ -99,8 +101,20 @@ type TaskNode struct {
 	// Choices are the values templated include and role names take on the path to the
 	// task (the task loads only when they hold).
 	Choices []Choice
-	play    *TreePlay
-	inst    *roleInst
+	// When are the task's when: conditions with those of its enclosing blocks, as written.
+	When []string
+	// RolePath is the folder of the task's role ("" for a play's own task).
+	RolePath string
+	// Register is the task's register: name.
+	Register string
+	// VarsFiles are the files an include_vars task can load: the file it names, or, for a
+	// name templated from facts (kubespray's OS-specific vars, with_first_found), every
+	// file of the role's vars/ folder its names can match.
+	VarsFiles []string
+	// varsNames are the file names of an include_vars as written (one a line).
+	varsNames string
+	play      *TreePlay
+	inst      *roleInst
 	// selectedBy are the tags T of the tree for which --tags T runs the task (built on
 	// first use by where); anyTag: it runs whatever --tags names.
 	selectedBy []string
@@ -334,6 +348,8 @@ type scope struct {
 	rescue   bool
 	always   bool
 	inst     *roleInst
+	// whens are the when: conditions of the enclosing blocks (as written).
+	whens []string
 }
 
 func (b *treeBuilder) note(pos diag.Position, msg string) {
@@ -745,6 +761,7 @@ func (b *treeBuilder) tasks(seq *yaml.Node, sc scope) {
 		if get(t, "block") != nil {
 			inner := sc
 			inner.tags = tags
+			inner.whens = append(sc.whens[:len(sc.whens):len(sc.whens)], list(get(t, "when"))...)
 			for _, k := range []string{"block", "rescue", "always"} {
 				inner.rescue = sc.rescue || k == "rescue"
 				inner.always = sc.always || k == "always"
@@ -862,7 +879,11 @@ func (b *treeBuilder) tasks(seq *yaml.Node, sc scope) {
 			}
 		default:
 			n := &TaskNode{Pos: pos, End: end, Name: scalar(get(t, "name")), Role: sc.role, Action: strings.TrimPrefix(strings.TrimPrefix(action, "ansible.builtin."), "ansible.legacy."), RawAction: action,
-				Tags: tags, Gates: sc.gates, Handler: sc.handlers, Notify: list(get(t, "notify")), Listen: list(get(t, "listen")), Args: map[string]string{}}
+				Tags: tags, Gates: sc.gates, Handler: sc.handlers, Notify: list(get(t, "notify")), Listen: list(get(t, "listen")), Args: map[string]string{},
+				When: append(sc.whens[:len(sc.whens):len(sc.whens)], list(get(t, "when"))...), RolePath: sc.rolePath, Register: scalar(get(t, "register"))}
+			if n.Action == "include_vars" {
+				n.VarsFiles, n.varsNames = b.includeVarsFiles(sc, args, t)
+			}
 			if args != nil {
 				if args.Kind == yaml.MappingNode {
 					for j := 0; j+1 < len(args.Content); j += 2 {
@@ -893,6 +914,83 @@ func (b *treeBuilder) tasks(seq *yaml.Node, sc scope) {
 			b.addNode(sc, n)
 		}
 	}
+}
+
+// includeVarsFiles are the files an include_vars task can load (plugins/action/include_vars.py
+// looks a relative name up in the role's vars/ folder, then beside the tasks file): its
+// file name, or each name of a with_first_found/loop list; a templated name matches every
+// file of those folders its fixed parts match.
+func (b *treeBuilder) includeVarsFiles(sc scope, args, t *yaml.Node) ([]string, string) {
+	var names []string
+	switch {
+	case args == nil:
+	case args.Kind == yaml.ScalarNode:
+		names = append(names, args.Value)
+	case args.Kind == yaml.MappingNode:
+		for _, k := range []string{"file", "_raw_params", "name"} {
+			if f := get(args, k); f != nil && f.Kind == yaml.ScalarNode {
+				names = append(names, f.Value)
+				break
+			}
+		}
+	}
+	if len(names) == 1 && strings.Contains(names[0], "item") {
+		names = nil
+		ff := get(t, "with_first_found")
+		if ff == nil {
+			ff = get(t, "loop")
+		}
+		var walk func(n *yaml.Node, depth int)
+		walk = func(n *yaml.Node, depth int) {
+			if n == nil || depth > 5 {
+				return
+			}
+			switch n.Kind {
+			case yaml.ScalarNode:
+				names = append(names, n.Value)
+			case yaml.SequenceNode:
+				for _, c := range n.Content {
+					walk(c, depth+1)
+				}
+			case yaml.MappingNode:
+				walk(get(n, "files"), depth+1)
+			}
+		}
+		walk(ff, 0)
+	}
+	var bases []string
+	if sc.rolePath != "" {
+		bases = append(bases, filepath.Join(sc.rolePath, "vars"))
+	}
+	bases = append(bases, filepath.Join(sc.dir, "vars"), sc.dir)
+	var out []string
+	for _, n := range names {
+		for _, base := range bases {
+			var found []string
+			if !strings.Contains(n, "{{") {
+				p := n
+				if !filepath.IsAbs(p) {
+					p = filepath.Join(base, n)
+				}
+				if fi, err := b.c.stat(p); err == nil && !fi.IsDir() {
+					found = []string{p}
+				}
+			} else {
+				re, _ := namePattern(n)
+				for _, rel := range b.c.filesUnder(base) {
+					// A templated name never stands for main.yml, the role's own vars.
+					if !strings.Contains(rel, "/") && re.MatchString(rel) && !strings.HasPrefix(rel, "main.") {
+						found = append(found, filepath.Join(base, rel))
+					}
+				}
+			}
+			if len(found) > 0 {
+				out = union(out, found)
+				break
+			}
+		}
+	}
+	return out, strings.Join(names, "\n")
 }
 
 func (b *treeBuilder) addNode(sc scope, n *TaskNode) {
