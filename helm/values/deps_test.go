@@ -200,6 +200,9 @@ func compareDeps(t testing.TB, helm string, o oracle, c depCase) bool {
 		return false
 	}
 	if herr != nil {
+		if res != nil {
+			checkSchemaText(t, herr.Error(), res)
+		}
 		return true
 	}
 	if want.values != got.values {
