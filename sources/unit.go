@@ -588,6 +588,9 @@ func expandSpecifiers(s string, spec map[byte]string) (out string, bad byte, mis
 		switch {
 		case n == '%':
 			b.WriteByte('%')
+		case spec[n] == unreadSpecifier:
+			b.WriteByte('%')
+			b.WriteByte(n)
 		case spec[n] != "" || hasKey(spec, n):
 			b.WriteString(spec[n])
 			if n == 'c' || n == 'r' || n == 'R' {
