@@ -70,7 +70,7 @@ type Inventory struct {
 	Hosts      map[string]*Host
 	HostOrder  []string
 	// Diagnostics are problems found while parsing (files skipped, warnings ansible prints).
-	Diagnostics []diag.Diagnostic
+	Diagnostics diag.Diagnostics
 	// Unexpanded are the values k3sconf did not expand (also among Diagnostics).
 	Unexpanded []*LimitError
 }

@@ -335,7 +335,7 @@ type Result struct {
 	// VarsFiles are the group_vars/host_vars files read, in merge order.
 	VarsFiles []VarsFile
 	// Diagnostics are findings about the folders walked (links that loop).
-	Diagnostics []diag.Diagnostic
+	Diagnostics diag.Diagnostics
 }
 
 // VarsFile is one group_vars/host_vars file ansible reads for the host.

@@ -153,7 +153,7 @@ type Result struct {
 	// Env is the process environment from the unit, sorted by name.
 	Env         []*EnvVar
 	Sources     []Source
-	Diagnostics []diag.Diagnostic
+	Diagnostics diag.Diagnostics
 	// Error is set when k3s would refuse to start, with k3s's own reason.
 	Error string
 	// ErrorPos points at the input that causes Error, when known.
