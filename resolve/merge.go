@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/k3sconf/k3sconf/diag"
+	"github.com/k3sconf/k3sconf/provenance"
 	"github.com/k3sconf/k3sconf/sources"
 )
 
@@ -205,16 +206,7 @@ func (rp *replacer) reason() string {
 // entryAssignment makes the assignment record of an entry that produced no argument.
 func entryAssignment(ce *configEntry, out Outcome, reason string) *Assignment {
 	e := ce.entry
-	a := &Assignment{
-		Kind:    sources.KindConfig,
-		Pos:     valuePos(e),
-		Name:    ce.colonKey,
-		Raw:     e.Raw,
-		Value:   sources.ToString(e.Value),
-		Outcome: out,
-		Reason:  reason,
-		order:   rankConfig + ce.order*1000,
-	}
+	a := &Assignment{Assignment: provenance.Assignment[string]{Source: provenance.Source{Kind: sources.KindConfig, Pos: valuePos(e)}, Value: sources.ToString(e.Value), Outcome: out, Reason: reason}, Name: ce.colonKey, Raw: e.Raw, order: rankConfig + ce.order*1000}
 	for _, it := range e.Items {
 		a.Items = append(a.Items, sources.ToString(it.Value))
 	}

@@ -3,9 +3,10 @@ package charts
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/k3sconf/k3sconf/internal/termesc"
 	"io"
 	"strings"
+
+	"github.com/k3sconf/k3sconf/internal/termesc"
 
 	"github.com/k3sconf/k3sconf/components"
 	"github.com/k3sconf/k3sconf/helm/values"
@@ -138,7 +139,7 @@ func learnSecrets(rep *Report, red *report.Redactor) {
 		}
 	}
 	for _, l := range rep.Result.Leaves {
-		walk(lastKey(l.Path), l.Value)
+		walk(lastKey(l.Name), l.Value)
 		for _, a := range l.History {
 			walk(lastKey(a.Path), a.Value)
 		}
@@ -168,15 +169,15 @@ func formatValue(v any) string {
 }
 
 func where(s values.Source) string {
-	w := s.File
+	w := s.Pos.File
 	if s.Kind == values.ChartDefault {
-		if s.Line > 0 {
-			return fmt.Sprintf("%s (values.yaml:%d:%d)", s.File, s.Line, s.Column)
+		if s.Pos.Line > 0 {
+			return fmt.Sprintf("%s (values.yaml:%d:%d)", s.Pos.File, s.Pos.Line, s.Pos.Column)
 		}
-		return s.File + " (values.yaml)"
+		return s.Pos.File + " (values.yaml)"
 	}
-	if s.Line > 0 {
-		w = fmt.Sprintf("%s:%d:%d", s.File, s.Line, s.Column)
+	if s.Pos.Line > 0 {
+		w = fmt.Sprintf("%s:%d:%d", s.Pos.File, s.Pos.Line, s.Pos.Column)
 	}
 	if s.Kind == values.Set || s.Detail != "" {
 		w += "  " + s.Detail
@@ -236,24 +237,24 @@ func Text(w io.Writer, rep *Report, red *report.Redactor, all bool) {
 		}
 		n++
 		fmt.Fprintln(w)
-		val := formatValue(redactValue(l.Path, l.Value, red))
+		val := formatValue(redactValue(l.Name, l.Value, red))
 		if l.Deleted {
-			fmt.Fprintf(w, "%s  deleted (not in .Values)\n", l.Path)
+			fmt.Fprintf(w, "%s  deleted (not in .Values)\n", l.Name)
 		} else if l.Replaced {
-			fmt.Fprintf(w, "%s  replaced (no longer a value of its own)\n", l.Path)
+			fmt.Fprintf(w, "%s  replaced (no longer a value of its own)\n", l.Name)
 		} else {
-			fmt.Fprintf(w, "%s = %s\n", l.Path, red.Scrub(val))
+			fmt.Fprintf(w, "%s = %s\n", l.Name, red.Scrub(val))
 		}
 		if l.Source != nil {
-			fmt.Fprintf(w, "  from: %s %s\n", l.Source.Source.Kind, red.Scrub(where(l.Source.Source)))
-			if e := rep.Effect[l.Source.Source.Kind]; e != "" {
+			fmt.Fprintf(w, "  from: %s %s\n", l.Source.Kind, red.Scrub(where(l.Source.From())))
+			if e := rep.Effect[l.Source.Kind]; e != "" {
 				fmt.Fprintf(w, "  takes effect: %s\n", e)
 			}
 		}
 		if len(l.History) > 1 || l.Deleted || l.Replaced {
 			fmt.Fprintln(w, "  every assignment, lowest first:")
 			for i, a := range l.History {
-				fmt.Fprintf(w, "   %d. %-29s %s  %s\n", i+1, a.Source.Kind, red.Scrub(where(a.Source)), red.Scrub(formatValue(redactValue(a.Path, a.Value, red))))
+				fmt.Fprintf(w, "   %d. %-29s %s  %s\n", i+1, a.Source.Kind, red.Scrub(where(a.From())), red.Scrub(formatValue(redactValue(a.Path, a.Value, red))))
 				fmt.Fprintf(w, "      %s: %s\n", a.Outcome, red.Scrub(a.Reason))
 			}
 		}
@@ -333,7 +334,7 @@ func objectDoc(ob *components.HelmObject) ObjectDoc {
 }
 
 func sourceDoc(s values.Source, red *report.Redactor) SourceDoc {
-	return SourceDoc{Kind: string(s.Kind), File: s.File, Line: s.Line, Column: s.Column, Detail: red.Scrub(s.Detail)}
+	return SourceDoc{Kind: string(s.Kind), File: s.Pos.File, Line: s.Pos.Line, Column: s.Pos.Column, Detail: red.Scrub(s.Detail)}
 }
 
 // JSON is the report as the "values" document.
@@ -361,16 +362,16 @@ func JSON(rep *Report, env report.Envelope, red *report.Redactor, all bool) *Doc
 		if !shown(l, all) {
 			continue
 		}
-		v := ValueDoc{Value: redactValue(l.Path, l.Value, red), Deleted: l.Deleted, Replaced: l.Replaced, History: []AssignmentDoc{}}
+		v := ValueDoc{Value: redactValue(l.Name, l.Value, red), Deleted: l.Deleted, Replaced: l.Replaced, History: []AssignmentDoc{}}
 		if l.Source != nil {
-			s := sourceDoc(l.Source.Source, red)
+			s := sourceDoc(l.Source.From(), red)
 			v.Source = &s
-			v.TakesEffect = rep.Effect[l.Source.Source.Kind]
+			v.TakesEffect = rep.Effect[l.Source.Kind]
 		}
 		for _, a := range l.History {
-			v.History = append(v.History, AssignmentDoc{Value: redactValue(a.Path, a.Value, red), Source: sourceDoc(a.Source, red), Outcome: string(a.Outcome), Reason: red.Scrub(a.Reason)})
+			v.History = append(v.History, AssignmentDoc{Value: redactValue(a.Path, a.Value, red), Source: sourceDoc(a.From(), red), Outcome: string(a.Outcome), Reason: red.Scrub(a.Reason)})
 		}
-		d.Values[l.Path] = v
+		d.Values[l.Name] = v
 	}
 	return d
 }

@@ -4,10 +4,13 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/k3sconf/k3sconf/provenance"
 )
 
-// Kind says which layer a value comes from.
-type Kind string
+// Kind says which layer a value comes from: the one [provenance.Kind], with the layers
+// below.
+type Kind = provenance.Kind
 
 // The layers, lowest first.
 const (
@@ -21,52 +24,52 @@ const (
 	Set                          Kind = "set"
 )
 
-// Source is where an assignment was written.
+// Source is where a layer's values were written: a [provenance.Source] (the layer's Kind
+// and the position in the manifest, or the chart archive for defaults; a position inside
+// valuesContent is mapped to the manifest's lines) with the Detail a layer may have.
 type Source struct {
-	Kind Kind
-	// File, Line and Column locate the key in the manifest (or the chart archive for
-	// defaults); a position inside valuesContent is mapped to the manifest's lines.
-	File         string
-	Line, Column int
+	provenance.Source
 	// Detail is the --set argument as Helm receives it, or the Secret and key a
 	// valuesSecrets layer names.
 	Detail string
 }
 
-// Outcome is what happened to an assignment.
-type Outcome string
+// Outcome is what happened to an assignment: the one [provenance.Outcome]. Helm values
+// have Applied, Overridden, Deleted and Replaced.
+type Outcome = provenance.Outcome
 
+// The outcomes of Helm values.
 const (
-	Applied    Outcome = "applied"
-	Overridden Outcome = "overridden"
-	Deleted    Outcome = "deleted"
-	Replaced   Outcome = "replaced"
+	Applied    = provenance.Applied
+	Overridden = provenance.Overridden
+	Deleted    = provenance.Deleted
+	Replaced   = provenance.Replaced
 )
 
-// Assignment is one value a layer gives one leaf path.
+// Assignment is one value a layer gives one leaf path: a [provenance.Assignment] (Kind,
+// Pos, Value, Outcome, Reason) with the path and the layer's Detail.
 type Assignment struct {
-	Path    string
-	Value   any
-	Source  Source
-	Outcome Outcome
-	Reason  string
-	seq     int
+	provenance.Assignment[any]
+	Path string
+	// Detail is the --set argument, or the Secret and key, of the layer (see [Source]).
+	Detail string
+	seq    int
 }
 
-// Leaf is one path of the values and how it got its value.
+// From is the layer source of the assignment: its Source with its Detail.
+func (a *Assignment) From() Source { return Source{Source: a.Source, Detail: a.Detail} }
+
+// Leaf is one path of the values and how it got its value: a [provenance.Entry] whose
+// Name is the path, whose Value is the value in .Values, whose Source is the assignment in
+// force (nil for a deleted path) and whose History is every assignment to the path, lowest
+// first, the one in force included. Deleted is set when a null removed the key (Value is
+// then nil and the path is not in .Values). Replaced is set when the path is no longer a
+// leaf: a later map took its place, or a later scalar replaced a map above it; Value is
+// then what is at the path now (a map), or nil.
 type Leaf struct {
-	Path string
-	// Value is the value in .Values; Deleted is set when a null removed the key (Value is
-	// then nil and the path is not in .Values). Replaced is set when the path is no longer a
-	// leaf: a later map took its place, or a later scalar replaced a map above it; Value is
-	// then what is at the path now (a map), or nil.
-	Value    any
+	provenance.Entry[Assignment]
 	Deleted  bool
 	Replaced bool
-	// Source is the assignment in force (nil for a deleted path).
-	Source *Assignment
-	// History is every assignment to the path, lowest first, the one in force included.
-	History []*Assignment
 }
 
 // Layer is one values file helm-controller mounts.
@@ -235,7 +238,7 @@ type tracker struct {
 func (t *tracker) record(p string, v any, src Source) {
 	t.seq++
 	// A copy: --set k[i] changes a list in place, and the history keeps what each gave.
-	a := &Assignment{Path: p, Value: deepCopy(v), Source: src, seq: t.seq}
+	a := &Assignment{Assignment: provenance.Assignment[any]{Source: src.Source, Value: deepCopy(v)}, Path: p, Detail: src.Detail, seq: t.seq}
 	t.hist[p] = append(t.hist[p], a)
 	t.owner[p] = a
 	for _, anc := range ancestors(p) {
@@ -278,7 +281,7 @@ func (t *tracker) mergeInto(a, b map[string]any, prefix string, src Source, pos 
 		leaves(p, v, func(q string, lv any) {
 			s := src
 			if pos != nil {
-				s.Line, s.Column = pos(q)
+				s.Pos.Line, s.Pos.Column = pos(q)
 			}
 			t.record(q, lv, s)
 		})
@@ -302,7 +305,7 @@ func Compute(ch *Chart, in Input) *Result {
 	user := map[string]any{}
 	secrets := map[int]int{0: 1, 1: 1}
 	for _, l := range in.Layers {
-		src := Source{Kind: l.Kind, File: l.File, Line: l.Line, Column: l.Column, Detail: l.Secret}
+		src := Source{Source: provenance.Source{Kind: l.Kind, Pos: provenance.Position{File: l.File, Line: l.Line, Column: l.Column}}, Detail: l.Secret}
 		mount := MountName(l.Kind, secrets)
 		res.Args = append(res.Args, "--values", mount)
 		if l.Text == nil {
@@ -344,7 +347,7 @@ func Compute(ch *Chart, in Input) *Result {
 			for _, s := range group {
 				flag, arg := s.Arg()
 				res.Args = append(res.Args, flag, arg)
-				src := Source{Kind: Set, File: s.File, Line: s.Line, Column: s.Col, Detail: flag + " " + arg}
+				src := Source{Source: provenance.Source{Kind: Set, Pos: provenance.Position{File: s.File, Line: s.Line, Column: s.Col}}, Detail: flag + " " + arg}
 				if err := parseSet(arg, user, flag == "--set-string", t, src); err != nil {
 					res.Err = &Failure{Source: src, Err: fmt.Errorf("failed parsing %s data: %w", flag, err)}
 					break
@@ -518,7 +521,7 @@ func buildLeaves(t *tracker, defaults, final map[string]any, ch *Chart, dpos map
 		if l := byPath[p]; l != nil {
 			return l
 		}
-		l := &Leaf{Path: p}
+		l := &Leaf{Entry: provenance.Entry[Assignment]{Name: p}}
 		byPath[p] = l
 		return l
 	}
@@ -531,12 +534,12 @@ func buildLeaves(t *tracker, defaults, final map[string]any, ch *Chart, dpos map
 		if p == "" {
 			return
 		}
-		src := Source{Kind: ChartDefault, File: file}
+		src := provenance.Source{Kind: ChartDefault, Pos: provenance.Position{File: file}}
 		if lc, ok := dpos[p]; ok {
-			src.Line, src.Column = lc[0], lc[1]
+			src.Pos.Line, src.Pos.Column = lc[0], lc[1]
 		}
 		l := get(p)
-		l.History = append(l.History, &Assignment{Path: p, Value: v, Source: src})
+		l.History = append(l.History, &Assignment{Assignment: provenance.Assignment[any]{Source: src, Value: v}, Path: p})
 	})
 	for p, as := range t.hist {
 		l := get(p)
@@ -587,7 +590,7 @@ func buildLeaves(t *tracker, defaults, final map[string]any, ch *Chart, dpos map
 		}
 		out = append(out, l)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
 }
 
@@ -595,7 +598,7 @@ func buildLeaves(t *tracker, defaults, final map[string]any, ch *Chart, dpos map
 func lostReason(t *tracker, a, winner *Assignment, p string, final map[string]any, inFinal bool) (Outcome, string) {
 	if inFinal && winner != nil {
 		if a.Source.Kind == ChartDefault || winner.seq > a.seq {
-			return Overridden, "overridden by " + describeSource(winner.Source)
+			return Overridden, "overridden by " + describeSource(winner.From())
 		}
 	}
 	// What removed it: a later null or a later value at the path or an ancestor.
@@ -614,25 +617,25 @@ func lostReason(t *tracker, a, winner *Assignment, p string, final map[string]an
 	}
 	if v, ok := lookup(final, p); ok && istable(v) && len(v.(map[string]any)) > 0 {
 		if by != nil {
-			return Replaced, fmt.Sprintf("a map from %s replaced it", describeSource(by.Source))
+			return Replaced, fmt.Sprintf("a map from %s replaced it", describeSource(by.From()))
 		}
 		return Replaced, "the path is a map in the values"
 	}
 	if by != nil {
 		if by.Value == nil && (by.Path == p || isAncestor(by.Path, p)) {
-			return Deleted, fmt.Sprintf("%s sets %s to null, which removes the key and the chart's default under it", describeSource(by.Source), by.Path)
+			return Deleted, fmt.Sprintf("%s sets %s to null, which removes the key and the chart's default under it", describeSource(by.From()), by.Path)
 		}
 		if by.Path == p {
-			return Overridden, "overridden by " + describeSource(by.Source)
+			return Overridden, "overridden by " + describeSource(by.From())
 		}
 		if isAncestor(by.Path, p) {
-			return Replaced, fmt.Sprintf("%s sets %s to %s", describeSource(by.Source), by.Path, describeValue(by.Value))
+			return Replaced, fmt.Sprintf("%s sets %s to %s", describeSource(by.From()), by.Path, describeValue(by.Value))
 		}
 	}
 	for _, anc := range append(ancestors(p), p) {
 		if v, ok := lookup(final, anc); ok && !istable(v) {
 			if w := t.owner[anc]; w != nil {
-				return Replaced, fmt.Sprintf("%s sets %s to %s", describeSource(w.Source), anc, describeValue(v))
+				return Replaced, fmt.Sprintf("%s sets %s to %s", describeSource(w.From()), anc, describeValue(v))
 			}
 			return Replaced, fmt.Sprintf("%s is %s in the values", anc, describeValue(v))
 		}
@@ -641,7 +644,7 @@ func lostReason(t *tracker, a, winner *Assignment, p string, final map[string]an
 		return Deleted, "a null removes the key and the chart's default under it"
 	}
 	if w := nullAbove(t, p); w != nil {
-		return Deleted, fmt.Sprintf("%s sets %s to null, which removes the key and the chart's default under it", describeSource(w.Source), w.Path)
+		return Deleted, fmt.Sprintf("%s sets %s to null, which removes the key and the chart's default under it", describeSource(w.From()), w.Path)
 	}
 	return Deleted, "not in the values"
 }
@@ -656,9 +659,9 @@ func nullAbove(t *tracker, p string) *Assignment {
 }
 
 func describeSource(s Source) string {
-	where := s.File
-	if s.Line > 0 {
-		where = fmt.Sprintf("%s:%d:%d", s.File, s.Line, s.Column)
+	where := s.Pos.File
+	if s.Pos.Line > 0 {
+		where = fmt.Sprintf("%s:%d:%d", s.Pos.File, s.Pos.Line, s.Pos.Column)
 	}
 	switch s.Kind {
 	case Set:
