@@ -16,6 +16,7 @@ import (
 
 	"github.com/k3sconf/k3sconf/components"
 	"github.com/k3sconf/k3sconf/diag"
+	"github.com/k3sconf/k3sconf/helm/release"
 	"github.com/k3sconf/k3sconf/helm/values"
 	"github.com/k3sconf/k3sconf/internal/fuzzy"
 	"github.com/k3sconf/k3sconf/internal/rootfs"
@@ -89,8 +90,14 @@ type Report struct {
 	Input     values.Input
 	ChartData []byte
 
+	// Release is what --objects says about the Helm release (its revisions, the job, and
+	// whether they have the values above); nil without --objects.
+	Release *release.Status
+
 	// objs are every HelmChart and HelmChartConfig known; live those from --objects.
 	objs, live []components.HelmObject
+	// relObjs are the release Secrets, Jobs and other Secrets of --objects (nil without).
+	relObjs *release.Objects
 }
 
 // NotFoundError is returned for a HelmChart that is neither in the manifests nor in
@@ -133,7 +140,8 @@ func Inspect(o Options) (*Report, error) {
 	comp := components.Inspect(o.Node, o.Res)
 	objs := comp.Helm
 	if o.ObjectsData != nil {
-		live, err := readObjects(o.ObjectsFile, o.ObjectsData)
+		rep.relObjs = &release.Objects{}
+		live, err := readObjects(o.ObjectsFile, o.ObjectsData, rep.relObjs)
 		if err != nil {
 			rep.Incomplete = true
 			rep.Diagnostics = append(rep.Diagnostics, diag.Diagnostic{Severity: diag.Error, Code: "values-objects-invalid", Pos: diag.Position{File: o.ObjectsFile},
@@ -183,6 +191,7 @@ func Inspect(o Options) (*Report, error) {
 		rep.Notes = append(rep.Notes, "the API server refuses this HelmChart (see the errors below): what is installed is what was last accepted; the values below are what the HelmChart asks for")
 	}
 	rep.findings(ch, comp)
+	rep.compareRelease()
 	rep.Effect = effects(rep)
 	sortDiags(rep.Diagnostics)
 	return rep, nil
@@ -293,8 +302,10 @@ func (rep *Report) layers(ob *components.HelmObject, in *values.Input, config bo
 				continue
 			}
 			for _, k := range keys.Content {
-				in.Layers = append(in.Layers, values.Layer{Kind: ks, File: ob.File, Line: k.Line, Column: k.Column,
-					Secret: fmt.Sprintf("Secret %s key %s", name, k.Value)})
+				l := values.Layer{Kind: ks, File: ob.File, Line: k.Line, Column: k.Column,
+					Secret: fmt.Sprintf("Secret %s key %s", name, k.Value)}
+				rep.secretLayer(&l, ob, name, k.Value, scalar(s, "ignoreUpdates") == "true")
+				in.Layers = append(in.Layers, l)
 			}
 		}
 	}
