@@ -25,7 +25,8 @@ type Options struct {
 	// FS is the node's filesystem; nil means the real root. Use afero.NewBasePathFs for a
 	// node tree, afero.NewMemMapFs in tests.
 	FS afero.Fs
-	// Profile is the product; nil means k3s.
+	// Profile is the product; nil detects it from the node ([DetectProduct]: their units in
+	// the unit directories, then their /etc/rancher folders; k3s when neither is there).
 	Profile *profile.Profile
 	// Command is server, agent or etcd-snapshot; "" takes it from the unit found.
 	Command string
