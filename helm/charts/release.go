@@ -58,11 +58,11 @@ func (rep *Report) compareRelease() {
 		}
 	}
 	for _, l := range rep.Result.Leaves {
-		if l.Source == nil || l.Source.Source.Kind == values.ChartDefault {
+		if l.Source == nil || l.Source.Kind == values.ChartDefault {
 			continue
 		}
 		obj := "HelmChart"
-		if strings.HasPrefix(string(l.Source.Source.Kind), "helmchartconfig-") {
+		if strings.HasPrefix(string(l.Source.Kind), "helmchartconfig-") {
 			obj = "HelmChartConfig"
 		}
 		in.Origins[l.Name] = release.Origin{Object: obj, Pos: sourcePos(l.Source.Source)}

@@ -251,10 +251,14 @@ func formatValue(v any) string {
 func where(s values.Source) string {
 	w := s.Pos.File
 	if s.Kind == values.ChartDefault {
-		if s.Pos.Line > 0 {
-			return fmt.Sprintf("%s (values.yaml:%d:%d)", s.Pos.File, s.Pos.Line, s.Pos.Column)
+		vf := "values.yaml"
+		if s.Detail != "" {
+			vf = s.Detail
 		}
-		return s.Pos.File + " (values.yaml)"
+		if s.Pos.Line > 0 {
+			return fmt.Sprintf("%s (%s:%d:%d)", s.Pos.File, vf, s.Pos.Line, s.Pos.Column)
+		}
+		return s.Pos.File + " (" + vf + ")"
 	}
 	if s.Pos.Line > 0 {
 		w = fmt.Sprintf("%s:%d:%d", s.Pos.File, s.Pos.Line, s.Pos.Column)
@@ -265,10 +269,10 @@ func where(s values.Source) string {
 	return w
 }
 
-func objectLine(ob *components.HelmObject) string {
+func objectLine(ob *components.HelmObject, product string) string {
 	s := fmt.Sprintf("%s %s/%s  (%s", ob.Kind, ob.Namespace, ob.Name, ob.Pos)
 	if ob.Component != "" {
-		s += ", k3s's packaged " + ob.Component
+		s += ", " + productName(product) + "'s packaged " + ob.Component
 	}
 	if ob.NamespaceMissing {
 		s += ", no metadata.namespace: default"
@@ -288,9 +292,9 @@ func Text(w io.Writer, rep *Report, red *report.Redactor, all bool) {
 	defer esc.Flush()
 	w = esc
 	learnSecrets(rep, red)
-	fmt.Fprintln(w, red.Scrub(objectLine(rep.Chart)))
+	fmt.Fprintln(w, red.Scrub(objectLine(rep.Chart, rep.Product)))
 	if rep.Config != nil {
-		fmt.Fprintln(w, red.Scrub(objectLine(rep.Config)))
+		fmt.Fprintln(w, red.Scrub(objectLine(rep.Config, rep.Product)))
 	} else {
 		fmt.Fprintf(w, "HelmChartConfig: none named %s in %s\n", rep.Name, rep.Namespace)
 	}
@@ -333,6 +337,9 @@ func Text(w io.Writer, rep *Report, red *report.Redactor, all bool) {
 		}
 		if l.Source != nil {
 			fmt.Fprintf(w, "  from: %s %s\n", l.Source.Kind, red.Scrub(where(l.Source.From())))
+			if l.Via != "" {
+				fmt.Fprintf(w, "  via: %s\n", red.Scrub(l.Via))
+			}
 			if e := rep.Effect[l.Source.Kind]; e != "" {
 				fmt.Fprintf(w, "  takes effect: %s\n", e)
 			}
@@ -401,6 +408,7 @@ type ValueDoc struct {
 	Deleted     bool       `json:"deleted,omitempty"`
 	Replaced    bool       `json:"replaced,omitempty"`
 	Source      *SourceDoc `json:"source"`
+	Via         string     `json:"via,omitempty"`
 	TakesEffect string     `json:"takesEffect,omitempty"`
 	// Release says whether the release has the value (with --objects).
 	Release string          `json:"release,omitempty"`
@@ -458,7 +466,7 @@ func JSON(rep *Report, env report.Envelope, red *report.Redactor, all bool) *Doc
 		if !shown(l, all) {
 			continue
 		}
-		v := ValueDoc{Value: leafValue(l, red), Deleted: l.Deleted, Replaced: l.Replaced, History: []AssignmentDoc{}}
+		v := ValueDoc{Value: leafValue(l, red), Deleted: l.Deleted, Replaced: l.Replaced, Via: red.Scrub(l.Via), History: []AssignmentDoc{}}
 		if l.Source != nil {
 			s := sourceDoc(l.Source.From(), red)
 			v.Source = &s
