@@ -4,22 +4,25 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"regexp"
-	"sort"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/spf13/pflag"
 )
 
 // TestCommandHelp: `k3sconf CMD --help`, `k3sconf CMD -h` and `k3sconf help CMD` print the
 // same text for every command: its usage line, every flag it takes, and its example.
 func TestCommandHelp(t *testing.T) {
-	for _, c := range commands {
-		t.Run(c.name, func(t *testing.T) {
+	for _, c := range testTree().tree {
+		name := commandName(c)
+		t.Run(name, func(t *testing.T) {
 			var want string
-			for i, args := range [][]string{{"help", c.name}, {c.name, "--help"}, {c.name, "-h"}, {c.name, "--json", "--help"}} {
+			words := strings.Fields(name)
+			for i, args := range [][]string{append([]string{"help"}, words...), append(words, "--help"), append(words, "-h")} {
 				var out, errb bytes.Buffer
 				if code := run(args, &out, &errb); code != exitOK {
 					t.Fatalf("k3sconf %s: exit %d, want 0; stderr: %s", strings.Join(args, " "), code, errb.String())
@@ -27,22 +30,18 @@ func TestCommandHelp(t *testing.T) {
 				if i == 0 {
 					want = out.String()
 				} else if diff := cmp.Diff(want, out.String()); diff != "" {
-					t.Errorf("k3sconf %s differs from k3sconf help %s (-want +got):\n%s", strings.Join(args, " "), c.name, diff)
+					t.Errorf("k3sconf %s differs from k3sconf help %s (-want +got):\n%s", strings.Join(args, " "), name, diff)
 				}
 			}
-			if !strings.HasPrefix(want, "Usage: k3sconf "+c.name) {
+			if !strings.HasPrefix(want, "Usage: k3sconf "+name) {
 				t.Errorf("help does not start with the usage line:\n%s", want)
 			}
-			names := append([]string{}, c.flags...)
-			for _, f := range c.own {
-				names = append(names, f.name)
-			}
-			for _, f := range names {
-				if !regexp.MustCompile(`(?m)^  --` + regexp.QuoteMeta(f) + `\b`).MatchString(want) {
-					t.Errorf("help does not list --%s:\n%s", f, want)
+			c.Flags().VisitAll(func(f *pflag.Flag) {
+				if f.Name != "help" && !regexp.MustCompile(`(?m)^  (-., )?--`+regexp.QuoteMeta(f.Name)+`\b`).MatchString(want) {
+					t.Errorf("help does not list --%s:\n%s", f.Name, want)
 				}
-			}
-			if c.example == "" || !strings.Contains(want, "\nExample:\n  "+strings.Split(c.example, "\n")[0]) {
+			})
+			if c.Example == "" || !strings.Contains(want, "\nExample:\n  "+strings.Split(c.Example, "\n")[0]) {
 				t.Errorf("help has no example:\n%s", want)
 			}
 		})
@@ -74,25 +73,28 @@ func TestHelpErrors(t *testing.T) {
 	}
 }
 
-// TestFlagDocs: every flag the parser accepts is documented in flagDocs, and every
-// documented flag is accepted, so help and completion cannot drift from the parser.
+// TestFlagDocs: every flag of every command has a help text and, when it takes a value, a
+// name for it; a flag name means the same kind of flag in every command that has it (the
+// root holds one copy of each, so that it may come before the command).
 func TestFlagDocs(t *testing.T) {
-	var parsed, documented []string
-	newFlagSet(&globals{}).VisitAll(func(f *flag.Flag) { parsed = append(parsed, f.Name) })
-	for _, f := range flagDocs {
-		documented = append(documented, f.name)
-	}
-	sort.Strings(parsed)
-	sort.Strings(documented)
-	if diff := cmp.Diff(parsed, documented); diff != "" {
-		t.Errorf("flags parsed (-) and documented in flagDocs (+) differ:\n%s", diff)
-	}
-	for _, c := range commands {
-		for _, f := range c.flags {
-			if lookupFlag(f) == nil {
-				t.Errorf("command %s lists flag --%s, which flagDocs does not have", c.name, f)
+	kinds := map[string]string{}
+	for _, c := range testTree().tree {
+		c.Flags().VisitAll(func(f *pflag.Flag) {
+			if f.Name == "help" {
+				return
 			}
-		}
+			if f.Usage == "" {
+				t.Errorf("k3sconf %s --%s has no help text", commandName(c), f.Name)
+			}
+			if f.Value.Type() != "bool" && annotation(f, annArg) == "" {
+				t.Errorf("k3sconf %s --%s takes a value but help does not name it", commandName(c), f.Name)
+			}
+			k := f.Value.Type() + " -" + f.Shorthand
+			if prev, ok := kinds[f.Name]; ok && prev != k {
+				t.Errorf("--%s is %q in one command and %q in %s", f.Name, prev, k, commandName(c))
+			}
+			kinds[f.Name] = k
+		})
 	}
 }
 
@@ -110,8 +112,8 @@ func TestCommandTable(t *testing.T) {
 	if len(listed) < 8 {
 		t.Fatalf("found only %d commands in the overview; the pattern is out of date:\n%s", len(listed), section)
 	}
-	if diff := cmp.Diff(commandNames(), listed); diff != "" {
-		t.Errorf("command table (-) and the overview's Commands (+) differ: add the row to commands in help.go:\n%s", diff)
+	if diff := cmp.Diff(testTree().commandNames(), listed); diff != "" {
+		t.Errorf("command tree (-) and the overview's Commands (+) differ: add the command to usage in main.go:\n%s", diff)
 	}
 }
 
@@ -167,11 +169,11 @@ func TestCLIReference(t *testing.T) {
 		t.Fatalf("%s lacks the markers %q and %q", cliReference, beginMarker, endMarker)
 	}
 	var b strings.Builder
-	for _, c := range commands {
-		if c.hidden {
+	for _, c := range testTree().tree {
+		if c.Hidden {
 			continue
 		}
-		fmt.Fprintf(&b, "\n### k3sconf %s\n\n```\n", c.name)
+		fmt.Fprintf(&b, "\n### %s\n\n```\n", c.CommandPath())
 		writeCommandHelp(&b, c)
 		b.WriteString("```\n")
 	}
@@ -188,51 +190,9 @@ func TestCLIReference(t *testing.T) {
 	}
 }
 
-// TestSubcommandRows: a row for a command with its own flag set and a two-word name, as the
-// fleet and kubespray commands add, is helped and completed like the others.
-func TestSubcommandRows(t *testing.T) {
-	saved := commands
-	t.Cleanup(func() { commands = saved })
-	commands = append(append([]*command{}, saved...),
-		&command{name: "demo sub", args: "X…", synopsis: "a two-word command with its own flags",
-			own: []flagDoc{
-				{name: "host", arg: "HOST", help: "the host"},
-				{name: "mode", arg: "MODE", values: []string{"fast", "slow"}, help: "fast or slow"},
-			},
-			flags: []string{"json"}, example: "k3sconf demo sub --host h x"},
-		&command{name: "demo other", synopsis: "another", example: "k3sconf demo other"})
-
-	var out, errb bytes.Buffer
-	if code := runHelp([]string{"demo", "sub"}, &out, &errb); code != exitOK {
-		t.Fatalf("help demo sub: exit %d: %s", code, errb.String())
-	}
-	for _, want := range []string{"Usage: k3sconf demo sub X… [flags]\n", "\nFlags:\n  --host HOST            the host\n  --mode MODE            fast or slow\n",
-		"\nGlobal flags (before or after the command):\n  --json", "\nExample:\n  k3sconf demo sub --host h x\n"} {
-		if !strings.Contains(out.String(), want) {
-			t.Errorf("help demo sub lacks %q:\n%s", want, out.String())
-		}
-	}
-	errb.Reset()
-	if code := runHelp([]string{"demo"}, &out, &errb); code != exitUsage || !strings.Contains(errb.String(), "name one of demo sub, other") {
-		t.Errorf("help demo: exit %d, stderr %q; want 2 and the subcommands", code, errb.String())
-	}
-
-	tests := []struct {
-		name   string
-		words  []string
-		want   []string
-		reason string
-	}{
-		{"first word once", []string{"de"}, []string{"demo"}, "two commands share the first word"},
-		{"second word", []string{"demo", ""}, []string{"sub", "other"}, "the subcommands"},
-		{"own flags", []string{"demo", "sub", "--"}, []string{"--host", "--mode", "--json", "--help"}, "own flags first, then the shared ones"},
-		{"own values", []string{"demo", "sub", "--mode", "s"}, []string{"slow"}, "an own flag's values"},
-		{"own values, one word", []string{"demo", "sub", "--mode=f"}, []string{"--mode=fast"}, "zsh/fish form"},
-		{"not another's flags", []string{"demo", "other", "--ho"}, []string{}, "--host belongs to demo sub"},
-	}
-	for _, tc := range tests {
-		if diff := cmp.Diff(tc.want, complete(tc.words)); diff != "" {
-			t.Errorf("%s: __complete %q (-want +got):\n%s(%s)", tc.name, tc.words, diff, tc.reason)
-		}
-	}
+// testTree is the command tree as a run builds it.
+func testTree() *app {
+	a := &app{out: newOutput(io.Discard), errw: io.Discard}
+	a.newRoot(false)
+	return a
 }

@@ -79,3 +79,21 @@ func TestLearnSecrets(t *testing.T) {
 		t.Errorf("--show-secrets: %q", got)
 	}
 }
+
+// TestSecretLayerRedacted: a value from a valuesSecrets Secret is hidden whatever its key;
+// the same value from valuesContent is judged by the name rule.
+func TestSecretLayerRedacted(t *testing.T) {
+	on := report.NewTextRedactor(false)
+	a := &values.Assignment{Path: "image.tag", Value: "1.0", Source: values.Source{Kind: values.HelmChartConfigValuesSecret}}
+	if got := assignmentValue(a, on); got != report.Redacted {
+		t.Errorf("from a Secret: %v, want REDACTED", got)
+	}
+	a.Source.Kind = values.HelmChartConfigValuesContent
+	if got := assignmentValue(a, on); got != "1.0" {
+		t.Errorf("from valuesContent: %v, want the value", got)
+	}
+	a.Source.Kind = values.HelmChartValuesSecret
+	if got := assignmentValue(a, report.NewTextRedactor(true)); got != "1.0" {
+		t.Errorf("--show-secrets: %v, want the value", got)
+	}
+}

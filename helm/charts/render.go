@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/k3sconf/k3sconf/components"
+	"github.com/k3sconf/k3sconf/helm/release"
 	"github.com/k3sconf/k3sconf/helm/values"
 	"github.com/k3sconf/k3sconf/report"
 )
@@ -141,7 +142,86 @@ func learnSecrets(rep *Report, red *report.Redactor) {
 		walk(lastKey(l.Path), l.Value)
 		for _, a := range l.History {
 			walk(lastKey(a.Path), a.Value)
+			if secretKind(a.Source.Kind) {
+				learnAll(red, lastKey(a.Path), a.Value)
+			}
 		}
+	}
+	// What the cluster's release has: its values by the same name rule, and whatever it
+	// has at a path a Secret's values file sets.
+	if st := rep.Release; st != nil {
+		for _, r := range []*release.Release{st.Compared, st.LatestRelease} {
+			if r != nil {
+				walk("", r.Config)
+			}
+		}
+		secret := secretPaths(rep)
+		for _, d := range st.Diffs {
+			if secret[d.Path] && d.HasRelease {
+				learnAll(red, lastKey(d.Path), d.Release)
+			}
+		}
+	}
+}
+
+// learnAll teaches the redactor every string and number under v (a value from a Secret).
+func learnAll(red *report.Redactor, name string, v any) {
+	switch t := v.(type) {
+	case map[string]any:
+		for k, x := range t {
+			learnAll(red, k, x)
+		}
+	case []any:
+		for _, x := range t {
+			learnAll(red, name, x)
+		}
+	case string:
+		red.AddSecret(name, t)
+	case float64, int64, int:
+		if s := fmt.Sprint(t); digits(s) >= minLearnedDigits {
+			red.AddSecret(name, s)
+		}
+	}
+}
+
+// secretPaths are the leaf paths a Secret's values file (valuesSecrets) gives a value.
+func secretPaths(rep *Report) map[string]bool {
+	out := map[string]bool{}
+	for _, l := range rep.Result.Leaves {
+		for _, a := range l.History {
+			if secretKind(a.Source.Kind) {
+				out[l.Path] = true
+			}
+		}
+	}
+	return out
+}
+
+// assignmentValue is an assignment's value as output: a Secret's values are hidden whole.
+func assignmentValue(a *values.Assignment, red *report.Redactor) any {
+	if red.On() && secretKind(a.Source.Kind) {
+		return report.Redacted
+	}
+	return redactValue(a.Path, a.Value, red)
+}
+
+// leafValue is a leaf's value as output.
+func leafValue(l *values.Leaf, red *report.Redactor) any {
+	if l.Source != nil {
+		return assignmentValue(l.Source, red)
+	}
+	return redactValue(l.Path, l.Value, red)
+}
+
+// releaseShow renders a value the release has at a path: hidden whole where a Secret's
+// values file sets the path now, else by the name rule.
+func releaseShow(rep *Report, red *report.Redactor) func(string, any) any {
+	secret := secretPaths(rep)
+	return func(p string, v any) any {
+		if red.On() && secret[p] {
+			return report.Redacted
+		}
+		return redactValue(p, v, red)
 	}
 }
 
@@ -170,10 +250,14 @@ func formatValue(v any) string {
 func where(s values.Source) string {
 	w := s.File
 	if s.Kind == values.ChartDefault {
-		if s.Line > 0 {
-			return fmt.Sprintf("%s (values.yaml:%d:%d)", s.File, s.Line, s.Column)
+		vf := "values.yaml"
+		if s.Detail != "" {
+			vf = s.Detail
 		}
-		return s.File + " (values.yaml)"
+		if s.Line > 0 {
+			return fmt.Sprintf("%s (%s:%d:%d)", s.File, vf, s.Line, s.Column)
+		}
+		return s.File + " (" + vf + ")"
 	}
 	if s.Line > 0 {
 		w = fmt.Sprintf("%s:%d:%d", s.File, s.Line, s.Column)
@@ -184,10 +268,10 @@ func where(s values.Source) string {
 	return w
 }
 
-func objectLine(ob *components.HelmObject) string {
+func objectLine(ob *components.HelmObject, product string) string {
 	s := fmt.Sprintf("%s %s/%s  (%s", ob.Kind, ob.Namespace, ob.Name, ob.Pos)
 	if ob.Component != "" {
-		s += ", k3s's packaged " + ob.Component
+		s += ", " + productName(product) + "'s packaged " + ob.Component
 	}
 	if ob.NamespaceMissing {
 		s += ", no metadata.namespace: default"
@@ -207,9 +291,9 @@ func Text(w io.Writer, rep *Report, red *report.Redactor, all bool) {
 	defer esc.Flush()
 	w = esc
 	learnSecrets(rep, red)
-	fmt.Fprintln(w, red.Scrub(objectLine(rep.Chart)))
+	fmt.Fprintln(w, red.Scrub(objectLine(rep.Chart, rep.Product)))
 	if rep.Config != nil {
-		fmt.Fprintln(w, red.Scrub(objectLine(rep.Config)))
+		fmt.Fprintln(w, red.Scrub(objectLine(rep.Config, rep.Product)))
 	} else {
 		fmt.Fprintf(w, "HelmChartConfig: none named %s in %s\n", rep.Name, rep.Namespace)
 	}
@@ -229,6 +313,12 @@ func Text(w io.Writer, rep *Report, red *report.Redactor, all bool) {
 	for _, n := range rep.Notes {
 		fmt.Fprintf(w, "note: %s\n", red.Scrub(n))
 	}
+	show := releaseShow(rep, red)
+	if rep.Release != nil {
+		for _, l := range rep.Release.Lines(func(p string, v any) string { return red.Scrub(formatValue(show(p, v))) }, red.Scrub) {
+			fmt.Fprintln(w, l)
+		}
+	}
 	n := 0
 	for _, l := range rep.Result.Leaves {
 		if !shown(l, all) {
@@ -236,7 +326,7 @@ func Text(w io.Writer, rep *Report, red *report.Redactor, all bool) {
 		}
 		n++
 		fmt.Fprintln(w)
-		val := formatValue(redactValue(l.Path, l.Value, red))
+		val := formatValue(leafValue(l, red))
 		if l.Deleted {
 			fmt.Fprintf(w, "%s  deleted (not in .Values)\n", l.Path)
 		} else if l.Replaced {
@@ -246,14 +336,22 @@ func Text(w io.Writer, rep *Report, red *report.Redactor, all bool) {
 		}
 		if l.Source != nil {
 			fmt.Fprintf(w, "  from: %s %s\n", l.Source.Source.Kind, red.Scrub(where(l.Source.Source)))
+			if l.Via != "" {
+				fmt.Fprintf(w, "  via: %s\n", red.Scrub(l.Via))
+			}
 			if e := rep.Effect[l.Source.Source.Kind]; e != "" {
 				fmt.Fprintf(w, "  takes effect: %s\n", e)
+			}
+		}
+		if rep.Release != nil {
+			if n := rep.Release.Note(l.Path, shown(l, false), func(v any) string { return formatValue(show(l.Path, v)) }); n != "" {
+				fmt.Fprintf(w, "  release: %s\n", red.Scrub(n))
 			}
 		}
 		if len(l.History) > 1 || l.Deleted || l.Replaced {
 			fmt.Fprintln(w, "  every assignment, lowest first:")
 			for i, a := range l.History {
-				fmt.Fprintf(w, "   %d. %-29s %s  %s\n", i+1, a.Source.Kind, red.Scrub(where(a.Source)), red.Scrub(formatValue(redactValue(a.Path, a.Value, red))))
+				fmt.Fprintf(w, "   %d. %-29s %s  %s\n", i+1, a.Source.Kind, red.Scrub(where(a.Source)), red.Scrub(formatValue(assignmentValue(a, red))))
 				fmt.Fprintf(w, "      %s: %s\n", a.Outcome, red.Scrub(a.Reason))
 			}
 		}
@@ -280,7 +378,9 @@ type Document struct {
 	Args            []string            `json:"args"`
 	Notes           []string            `json:"notes"`
 	Values          map[string]ValueDoc `json:"values"`
-	Diagnostics     []report.Diagnostic `json:"diagnostics"`
+	// Release is what --objects says about the Helm release (absent without --objects).
+	Release     *release.Doc        `json:"release,omitempty"`
+	Diagnostics []report.Diagnostic `json:"diagnostics"`
 }
 
 // ObjectDoc locates a HelmChart or HelmChartConfig.
@@ -303,12 +403,15 @@ type ArchiveDoc struct {
 
 // ValueDoc is one leaf path.
 type ValueDoc struct {
-	Value       any             `json:"value"`
-	Deleted     bool            `json:"deleted,omitempty"`
-	Replaced    bool            `json:"replaced,omitempty"`
-	Source      *SourceDoc      `json:"source"`
-	TakesEffect string          `json:"takesEffect,omitempty"`
-	History     []AssignmentDoc `json:"history"`
+	Value       any        `json:"value"`
+	Deleted     bool       `json:"deleted,omitempty"`
+	Replaced    bool       `json:"replaced,omitempty"`
+	Source      *SourceDoc `json:"source"`
+	Via         string     `json:"via,omitempty"`
+	TakesEffect string     `json:"takesEffect,omitempty"`
+	// Release says whether the release has the value (with --objects).
+	Release string          `json:"release,omitempty"`
+	History []AssignmentDoc `json:"history"`
 }
 
 // SourceDoc is where an assignment was written.
@@ -357,20 +460,27 @@ func JSON(rep *Report, env report.Envelope, red *report.Redactor, all bool) *Doc
 	for _, n := range rep.Notes {
 		d.Notes = append(d.Notes, red.Scrub(n))
 	}
+	show := releaseShow(rep, red)
 	for _, l := range rep.Result.Leaves {
 		if !shown(l, all) {
 			continue
 		}
-		v := ValueDoc{Value: redactValue(l.Path, l.Value, red), Deleted: l.Deleted, Replaced: l.Replaced, History: []AssignmentDoc{}}
+		v := ValueDoc{Value: leafValue(l, red), Deleted: l.Deleted, Replaced: l.Replaced, Via: red.Scrub(l.Via), History: []AssignmentDoc{}}
 		if l.Source != nil {
 			s := sourceDoc(l.Source.Source, red)
 			v.Source = &s
 			v.TakesEffect = rep.Effect[l.Source.Source.Kind]
 		}
 		for _, a := range l.History {
-			v.History = append(v.History, AssignmentDoc{Value: redactValue(a.Path, a.Value, red), Source: sourceDoc(a.Source, red), Outcome: string(a.Outcome), Reason: red.Scrub(a.Reason)})
+			v.History = append(v.History, AssignmentDoc{Value: assignmentValue(a, red), Source: sourceDoc(a.Source, red), Outcome: string(a.Outcome), Reason: red.Scrub(a.Reason)})
+		}
+		if rep.Release != nil {
+			v.Release = red.Scrub(rep.Release.Note(l.Path, shown(l, false), func(x any) string { return formatValue(show(l.Path, x)) }))
 		}
 		d.Values[l.Path] = v
+	}
+	if rep.Release != nil {
+		d.Release = rep.Release.Doc(show, red.Scrub)
 	}
 	return d
 }
