@@ -187,9 +187,10 @@ var docBlocks = map[string]blockSpec{
 	"docs/library.md: go run ./examples/embed examples/node write-kubeconfig-mode":                                                                                               {skip: "builds and runs examples/embed, whose own test runs it on examples/node"},
 	"docs/performance.md: go test ./internal/procbench -run '^$' -bench . -benchtime 11x   # the figures below":                                                                  {skip: "benchmarks: minutes of CPU, and figures that vary by machine"},
 	"docs/performance.md: go build -o /tmp/k3sconf ./cmd/k3sconf && go build -o /tmp/floor ./internal/floor":                                                                     {skip: "a valgrind (callgrind) measurement: minutes of CPU, valgrind needed"},
-	"docs/status.md: sudo k3sconf status":                             {skip: "reads a live node's /proc and asks systemd over D-Bus; testdata/script/status.txtar tests it on a node with a /proc"},
-	"docs/values.md: k3sconf values traefik logs.general.level":       {root: "examples/server"},
-	"docs/testing.md: go test ./... -v 2>&1 | grep -A1 -- '--- SKIP'": {skip: "runs the whole test suite"},
+	"docs/status.md: sudo k3sconf status":                                                                        {skip: "reads a live node's /proc and asks systemd over D-Bus; testdata/script/status.txtar tests it on a node with a /proc"},
+	"docs/values.md: k3sconf values traefik logs.general.level":                                                  {root: "examples/server"},
+	"docs/values.md: kubectl get helmcharts,helmchartconfigs,jobs,secrets -n kube-system -o json > objects.json": {skip: "needs a cluster (kubectl); testdata/values/release-*.txtar test --objects on such documents"},
+	"docs/testing.md: go test ./... -v 2>&1 | grep -A1 -- '--- SKIP'":                                            {skip: "runs the whole test suite"},
 }
 
 // docBlock is one command block of a markdown file.
