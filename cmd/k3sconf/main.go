@@ -11,6 +11,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/k3sconf/k3sconf"
+	"github.com/k3sconf/k3sconf/findings"
 	"github.com/k3sconf/k3sconf/internal/fuzzy"
 	"github.com/k3sconf/k3sconf/internal/termesc"
 	"github.com/k3sconf/k3sconf/profile"
@@ -228,6 +229,9 @@ func (a *app) runNode(cmd string, cmdArgs []string) int {
 			return code
 		}
 		report.Show(stdout, res, red, g.all)
+		// Counted as check counts, over the same findings (without what runs: show does
+		// not inspect the running process).
+		report.FindingsSummary(stdout, res, findings.All(k3sconf.Node(g.root), res, nil, g.root))
 	case "args":
 		if g.json {
 			return writeJSON(stdout, stderr, report.ArgsJSON(res, red), code)
