@@ -111,8 +111,8 @@ func (rep *Report) render(o Options) {
 	pos, key := rep.Chart.Pos, ""
 	for _, p := range f.Paths {
 		for _, l := range rep.Result.Leaves {
-			if (l.Path == p || strings.HasPrefix(l.Path, p+".")) && l.Source != nil && l.Source.Source.Kind != values.ChartDefault {
-				pos, key = sourcePos(l.Source.Source), l.Path
+			if (l.Name == p || strings.HasPrefix(l.Name, p+".")) && l.Source != nil && l.Source.Kind != values.ChartDefault {
+				pos, key = sourcePos(l.Source.Source), l.Name
 				break
 			}
 		}
@@ -140,7 +140,7 @@ func (rep *Report) render(o Options) {
 
 func lookupLeaf(rep *Report, p string) any {
 	for _, l := range rep.Result.Leaves {
-		if l.Path == p {
+		if l.Name == p {
 			return l.Value
 		}
 	}
