@@ -182,6 +182,8 @@ type Chart struct {
 	Subcharts    []*Chart
 	// Dependencies is set when the chart has subcharts or declares dependencies.
 	Dependencies bool
+
+	chartType string
 }
 
 // NullRule is how a Helm release treats a user null below the top level when it coalesces
