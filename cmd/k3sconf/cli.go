@@ -104,7 +104,7 @@ func (a *app) newRoot(completing bool) *cobra.Command {
 	a.tree = append(a.tree, a.versionCommand(), a.completionCommand(), help)
 	for _, c := range a.tree {
 		c.Flags().SortFlags = false
-		if c.Parent() == nil && c != help {
+		if c.Parent() == nil {
 			root.AddCommand(c)
 		}
 	}

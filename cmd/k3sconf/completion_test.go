@@ -247,3 +247,40 @@ func TestBashCompletion(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// TestFishCompletion runs cobra's fish script in a real fish: complete -C asks for the
+// completions of a command line as fish would at <TAB>.
+func TestFishCompletion(t *testing.T) {
+	fish, err := exec.LookPath("fish")
+	if err != nil {
+		t.Skip("fish is not installed (CI installs it: .ci/run)")
+	}
+	root, err := filepath.Abs(exampleNode)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := buildBinary(t)
+	script := filepath.Join(t.TempDir(), "k3sconf.fish")
+	if err := os.WriteFile(script, []byte(completionScript(t, "fish")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		line, want, reason string
+	}{
+		{"k3sconf --root " + root + " explain write-kubeconfig-m", "write-kubeconfig-mode", "the node's keys"},
+		{"k3sconf --product=r", "--product=rke2", "--flag=value: fish keeps the prefix"},
+		{"k3sconf check --str", "--strict\texit 1 on warnings too", "a command's flag, with its help"},
+		{"k3sconf kubespray wh", "where\tthe tasks and templates of a kubespray checkout that use a variable, and the tags they run under", "a subcommand"},
+	} {
+		cmd := exec.Command(fish, "--no-config", "-c", "source "+script+"; complete -C '"+tc.line+"'")
+		cmd.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+		out, err := cmd.Output()
+		if err != nil {
+			t.Errorf("%s: fish: %v\n%s", tc.line, err, out)
+			continue
+		}
+		if got := strings.TrimSpace(string(out)); got != tc.want {
+			t.Errorf("complete -C %q = %q, want %q (%s)", tc.line, got, tc.want, tc.reason)
+		}
+	}
+}

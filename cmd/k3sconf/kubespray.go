@@ -22,7 +22,8 @@ import (
 // subcommands in the order help lists them.
 func (a *app) kubesprayCommand() (*cobra.Command, []*cobra.Command) {
 	parent := &cobra.Command{Use: "kubespray", Short: "an Ansible variable of a kubespray inventory: explain, where, runs",
-		ValidArgsFunction: noCompletion,
+		ValidArgsFunction:          noCompletion,
+		SuggestionsMinimumDistance: 2,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				fmt.Fprintln(a.errw, "k3sconf kubespray: name explain, where or runs (k3sconf kubespray --help)")
