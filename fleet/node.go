@@ -15,6 +15,7 @@ import (
 	"github.com/k3sconf/k3sconf/identity"
 	"github.com/k3sconf/k3sconf/internal/rootfs"
 	"github.com/k3sconf/k3sconf/live"
+	"github.com/k3sconf/k3sconf/output"
 	"github.com/k3sconf/k3sconf/profile"
 	"github.com/k3sconf/k3sconf/report"
 	"github.com/k3sconf/k3sconf/resolve"
@@ -389,7 +390,7 @@ func (l *Loader) Show(data []byte, input string) (*Node, error) {
 	if n.Secrets == nil {
 		n.Secrets = map[string]string{}
 		for name, k := range doc.Keys {
-			if s, ok := k.Value.(string); ok && s == report.Redacted {
+			if s, ok := k.Value.(string); ok && s == output.Redacted {
 				n.Omitted = append(n.Omitted, name)
 			}
 		}

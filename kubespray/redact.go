@@ -5,16 +5,16 @@ import (
 	"strings"
 
 	"github.com/k3sconf/k3sconf/ansible"
-	"github.com/k3sconf/k3sconf/report"
+	"github.com/k3sconf/k3sconf/output"
 )
 
 // Redacted replaces a secret value in output (the word the rest of k3sconf uses).
-const Redacted = report.Redacted
+const Redacted = output.Redacted
 
 // IsSecretName reports whether a variable (or dict key) named so holds a secret: the one
-// name rule of k3sconf (report.SecretName, docs/secrets.md), which also decides for k3s
+// name rule of k3sconf (output.SecretName, docs/secrets.md), which also decides for k3s
 // flags, environment variables and pass-through arguments.
-func IsSecretName(name string) bool { return report.SecretName(name) }
+func IsSecretName(name string) bool { return output.SecretName(name) }
 
 // redact replaces secret values in the report, by the nearest name: a variable's value is
 // judged by the variable's name, a dict value by its key (at any depth), a list item by
@@ -25,7 +25,7 @@ func IsSecretName(name string) bool { return report.SecretName(name) }
 // rules (URL passwords, NAME=VALUE). Messages, hints and reasons go through the same
 // redactor, which knows the redacted values.
 func (r *Report) redact() {
-	red := report.NewTextRedactor(false)
+	red := output.NewTextRedactor(false)
 	for _, ex := range r.Vars {
 		for _, v := range exVars(ex) {
 			learnVar(red, v)
@@ -57,10 +57,10 @@ func exVars(ex *Explained) []*ansible.Var {
 }
 
 // RedactError redacts an error's text for stderr (a malformed -e echoed back).
-func RedactError(s string) string { return report.NewTextRedactor(false).Scrub(s) }
+func RedactError(s string) string { return output.NewTextRedactor(false).Scrub(s) }
 
 // learnVar teaches the redactor the secret strings of v, so text quoting them is redacted.
-func learnVar(red *report.Redactor, v *ansible.Var) {
+func learnVar(red *output.Redactor, v *ansible.Var) {
 	if v == nil {
 		return
 	}
@@ -92,7 +92,7 @@ func walkSecrets(name string, v any, f func(name, s string)) {
 }
 
 func secretString(name, s string) bool {
-	return report.SecretValue(name, s) || vaulted(s)
+	return output.SecretValue(name, s) || vaulted(s)
 }
 
 // vaulted: an Ansible Vault payload, whatever its name (ansible-core's
@@ -101,7 +101,7 @@ func vaulted(s string) bool {
 	return strings.HasPrefix(strings.TrimSpace(s), "$ANSIBLE_VAULT;")
 }
 
-func (r *Report) redactVar(red *report.Redactor, v *ansible.Var) {
+func (r *Report) redactVar(red *output.Redactor, v *ansible.Var) {
 	if v == nil {
 		return
 	}
@@ -139,7 +139,7 @@ func (r *Report) typeName(v *ansible.Var) string {
 }
 
 // redactNamed redacts v, found under name (see redact).
-func redactNamed(red *report.Redactor, name string, v any) any {
+func redactNamed(red *output.Redactor, name string, v any) any {
 	switch x := v.(type) {
 	case string:
 		if secretString(name, x) {

@@ -8,14 +8,14 @@ import (
 	"github.com/k3sconf/k3sconf/components"
 	"github.com/k3sconf/k3sconf/diag"
 	"github.com/k3sconf/k3sconf/identity"
-	"github.com/k3sconf/k3sconf/report"
+	"github.com/k3sconf/k3sconf/output"
 	"github.com/k3sconf/k3sconf/resolve"
 )
 
 // runComponents prints the server's packaged components and user AddOns. Exit codes as for
 // check: 1 on error findings (--strict: warnings too) or a refused node, 3 when a node file
 // or the manifests folder cannot be read.
-func runComponents(g globals, res *resolve.Result, red *report.Redactor, stdout, stderr io.Writer) int {
+func runComponents(g globals, res *resolve.Result, red *output.Redactor, stdout, stderr io.Writer) int {
 	rep := components.Inspect(k3sconf.Node(g.root), res)
 	code := nodeCode(res)
 	for _, d := range rep.Diagnostics {

@@ -13,7 +13,7 @@ import (
 	"github.com/k3sconf/k3sconf/diag"
 	"github.com/k3sconf/k3sconf/kubespray"
 	"github.com/k3sconf/k3sconf/kubespray/runs"
-	"github.com/k3sconf/k3sconf/report"
+	"github.com/k3sconf/k3sconf/output"
 )
 
 type multiFlag []string
@@ -172,7 +172,7 @@ func runKubesprayRuns(args []string, g globals, stdout, stderr io.Writer) int {
 	if err != nil {
 		return kubesprayErr(stderr, err, showSecrets)
 	}
-	rep.Redact(report.NewTextRedactor(showSecrets))
+	rep.Redact(output.NewTextRedactor(showSecrets))
 	code := exitOK
 	if rep.Failed() {
 		code = exitProblem

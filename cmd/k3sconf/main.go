@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -15,6 +14,7 @@ import (
 	"github.com/k3sconf/k3sconf"
 	"github.com/k3sconf/k3sconf/internal/fuzzy"
 	"github.com/k3sconf/k3sconf/internal/termesc"
+	"github.com/k3sconf/k3sconf/output"
 	"github.com/k3sconf/k3sconf/profile"
 	"github.com/k3sconf/k3sconf/report"
 	"github.com/k3sconf/k3sconf/resolve"
@@ -321,7 +321,7 @@ func dispatch(args []string, stdout, stderr io.Writer) int {
 	return code
 }
 
-func explain(stdout, stderr io.Writer, res *resolve.Result, red *report.Redactor, names []string, g globals, code int) int {
+func explain(stdout, stderr io.Writer, res *resolve.Result, red *output.Redactor, names []string, g globals, code int) int {
 	asJSON, root := g.json, g.root
 	doc := report.ExplainJSON(res, red)
 	// The running value, when a process (or --node-json) tells it (issue 8).
@@ -408,14 +408,9 @@ func didYouMean(res *resolve.Result, name string) string {
 }
 
 func writeJSON(stdout, stderr io.Writer, v any, code int) int {
-	enc := json.NewEncoder(stdout)
-	enc.SetEscapeHTML(false)
 	// Indented for a person at a terminal; compact for pipes and files, where re-indenting
 	// would cost as much as encoding (jq formats it when wanted).
-	if isTerminal(stdout) {
-		enc.SetIndent("", "  ")
-	}
-	if err := enc.Encode(v); err != nil {
+	if err := output.WriteJSON(stdout, v, isTerminal(stdout)); err != nil {
 		fmt.Fprintf(stderr, "k3sconf: %v\n", err)
 		return exitInput
 	}
@@ -426,7 +421,7 @@ func writeJSON(stdout, stderr io.Writer, v any, code int) int {
 // /dev/null is one too, and output sent there must not be coloured or indented (colouring
 // 300,000 lines cost seconds).
 func isTerminal(w io.Writer) bool {
-	if o, ok := w.(*output); ok {
+	if o, ok := w.(*stdoutWriter); ok {
 		w = o.raw
 	}
 	f, ok := w.(*os.File)

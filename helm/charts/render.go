@@ -3,9 +3,11 @@ package charts
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/k3sconf/k3sconf/internal/termesc"
 	"io"
 	"strings"
+
+	"github.com/k3sconf/k3sconf/internal/termesc"
+	"github.com/k3sconf/k3sconf/output"
 
 	"github.com/k3sconf/k3sconf/components"
 	"github.com/k3sconf/k3sconf/helm/values"
@@ -27,15 +29,15 @@ func shown(l *values.Leaf, all bool) bool {
 }
 
 // secretLeaf reports whether v, found under the key name, is a secret: k3sconf's one name
-// rule (report.SecretName, docs/secrets.md) on the nearest key, as for Ansible values. A
+// rule (output.SecretName, docs/secrets.md) on the nearest key, as for Ansible values. A
 // switch, null or empty value tells nothing and is shown; a number under a secret name is
 // hidden (an unquoted numeric password is common in YAML).
 func secretLeaf(name string, v any) bool {
 	switch x := v.(type) {
 	case string:
-		return report.SecretValue(name, x)
+		return output.SecretValue(name, x)
 	case float64, int64, int:
-		return report.SecretName(name)
+		return output.SecretName(name)
 	}
 	return false
 }
@@ -51,7 +53,7 @@ func lastKey(p string) string {
 
 // redactValue hides a leaf's value when its key names a secret, and values under
 // secret-named keys inside lists and maps (a list's items by the list's key).
-func redactValue(p string, v any, red *report.Redactor) any {
+func redactValue(p string, v any, red *output.Redactor) any {
 	if !red.On() {
 		return v
 	}
@@ -74,7 +76,7 @@ func redactUnder(name string, v any) any {
 		return l
 	}
 	if secretLeaf(name, v) {
-		return report.Redacted
+		return output.Redacted
 	}
 	return v
 }
@@ -100,7 +102,7 @@ func digits(s string) int {
 // redacted wherever it quotes it, blanks and all, as kubespray's learnVar does for Ansible
 // variables. A number under a secret name is learned when it has at least
 // minLearnedDigits digits.
-func learnSecrets(rep *Report, red *report.Redactor) {
+func learnSecrets(rep *Report, red *output.Redactor) {
 	if !red.On() || rep.Result == nil {
 		return
 	}
@@ -199,7 +201,7 @@ func objectLine(ob *components.HelmObject) string {
 }
 
 // Text prints the report in explain's layout.
-func Text(w io.Writer, rep *Report, red *report.Redactor, all bool) {
+func Text(w io.Writer, rep *Report, red *output.Redactor, all bool) {
 	// k3sconf's one control-character escaper (the command's output passes it again, which
 	// changes nothing): a key or value from a manifest cannot drive the terminal of a
 	// library caller either.
@@ -269,7 +271,7 @@ func Text(w io.Writer, rep *Report, red *report.Redactor, all bool) {
 
 // Document is `k3sconf values --json`.
 type Document struct {
-	report.Envelope
+	output.Envelope
 	Chart           string              `json:"chart"`
 	Namespace       string              `json:"namespace"`
 	HelmChart       ObjectDoc           `json:"helmChart"`
@@ -332,12 +334,12 @@ func objectDoc(ob *components.HelmObject) ObjectDoc {
 	return ObjectDoc{Namespace: ob.Namespace, Name: ob.Name, File: ob.File, Line: ob.Pos.Line, Column: ob.Pos.Column, State: string(ob.State), Component: ob.Component}
 }
 
-func sourceDoc(s values.Source, red *report.Redactor) SourceDoc {
+func sourceDoc(s values.Source, red *output.Redactor) SourceDoc {
 	return SourceDoc{Kind: string(s.Kind), File: s.File, Line: s.Line, Column: s.Column, Detail: red.Scrub(s.Detail)}
 }
 
 // JSON is the report as the "values" document.
-func JSON(rep *Report, env report.Envelope, red *report.Redactor, all bool) *Document {
+func JSON(rep *Report, env output.Envelope, red *output.Redactor, all bool) *Document {
 	learnSecrets(rep, red)
 	d := &Document{Envelope: env, Chart: rep.Name, Namespace: rep.Namespace, HelmChart: objectDoc(rep.Chart),
 		Helm: HelmJobs[rep.Helm].Release, Args: []string{}, Notes: []string{}, Values: map[string]ValueDoc{},

@@ -1,10 +1,6 @@
-package report
+package output
 
-import (
-	"strings"
-
-	"github.com/k3sconf/k3sconf/resolve"
-)
+import "strings"
 
 // The word rules of the Redactor (docs/secrets.md): text is redacted where it quotes
 // input, one word (a run of non-blank bytes) at a time, never by replacing a substring of
@@ -128,18 +124,15 @@ func (r *Redactor) Scrub(s string) string {
 	return r.text(s, false, nil)
 }
 
-// Reason redacts why an assignment has its outcome. A reason k3sconf rendered from its own
-// record of the config entry that replaced it (Assignment.Reason empty) quotes only that
-// entry's key and position: only the distinctive secrets are looked for. Any other reason
-// may quote input and goes through Scrub.
-func (r *Redactor) Reason(a *resolve.Assignment) string {
-	if !r.on {
-		return a.Why()
+// Known redacts text k3sconf rendered itself from its own records, that quotes no input
+// but may hold a value the node sets (a reason "replaced by KEY: at FILE:LINE:COLUMN"):
+// only the distinctive secrets are looked for. Text that may quote input goes through
+// Scrub.
+func (r *Redactor) Known(s string) string {
+	if !r.on || s == "" {
+		return s
 	}
-	if a.Reason == "" {
-		return r.known(a.Why())
-	}
-	return r.Scrub(a.Reason)
+	return r.known(s)
 }
 
 // Argv redacts a command line given as words (argv, node-args, a compose command): the
