@@ -77,10 +77,14 @@ func walkSecrets(name string, v any, f func(name, s string)) {
 			f(name, x)
 		}
 	case *ansible.Map:
+		item := entryName(x)
 		for _, it := range x.Items {
 			k, ok := it.Key.(string)
 			if !ok {
 				k = name
+			}
+			if k == "value" && item != "" {
+				k = item
 			}
 			walkSecrets(k, it.Value, f)
 		}
@@ -142,10 +146,13 @@ func (r *Report) typeName(v *ansible.Var) string {
 func redactNamed(red *output.Redactor, name string, v any) any {
 	switch x := v.(type) {
 	case string:
-		if secretString(name, x) {
+		if vaulted(x) {
 			return Redacted
 		}
-		return red.Scrub(x)
+		// The one rule for a value under a name (output.Redactor.String): by the name,
+		// as a copy of a secret, and by what the string holds (URL and DSN credentials,
+		// PEM keys, NAME = VALUE lines, base64 of those).
+		return red.String(name, x)
 	case int64, *big.Int, float64:
 		if IsSecretName(name) {
 			return Redacted
@@ -153,10 +160,14 @@ func redactNamed(red *output.Redactor, name string, v any) any {
 		return v
 	case *ansible.Map:
 		out := &ansible.Map{}
+		item := entryName(x)
 		for _, it := range x.Items {
 			k, ok := it.Key.(string)
 			if !ok {
 				k = name
+			}
+			if k == "value" && item != "" {
+				k = item // {name: DB_PASSWORD, value: x}: the value by the item's name
 			}
 			out.Items = append(out.Items, ansible.MapItem{Key: it.Key, Value: redactNamed(red, k, it.Value)})
 		}
@@ -169,4 +180,16 @@ func redactNamed(red *output.Redactor, name string, v any) any {
 		return out
 	}
 	return v
+}
+
+// entryName is the name an environment-list item gives its value (output.EntryName):
+// {name: DB_PASSWORD, value: x}.
+func entryName(m *ansible.Map) string {
+	plain := map[string]any{}
+	for _, it := range m.Items {
+		if k, ok := it.Key.(string); ok && (k == "name" || k == "value") {
+			plain[k] = it.Value
+		}
+	}
+	return output.EntryName(plain)
 }

@@ -127,6 +127,12 @@ func (r *Redactor) addValue(s string, seen map[string]bool) {
 		return
 	}
 	r.secrets = append(r.secrets, s)
+	// A copy of the secret in lower case ("lowercased (X → x)", as node-name is) is the
+	// secret too.
+	if low := strings.ToLower(s); low != s && !seen[low] && !plainWord(low) {
+		seen[low] = true
+		r.secrets = append(r.secrets, low)
+	}
 }
 
 // Flag tells the redactor a flag of the command the text is about (each of its names,

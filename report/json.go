@@ -166,14 +166,15 @@ func KeyValue(k *resolve.Key, red *output.Redactor) any {
 		if k.Flag.Secret {
 			return red.Value(k.Name(), v)
 		}
-		return red.Scrub(v)
+		return red.String(k.Name(), v)
 	case []string:
 		out := make([]string, len(v))
 		for i, s := range v {
 			if k.Flag.Secret {
-				s = red.Value(k.Name(), s)
+				out[i] = red.Scrub(red.Value(k.Name(), s))
+				continue
 			}
-			out[i] = red.Scrub(s)
+			out[i] = red.String(k.Name(), s)
 		}
 		return out
 	}
@@ -182,7 +183,7 @@ func KeyValue(k *resolve.Key, red *output.Redactor) any {
 
 func historyDoc(name string, a *resolve.Assignment, red *output.Redactor) History {
 	h := History{Kind: string(a.Kind), File: a.Pos.File, Line: a.Pos.Line, Column: a.Pos.Column,
-		Name: a.Name, Raw: red.Scrub(a.Raw), Value: red.Scrub(a.Value), Outcome: string(a.Outcome), Reason: reason(red, a)}
+		Name: red.Scrub(a.Name), Raw: red.String(name, a.Raw), Value: red.String(name, a.Value), Outcome: string(a.Outcome), Reason: reason(red, a)}
 	if a.Kind == sources.KindCLI {
 		h.Raw = red.Arg(a.Raw) // command-line words as written: '--token X' is a flag and its value
 	}
@@ -196,9 +197,10 @@ func historyDoc(name string, a *resolve.Assignment, red *output.Redactor) Histor
 		h.Items = make([]string, len(a.Items))
 		for i, it := range a.Items {
 			if a.Secret() {
-				it = red.Value(name, it)
+				h.Items[i] = red.Scrub(red.Value(name, it))
+				continue
 			}
-			h.Items[i] = red.Scrub(it)
+			h.Items[i] = red.String(name, it)
 		}
 	}
 	return h

@@ -283,15 +283,16 @@ func describe(key string, a *resolve.Assignment, red *output.Redactor) string {
 	if a.Secret() {
 		v = red.Value(key, v)
 	} else {
-		v = red.Scrub(v)
+		v = red.String(key, v)
 	}
 	if len(a.Items) > 1 {
 		items := make([]string, len(a.Items))
 		for i, it := range a.Items {
 			if a.Secret() {
-				it = red.Value(key, it)
+				items[i] = red.Scrub(red.Value(key, it))
+				continue
 			}
-			items[i] = red.Scrub(it)
+			items[i] = red.String(key, it)
 		}
 		v = "[" + strings.Join(items, ", ") + "]"
 	}
@@ -302,8 +303,10 @@ func describe(key string, a *resolve.Assignment, red *output.Redactor) string {
 		raw := a.Raw
 		if raw == "" || a.Secret() || len(a.Items) > 0 {
 			raw = v
+		} else {
+			raw = red.String(key, raw)
 		}
-		return red.Scrub(a.Name + " " + raw)
+		return red.Scrub(a.Name) + " " + raw
 	}
 	if strings.HasSuffix(a.Name, ":") {
 		return a.Name + " " + v

@@ -35,18 +35,18 @@ func runComponents(g globals, res *resolve.Result, red *output.Redactor, stdout,
 
 // explainNodeName adds the node identity to `explain node-name`: the name k3s registers,
 // the files behind it, and the node-password rule.
-func explainNodeName(w io.Writer, res *resolve.Result, root string) {
+func explainNodeName(w io.Writer, res *resolve.Result, root string, red *output.Redactor) {
 	if res.Command != "server" && res.Command != "agent" {
 		return
 	}
 	fmt.Fprintln(w)
-	identity.Explain(w, k3sconf.Node(root), res, root)
+	identity.Derive(k3sconf.Node(root), res, root).Redact(red).Write(w)
 }
 
 // nodeNameJSON is the identity for `explain node-name --json`.
-func nodeNameJSON(res *resolve.Result, root string) any {
+func nodeNameJSON(res *resolve.Result, root string, red *output.Redactor) any {
 	if res.Command != "server" && res.Command != "agent" {
 		return nil
 	}
-	return identity.Derive(k3sconf.Node(root), res, root).JSON()
+	return identity.Derive(k3sconf.Node(root), res, root).Redact(red).JSON()
 }

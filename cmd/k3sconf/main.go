@@ -354,7 +354,7 @@ func explain(stdout, stderr io.Writer, res *resolve.Result, red *output.Redactor
 				doc.Running[k.Name()] = report.RunningValue{Value: v, From: from}
 			}
 			if k.Name() == "node-name" {
-				doc.Identity = nodeNameJSON(res, root)
+				doc.Identity = nodeNameJSON(res, root, red)
 			}
 			continue
 		}
@@ -371,7 +371,7 @@ func explain(stdout, stderr io.Writer, res *resolve.Result, red *output.Redactor
 			}
 		}
 		if k.Name() == "node-name" {
-			explainNodeName(stdout, res, root)
+			explainNodeName(stdout, res, root, red)
 		}
 	}
 	if asJSON {

@@ -28,22 +28,22 @@ func TestRedactValue(t *testing.T) {
 		{"auth.password", "", false, "an empty value tells nothing"},
 		{"service.port", 9090, false, "not a secret name"},
 	} {
-		got := redactValue(tc.path, tc.value, on)
+		got := on.Data(lastKey(tc.path), tc.value)
 		if hidden := got == output.Redacted; hidden != tc.hidden {
-			t.Errorf("redactValue(%q, %v) = %v, hidden %v, want %v: %s", tc.path, tc.value, got, hidden, tc.hidden, tc.reason)
+			t.Errorf("Data(%q, %v) = %v, hidden %v, want %v: %s", tc.path, tc.value, got, hidden, tc.hidden, tc.reason)
 		}
 	}
-	nested := redactValue("registries", []any{map[string]any{"host": "r", "password": "pw", "token": true}}, on)
+	nested := on.Data("registries", []any{map[string]any{"host": "r", "password": "pw", "token": true}})
 	item := nested.([]any)[0].(map[string]any)
 	if item["password"] != output.Redacted || item["host"] != "r" || item["token"] != true {
 		t.Errorf("nested list of maps: %v, want password hidden, host and the switch shown", item)
 	}
-	if got := redactValue("auth.password", "hunter2", output.NewTextRedactor(true)); got != "hunter2" {
+	if got := output.NewTextRedactor(true).Data("password", "hunter2"); got != "hunter2" {
 		t.Errorf("--show-secrets: %v, want the value", got)
 	}
 }
 
-// TestLearnSecrets: the secret strings of a report's values, and of a spec.set Helm refuses
+// TestLearnSecrets: Redacted teaches the redactor the secret strings of a report's values, and of a spec.set Helm refuses
 // (in no leaf), are taught to the redactor, so a message quoting one is redacted blanks and
 // all; other values, numbers and --show-secrets teach nothing.
 func TestLearnSecrets(t *testing.T) {
@@ -58,7 +58,7 @@ func TestLearnSecrets(t *testing.T) {
 		Input: values.Input{Set: []values.SetArg{{Key: "hosts[0].password", Value: "setPa55 word"}, {Key: "replicas", Value: "3", Int: true}}},
 	}
 	red := output.NewTextRedactor(false)
-	learnSecrets(rep, red)
+	Redacted(rep, red)
 	for _, tc := range []struct{ in, want, reason string }{
 		{`the string "hunter2 two" where`, `the string "REDACTED" where`, "a value in force, quoted with its blank"},
 		{`was "oldPa55 word"`, `was "REDACTED"`, "an overridden value"},
@@ -74,7 +74,7 @@ func TestLearnSecrets(t *testing.T) {
 		}
 	}
 	show := output.NewTextRedactor(true)
-	learnSecrets(rep, show)
+	Redacted(rep, show)
 	if got := show.Scrub("hunter2 two"); got != "hunter2 two" {
 		t.Errorf("--show-secrets: %q", got)
 	}

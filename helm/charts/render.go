@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/k3sconf/k3sconf/diag"
 	"github.com/k3sconf/k3sconf/internal/termesc"
 	"github.com/k3sconf/k3sconf/output"
 
@@ -28,20 +29,6 @@ func shown(l *values.Leaf, all bool) bool {
 	return false
 }
 
-// secretLeaf reports whether v, found under the key name, is a secret: k3sconf's one name
-// rule (output.SecretName, docs/secrets.md) on the nearest key, as for Ansible values. A
-// switch, null or empty value tells nothing and is shown; a number under a secret name is
-// hidden (an unquoted numeric password is common in YAML).
-func secretLeaf(name string, v any) bool {
-	switch x := v.(type) {
-	case string:
-		return output.SecretValue(name, x)
-	case float64, int64, int:
-		return output.SecretName(name)
-	}
-	return false
-}
-
 // lastKey is the nearest key of a dotted leaf path (its last key).
 func lastKey(p string) string {
 	ks := values.SplitPath(p)
@@ -51,100 +38,88 @@ func lastKey(p string) string {
 	return ks[len(ks)-1]
 }
 
-// redactValue hides a leaf's value when its key names a secret, and values under
-// secret-named keys inside lists and maps (a list's items by the list's key).
-func redactValue(p string, v any, red *output.Redactor) any {
-	if !red.On() {
-		return v
-	}
-	return redactUnder(lastKey(p), v)
-}
-
-func redactUnder(name string, v any) any {
-	switch t := v.(type) {
-	case map[string]any:
-		m := make(map[string]any, len(t))
-		for k, x := range t {
-			m[k] = redactUnder(k, x)
-		}
-		return m
-	case []any:
-		l := make([]any, len(t))
-		for i, x := range t {
-			l[i] = redactUnder(name, x)
-		}
-		return l
-	}
-	if secretLeaf(name, v) {
-		return output.Redacted
-	}
-	return v
-}
-
-// minLearnedDigits: a number password is learned when it has this many digits; a shorter
-// one (a PIN, a placeholder 1234) would also match line numbers and counts in sentences,
-// and is only hidden as a value.
-const minLearnedDigits = 6
-
-func digits(s string) int {
-	n := 0
-	for i := 0; i < len(s); i++ {
-		if s[i] >= '0' && s[i] <= '9' {
-			n++
-		}
-	}
-	return n
-}
-
-// learnSecrets teaches the redactor every secret string of the report's values (by the
-// nearest key, as redactValue hides them: shown or not, in force or overridden, from any
-// layer), so text that quotes one (a --set argument, a finding's message, a reason) is
-// redacted wherever it quotes it, blanks and all, as kubespray's learnVar does for Ansible
-// variables. A number under a secret name is learned when it has at least
-// minLearnedDigits digits.
-func learnSecrets(rep *Report, red *output.Redactor) {
+// Redacted is the report as every renderer sees it (Text and JSON alike): a copy in which
+// each value is redacted as data by k3sconf's one redactor (output.Redactor.Data: a map
+// value by its key, a list's items by the list's key, env-list items by their name, and
+// what a string's content shows: URL and DSN credentials, PEM keys, secret lines of a
+// config text, base64 of those) and every text that quotes input (the --set arguments,
+// notes, reasons, details, findings) by its word rules, after the redactor has learnt
+// every secret value of the report (in force or overridden, from any layer, and the
+// value of a spec.set Helm refuses), so text quoting one is redacted too. Text and JSON
+// print the same records, so they cannot differ in what they reveal. With a redactor that
+// hides nothing it returns rep.
+func Redacted(rep *Report, red *output.Redactor) *Report {
 	if !red.On() || rep.Result == nil {
-		return
+		return rep
 	}
-	var walk func(name string, v any)
-	walk = func(name string, v any) {
-		switch t := v.(type) {
-		case map[string]any:
-			for k, x := range t {
-				walk(k, x)
-			}
-		case []any:
-			for _, x := range t {
-				walk(name, x)
-			}
-		case string:
-			if secretLeaf(name, t) {
-				red.AddSecret(name, t)
-			}
-		case float64, int64, int:
-			if !secretLeaf(name, t) {
-				return
-			}
-			// As a finding prints it (%v: 1.234567e+06 for a large float) and as JSON.
-			for _, s := range []string{fmt.Sprint(t), formatValue(t)} {
-				if digits(s) >= minLearnedDigits {
-					red.AddSecret(name, s)
-				}
-			}
-		}
-	}
-	// A spec.set Helm refuses is in no leaf, but the args and the finding quote it.
 	for _, a := range rep.Input.Set {
+		// A spec.set Helm refuses is in no leaf, but the args and the finding quote it.
 		if !a.Int {
-			walk(setKeyName(a.Key), a.Value)
+			red.LearnData(setKeyName(a.Key), a.Value)
 		}
 	}
 	for _, l := range rep.Result.Leaves {
-		walk(lastKey(l.Path), l.Value)
+		red.LearnData(lastKey(l.Path), l.Value)
 		for _, a := range l.History {
-			walk(lastKey(a.Path), a.Value)
+			red.LearnData(lastKey(a.Path), a.Value)
 		}
 	}
+	red.Done()
+	c := *rep
+	c.Chart, c.Config = redactObject(rep.Chart, red), redactObject(rep.Config, red)
+	c.DefaultsNote = red.Scrub(rep.DefaultsNote)
+	c.Notes = make([]string, len(rep.Notes))
+	for i, n := range rep.Notes {
+		c.Notes[i] = red.Scrub(n)
+	}
+	c.Diagnostics = make([]diag.Diagnostic, len(rep.Diagnostics))
+	for i, d := range rep.Diagnostics {
+		d.Key, d.Message, d.Hint = red.Key(d.Key), red.Scrub(d.Message), red.Scrub(d.Hint)
+		d.Assumes, d.Rule = red.Scrub(d.Assumes), red.Scrub(d.Rule)
+		c.Diagnostics[i] = d
+	}
+	res := *rep.Result
+	res.Args = make([]string, len(rep.Result.Args))
+	for i, a := range rep.Result.Args {
+		res.Args[i] = red.Scrub(a)
+	}
+	res.Leaves = make([]*values.Leaf, len(rep.Result.Leaves))
+	for i, l := range rep.Result.Leaves {
+		cl := *l
+		cl.Value = red.Data(lastKey(l.Path), l.Value)
+		cl.History = make([]*values.Assignment, len(l.History))
+		for j, a := range l.History {
+			ca := *a
+			ca.Value = red.Data(lastKey(a.Path), a.Value)
+			ca.Reason = red.Scrub(a.Reason)
+			ca.Source.File, ca.Source.Detail = red.Scrub(a.Source.File), red.Scrub(a.Source.Detail)
+			cl.History[j] = &ca
+			if a == l.Source {
+				cl.Source = &ca
+			}
+		}
+		if cl.Source != nil && cl.Source == l.Source {
+			// A source outside the history (not expected): redacted on its own.
+			ca := *l.Source
+			ca.Value = red.Data(lastKey(ca.Path), ca.Value)
+			ca.Reason = red.Scrub(ca.Reason)
+			ca.Source.File, ca.Source.Detail = red.Scrub(ca.Source.File), red.Scrub(ca.Source.Detail)
+			cl.Source = &ca
+		}
+		res.Leaves[i] = &cl
+	}
+	c.Result = &res
+	return &c
+}
+
+// redactObject is a HelmChart or HelmChartConfig as output shows it.
+func redactObject(ob *components.HelmObject, red *output.Redactor) *components.HelmObject {
+	if ob == nil {
+		return nil
+	}
+	c := *ob
+	c.Name, c.Namespace, c.File = red.Scrub(ob.Name), red.Scrub(ob.Namespace), red.Scrub(ob.File)
+	return &c
 }
 
 // setKeyName is the nearest key of a --set key: its last key without a list index
@@ -208,28 +183,29 @@ func Text(w io.Writer, rep *Report, red *output.Redactor, all bool) {
 	esc := termesc.NewWriter(w)
 	defer esc.Flush()
 	w = esc
-	learnSecrets(rep, red)
-	fmt.Fprintln(w, red.Scrub(objectLine(rep.Chart)))
+	// From here on only the redacted records are printed.
+	rep = Redacted(rep, red)
+	fmt.Fprintln(w, objectLine(rep.Chart))
 	if rep.Config != nil {
-		fmt.Fprintln(w, red.Scrub(objectLine(rep.Config)))
+		fmt.Fprintln(w, objectLine(rep.Config))
 	} else {
 		fmt.Fprintf(w, "HelmChartConfig: none named %s in %s\n", rep.Name, rep.Namespace)
 	}
 	if rep.HasDefaults {
 		fmt.Fprintf(w, "chart defaults: %s (%s %s)\n", rep.ChartFile, rep.ChartName, rep.ChartVersion)
 	} else {
-		fmt.Fprintf(w, "chart defaults: not read: %s\n", red.Scrub(rep.DefaultsNote))
+		fmt.Fprintf(w, "chart defaults: not read: %s\n", rep.DefaultsNote)
 	}
 	fmt.Fprintf(w, "Helm %s: every values file in this order, then every --set, then every --set-string:\n", HelmJobs[rep.Helm].Release)
 	args := rep.Result.Args
 	for i := 0; i+1 < len(args); i += 2 {
-		fmt.Fprintf(w, "  %s %s\n", args[i], red.Scrub(args[i+1]))
+		fmt.Fprintf(w, "  %s %s\n", args[i], args[i+1])
 	}
 	if len(args) == 0 {
 		fmt.Fprintln(w, "  (no values at all)")
 	}
 	for _, n := range rep.Notes {
-		fmt.Fprintf(w, "note: %s\n", red.Scrub(n))
+		fmt.Fprintf(w, "note: %s\n", n)
 	}
 	n := 0
 	for _, l := range rep.Result.Leaves {
@@ -238,16 +214,16 @@ func Text(w io.Writer, rep *Report, red *output.Redactor, all bool) {
 		}
 		n++
 		fmt.Fprintln(w)
-		val := formatValue(redactValue(l.Path, l.Value, red))
+		val := formatValue(l.Value)
 		if l.Deleted {
 			fmt.Fprintf(w, "%s  deleted (not in .Values)\n", l.Path)
 		} else if l.Replaced {
 			fmt.Fprintf(w, "%s  replaced (no longer a value of its own)\n", l.Path)
 		} else {
-			fmt.Fprintf(w, "%s = %s\n", l.Path, red.Scrub(val))
+			fmt.Fprintf(w, "%s = %s\n", l.Path, val)
 		}
 		if l.Source != nil {
-			fmt.Fprintf(w, "  from: %s %s\n", l.Source.Source.Kind, red.Scrub(where(l.Source.Source)))
+			fmt.Fprintf(w, "  from: %s %s\n", l.Source.Source.Kind, where(l.Source.Source))
 			if e := rep.Effect[l.Source.Source.Kind]; e != "" {
 				fmt.Fprintf(w, "  takes effect: %s\n", e)
 			}
@@ -255,8 +231,8 @@ func Text(w io.Writer, rep *Report, red *output.Redactor, all bool) {
 		if len(l.History) > 1 || l.Deleted || l.Replaced {
 			fmt.Fprintln(w, "  every assignment, lowest first:")
 			for i, a := range l.History {
-				fmt.Fprintf(w, "   %d. %-29s %s  %s\n", i+1, a.Source.Kind, red.Scrub(where(a.Source)), red.Scrub(formatValue(redactValue(a.Path, a.Value, red))))
-				fmt.Fprintf(w, "      %s: %s\n", a.Outcome, red.Scrub(a.Reason))
+				fmt.Fprintf(w, "   %d. %-29s %s  %s\n", i+1, a.Source.Kind, where(a.Source), formatValue(a.Value))
+				fmt.Fprintf(w, "      %s: %s\n", a.Outcome, a.Reason)
 			}
 		}
 	}
@@ -265,7 +241,7 @@ func Text(w io.Writer, rep *Report, red *output.Redactor, all bool) {
 	}
 	if len(rep.Diagnostics) > 0 {
 		fmt.Fprintln(w)
-		report.Findings(w, rep.Diagnostics, red)
+		report.Findings(w, rep.Diagnostics, redactedAlready)
 	}
 }
 
@@ -334,16 +310,21 @@ func objectDoc(ob *components.HelmObject) ObjectDoc {
 	return ObjectDoc{Namespace: ob.Namespace, Name: ob.Name, File: ob.File, Line: ob.Pos.Line, Column: ob.Pos.Column, State: string(ob.State), Component: ob.Component}
 }
 
-func sourceDoc(s values.Source, red *output.Redactor) SourceDoc {
-	return SourceDoc{Kind: string(s.Kind), File: s.File, Line: s.Line, Column: s.Column, Detail: red.Scrub(s.Detail)}
+func sourceDoc(s values.Source) SourceDoc {
+	return SourceDoc{Kind: string(s.Kind), File: s.File, Line: s.Line, Column: s.Column, Detail: s.Detail}
 }
+
+// redactedAlready is the redactor the renderers hand the findings to: they are redacted
+// already (Redacted).
+var redactedAlready = output.NewTextRedactor(true)
 
 // JSON is the report as the "values" document.
 func JSON(rep *Report, env output.Envelope, red *output.Redactor, all bool) *Document {
-	learnSecrets(rep, red)
+	// From here on only the redacted records are written.
+	rep = Redacted(rep, red)
 	d := &Document{Envelope: env, Chart: rep.Name, Namespace: rep.Namespace, HelmChart: objectDoc(rep.Chart),
 		Helm: HelmJobs[rep.Helm].Release, Args: []string{}, Notes: []string{}, Values: map[string]ValueDoc{},
-		Diagnostics: components.DiagnosticDocs(rep.Diagnostics, red)}
+		Diagnostics: components.DiagnosticDocs(rep.Diagnostics, redactedAlready)}
 	if rep.Config != nil {
 		c := objectDoc(rep.Config)
 		d.HelmChartConfig = &c
@@ -351,26 +332,22 @@ func JSON(rep *Report, env output.Envelope, red *output.Redactor, all bool) *Doc
 	if rep.HasDefaults {
 		d.ChartArchive = &ArchiveDoc{File: rep.ChartFile, Name: rep.ChartName, Version: rep.ChartVersion}
 	} else {
-		d.DefaultsNote = red.Scrub(rep.DefaultsNote)
+		d.DefaultsNote = rep.DefaultsNote
 	}
-	for _, a := range rep.Result.Args {
-		d.Args = append(d.Args, red.Scrub(a))
-	}
-	for _, n := range rep.Notes {
-		d.Notes = append(d.Notes, red.Scrub(n))
-	}
+	d.Args = append(d.Args, rep.Result.Args...)
+	d.Notes = append(d.Notes, rep.Notes...)
 	for _, l := range rep.Result.Leaves {
 		if !shown(l, all) {
 			continue
 		}
-		v := ValueDoc{Value: redactValue(l.Path, l.Value, red), Deleted: l.Deleted, Replaced: l.Replaced, History: []AssignmentDoc{}}
+		v := ValueDoc{Value: l.Value, Deleted: l.Deleted, Replaced: l.Replaced, History: []AssignmentDoc{}}
 		if l.Source != nil {
-			s := sourceDoc(l.Source.Source, red)
+			s := sourceDoc(l.Source.Source)
 			v.Source = &s
 			v.TakesEffect = rep.Effect[l.Source.Source.Kind]
 		}
 		for _, a := range l.History {
-			v.History = append(v.History, AssignmentDoc{Value: redactValue(a.Path, a.Value, red), Source: sourceDoc(a.Source, red), Outcome: string(a.Outcome), Reason: red.Scrub(a.Reason)})
+			v.History = append(v.History, AssignmentDoc{Value: a.Value, Source: sourceDoc(a.Source), Outcome: string(a.Outcome), Reason: a.Reason})
 		}
 		d.Values[l.Path] = v
 	}
