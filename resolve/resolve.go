@@ -509,6 +509,9 @@ func (r *resolver) readError(stage int, pos diag.Position, err error) {
 	msg := err.Error()
 	if errors.Is(err, fs.ErrPermission) || strings.Contains(msg, "permission denied") {
 		r.res.incomplete = true
+		if r.said("input-unreadable", pos) {
+			return
+		}
 		r.diag(diag.Diagnostic{Severity: diag.Error, Code: "input-unreadable", Pos: pos,
 			Message: fmt.Sprintf("k3sconf cannot read %s (%s); what it would set is missing from this report — k3s, running as root, reads it", pos.File, msg),
 			Hint:    "run k3sconf with sudo, or copy the node's files somewhere readable and use --root"})
@@ -518,11 +521,8 @@ func (r *resolver) readError(stage int, pos diag.Position, err error) {
 		// k3sconf's own limit: k3s and systemd read a file of any size, so the node is not
 		// refused; the report lacks what the file sets.
 		r.res.incomplete = true
-		for _, d := range r.res.Diagnostics {
-			// The wrapper's early read and the config reader meet the same file: say it once.
-			if d.Code == "input-unreadable" && d.Pos == pos {
-				return
-			}
+		if r.said("input-unreadable", pos) {
+			return
 		}
 		size := "more"
 		if tl.Size >= 0 {
@@ -549,9 +549,25 @@ func wrongFileType(err error) bool {
 // invalidInput records input k3s (or systemd) refuses: a file it cannot parse. The node
 // has a problem; k3sconf read everything there was.
 func (r *resolver) invalidInput(stage int, pos diag.Position, msg string) {
-	r.diag(diag.Diagnostic{Severity: diag.Error, Code: "input-invalid", Pos: pos, Message: msg})
 	r.failAt(stage, msg, pos)
 	r.res.brokenInput = true
+	if r.said("input-invalid", pos) {
+		return
+	}
+	r.diag(diag.Diagnostic{Severity: diag.Error, Code: "input-invalid", Pos: pos, Message: msg})
+}
+
+// said reports whether a finding with code was already made at pos. The k3s wrapper's early
+// read of the config files (wrapper.go) and the config reader meet the same file, which is
+// parsed once (parseConfigFile) and so fails the same way twice; k3s stops at the first,
+// and the finding is said once, with the wrapper's words.
+func (r *resolver) said(code string, pos diag.Position) bool {
+	for _, d := range r.res.Diagnostics {
+		if d.Code == code && d.Pos == pos {
+			return true
+		}
+	}
+	return false
 }
 
 // loadConfig reproduces Parser.Parse up to the point where the file values are known.

@@ -10,5 +10,6 @@
 // key, a compose node that loses its identity); 2 usage; 3 k3sconf could not read some of
 // its input, so the report is incomplete (3 wins over 1). --json documents are described
 // in docs/json.md, with a JSON Schema each in docs/schema;
-// `k3sconf help COMMAND` teaches each command and docs/cli.md has the reference.
+// `k3sconf help COMMAND` teaches each command and docs/cli.md has the reference, generated
+// from the command tree (spf13/cobra; cli.go) by go generate.
 package main

@@ -132,25 +132,25 @@ func filterPaths(leaves []*values.Leaf, paths []string) ([]*values.Leaf, []unkno
 	return out, unknown
 }
 
-// completeCharts completes `values CHART`: the HelmCharts in the node's manifests folder, in
-// --namespace; the paths after it are not completed.
-func completeCharts(c *completion) []string {
-	if len(c.args) > 0 {
+// chartNames are the HelmCharts in the node's manifests folder, in --namespace, for the
+// completion of `values CHART`; the paths after it are not completed.
+func chartNames(g globals, args []string) []string {
+	if len(args) > 0 {
 		return nil
 	}
-	if fi, err := os.Stat(c.g.root); err != nil || !fi.IsDir() {
+	if fi, err := os.Stat(g.root); err != nil || !fi.IsDir() {
 		return nil
 	}
-	res, err := resolve.Resolve(resolve.Options{FS: k3sconf.Node(c.g.root), Command: "server", Unit: c.g.unit, Config: c.g.config, Version: c.g.version})
+	res, err := resolve.Resolve(resolve.Options{FS: k3sconf.Node(g.root), Command: "server", Unit: g.unit, Config: g.config, Version: g.version})
 	if err != nil {
 		return nil
 	}
-	ns := c.g.namespace
+	ns := g.namespace
 	if ns == "" {
 		ns = "kube-system"
 	}
 	var out []string
-	for _, o := range components.Inspect(k3sconf.Node(c.g.root), res).Helm {
+	for _, o := range components.Inspect(k3sconf.Node(g.root), res).Helm {
 		if o.Kind == "HelmChart" && o.Namespace == ns && !slices.Contains(out, o.Name) {
 			out = append(out, o.Name)
 		}

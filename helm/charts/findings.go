@@ -40,14 +40,14 @@ func (rep *Report) findings(ch *values.Chart, comp *components.Report) {
 	}
 	var defaults map[string]any
 	if ch != nil {
-		defaults = ch.Values
+		defaults = ch.DefaultsTree()
 	}
 	for _, l := range res.Leaves {
 		for _, a := range l.History {
 			if a.Source.Kind == values.ChartDefault {
 				continue
 			}
-			if defaults != nil && !(ch.Dependencies) {
+			if defaults != nil && !rep.injected(a) {
 				rep.unknownPath(a, defaults)
 			}
 			if a.Source.Kind == values.Set && defaults != nil {
@@ -83,6 +83,25 @@ func (rep *Report) findings(ch *values.Chart, comp *components.Report) {
 	}
 	rep.configNearMisses(comp)
 	rep.liveNearMisses()
+}
+
+// rke2Injected are the spec.set keys RKE2 writes into every HelmChart it injects cluster
+// configuration into (rancher/rke2 pkg/bootstrap/bootstrap.go setChartValues, at 6ce1a8019;
+// its packaged charts carry rke2.cattle.io/inject-cluster-config: "true"): first released in
+// v1.18.9 (systemDefaultRegistry), v1.19.5 (rke2DataDir), v1.21.2 (clusterCIDR, clusterDNS,
+// clusterDomain, serviceCIDR), v1.22.3 (clusterCIDRv4, clusterCIDRv6), v1.23.6
+// (cattle.systemDefaultRegistry), v1.31.0 (systemDefaultIngressClass), v1.36.0
+// (prime.enabled).
+var rke2Injected = map[string]bool{
+	"global.clusterCIDR": true, "global.clusterCIDRv4": true, "global.clusterCIDRv6": true, "global.clusterDNS": true,
+	"global.clusterDomain": true, "global.rke2DataDir": true, "global.serviceCIDR": true, "global.systemDefaultIngressClass": true,
+	"global.prime.enabled": true, "global.systemDefaultRegistry": true, "global.cattle.systemDefaultRegistry": true,
+}
+
+// injected reports a spec.set value the distribution itself writes into the HelmChart: the
+// user cannot change it there, so a finding about its path helps nobody.
+func (rep *Report) injected(a *values.Assignment) bool {
+	return rep.Product == "rke2" && a.Source.Kind == values.Set && rke2Injected[a.Path]
 }
 
 // liveNearMisses reports the HelmChartConfigs of --objects meant for this chart that do not
@@ -178,7 +197,7 @@ func (rep *Report) unknownPath(a *values.Assignment, defaults map[string]any) {
 					best, bestD = sib, d
 				}
 			}
-			if best == "" || len(k) < 4 || bestD*2 > len(k) {
+			if best == "" || len(k) < 3 || bestD*2 > len(k) {
 				return
 			}
 			want := values.JoinPath(prefix, best)
@@ -322,15 +341,16 @@ func effects(rep *Report) map[values.Kind]string {
 	if rep.Chart != nil {
 		chartFile = rep.Chart.File
 	}
-	inChart := fmt.Sprintf("k3s re-applies %s when its content changes, and helm-controller then runs a helm upgrade job", chartFile)
+	prod := productName(rep.Product)
+	inChart := fmt.Sprintf("%s re-applies %s when its content changes, and helm-controller then runs a helm upgrade job", prod, chartFile)
 	if rep.Chart != nil && rep.Chart.Component != "" {
-		inChart = fmt.Sprintf("an edit to %s takes effect when k3s re-applies it (at once) and is lost at k3s's next start, which writes the file again", chartFile)
+		inChart = fmt.Sprintf("an edit to %s takes effect when %s re-applies it (at once) and is lost at %s's next start, which writes the file again", chartFile, prod, prod)
 	}
 	cfg := "a change to the HelmChartConfig runs a helm upgrade job at once (helm-controller watches HelmChartConfigs)"
 	if rep.Config != nil && !strings.HasPrefix(rep.Config.File, "/") {
 		cfg = "a change applied with kubectl runs a helm upgrade job at once (helm-controller watches HelmChartConfigs)"
 	} else if rep.Config != nil {
-		cfg = fmt.Sprintf("k3s applies %s when its content changes, and helm-controller runs a helm upgrade job at once", rep.Config.File)
+		cfg = fmt.Sprintf("%s applies %s when its content changes, and helm-controller runs a helm upgrade job at once", prod, rep.Config.File)
 	}
 	return map[values.Kind]string{
 		values.ChartDefault:                 "changes with the chart version (spec.chart, spec.version), at the next upgrade",
@@ -362,11 +382,19 @@ func (rep *Report) configOverridden() {
 			if rep.Chart.Component == "traefik" && l.Path == "global.systemDefaultRegistry" {
 				hint = "set system-default-registry in k3s's configuration (config.yaml or --system-default-registry) on every server: k3s writes it into traefik.yaml's spec.set at its next start"
 			} else if rep.Chart.Component != "" {
-				hint = fmt.Sprintf("k3s writes spec.set into %s itself; it cannot be changed from a HelmChartConfig", rep.Chart.File)
+				hint = fmt.Sprintf("%s writes spec.set into %s itself; it cannot be changed from a HelmChartConfig", productName(rep.Product), rep.Chart.File)
 			}
 			rep.diag(diag.Diagnostic{Severity: diag.Warning, Code: "values-config-overridden", Pos: sourcePos(a.Source), Key: l.Path,
 				Message: fmt.Sprintf("the HelmChartConfig sets %s, but the HelmChart's spec.set gives it too (%s), and Helm applies --set and --set-string after every values file: the HelmChartConfig's value never takes effect", l.Path, l.Source.Source.Detail),
 				Hint:    hint})
 		}
 	}
+}
+
+// productName is the distribution as people write it.
+func productName(p string) string {
+	if p == "rke2" {
+		return "RKE2"
+	}
+	return "k3s"
 }

@@ -43,7 +43,7 @@ func TestRedactValue(t *testing.T) {
 	}
 }
 
-// TestLearnSecrets: Redacted teaches the redactor the secret strings of a report's values, and of a spec.set Helm refuses
+// TestLearnSecrets: the secret strings of a report's values, and of a spec.set Helm refuses
 // (in no leaf), are taught to the redactor, so a message quoting one is redacted blanks and
 // all; other values, numbers and --show-secrets teach nothing.
 func TestLearnSecrets(t *testing.T) {
@@ -58,7 +58,7 @@ func TestLearnSecrets(t *testing.T) {
 		Input: values.Input{Set: []values.SetArg{{Key: "hosts[0].password", Value: "setPa55 word"}, {Key: "replicas", Value: "3", Int: true}}},
 	}
 	red := output.NewTextRedactor(false)
-	Redacted(rep, red)
+	learnSecrets(rep, red)
 	for _, tc := range []struct{ in, want, reason string }{
 		{`the string "hunter2 two" where`, `the string "REDACTED" where`, "a value in force, quoted with its blank"},
 		{`was "oldPa55 word"`, `was "REDACTED"`, "an overridden value"},
@@ -74,7 +74,7 @@ func TestLearnSecrets(t *testing.T) {
 		}
 	}
 	show := output.NewTextRedactor(true)
-	Redacted(rep, show)
+	learnSecrets(rep, show)
 	if got := show.Scrub("hunter2 two"); got != "hunter2 two" {
 		t.Errorf("--show-secrets: %q", got)
 	}

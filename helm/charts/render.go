@@ -6,11 +6,11 @@ import (
 	"io"
 	"strings"
 
-	"github.com/k3sconf/k3sconf/diag"
 	"github.com/k3sconf/k3sconf/internal/termesc"
 	"github.com/k3sconf/k3sconf/output"
 
 	"github.com/k3sconf/k3sconf/components"
+	"github.com/k3sconf/k3sconf/helm/release"
 	"github.com/k3sconf/k3sconf/helm/values"
 	"github.com/k3sconf/k3sconf/report"
 )
@@ -38,88 +38,136 @@ func lastKey(p string) string {
 	return ks[len(ks)-1]
 }
 
-// Redacted is the report as every renderer sees it (Text and JSON alike): a copy in which
-// each value is redacted as data by k3sconf's one redactor (output.Redactor.Data: a map
-// value by its key, a list's items by the list's key, env-list items by their name, and
-// what a string's content shows: URL and DSN credentials, PEM keys, secret lines of a
-// config text, base64 of those) and every text that quotes input (the --set arguments,
-// notes, reasons, details, findings) by its word rules, after the redactor has learnt
-// every secret value of the report (in force or overridden, from any layer, and the
-// value of a spec.set Helm refuses), so text quoting one is redacted too. Text and JSON
-// print the same records, so they cannot differ in what they reveal. With a redactor that
-// hides nothing it returns rep.
-func Redacted(rep *Report, red *output.Redactor) *Report {
-	if !red.On() || rep.Result == nil {
-		return rep
+// redactValue is a value found at the leaf path p as output shows it, redacted as data by
+// k3sconf's one redactor (output.Redactor.Data, docs/secrets.md): a map value by its key at
+// any depth, a list's items by the list's key, each on its own, an env-list item by its
+// name, and every string by what it holds (URL and DSN credentials, PEM keys, secret lines
+// of a config text, base64 of those, --flag VALUE items). Text and JSON print the same
+// redacted value: the text formats it, and never scrubs the formatted form again.
+func redactValue(p string, v any, red *output.Redactor) any {
+	return red.Data(lastKey(p), v)
+}
+
+// minLearnedDigits: a number password is learned when it has this many digits; a shorter
+// one (a PIN, a placeholder 1234) would also match line numbers and counts in sentences,
+// and is only hidden as a value.
+const minLearnedDigits = 6
+
+func digits(s string) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] >= '0' && s[i] <= '9' {
+			n++
+		}
 	}
+	return n
+}
+
+// learnSecrets teaches the redactor every secret string of the report's values (by the
+// nearest key, as redactValue hides them: shown or not, in force or overridden, from any
+// layer), so text that quotes one (a --set argument, a finding's message, a reason) is
+// redacted wherever it quotes it, blanks and all, as kubespray's learnVar does for Ansible
+// variables. A number under a secret name is learned when it has at least
+// minLearnedDigits digits.
+func learnSecrets(rep *Report, red *output.Redactor) {
+	if !red.On() || rep.Result == nil {
+		return
+	}
+	// LearnData teaches what Data hides: whole values by their names, and the parts the
+	// content rules hide (a DSN's password, a PEM body, a secret line of a config text).
+	walk := func(name string, v any) { red.LearnData(name, v) }
+	defer red.Done()
+	// A spec.set Helm refuses is in no leaf, but the args and the finding quote it.
 	for _, a := range rep.Input.Set {
-		// A spec.set Helm refuses is in no leaf, but the args and the finding quote it.
 		if !a.Int {
-			red.LearnData(setKeyName(a.Key), a.Value)
+			walk(setKeyName(a.Key), a.Value)
 		}
 	}
 	for _, l := range rep.Result.Leaves {
-		red.LearnData(lastKey(l.Path), l.Value)
+		walk(lastKey(l.Path), l.Value)
 		for _, a := range l.History {
-			red.LearnData(lastKey(a.Path), a.Value)
-		}
-	}
-	red.Done()
-	c := *rep
-	c.Chart, c.Config = redactObject(rep.Chart, red), redactObject(rep.Config, red)
-	c.DefaultsNote = red.Scrub(rep.DefaultsNote)
-	c.Notes = make([]string, len(rep.Notes))
-	for i, n := range rep.Notes {
-		c.Notes[i] = red.Scrub(n)
-	}
-	c.Diagnostics = make([]diag.Diagnostic, len(rep.Diagnostics))
-	for i, d := range rep.Diagnostics {
-		d.Key, d.Message, d.Hint = red.Key(d.Key), red.Scrub(d.Message), red.Scrub(d.Hint)
-		d.Assumes, d.Rule = red.Scrub(d.Assumes), red.Scrub(d.Rule)
-		c.Diagnostics[i] = d
-	}
-	res := *rep.Result
-	res.Args = make([]string, len(rep.Result.Args))
-	for i, a := range rep.Result.Args {
-		res.Args[i] = red.Scrub(a)
-	}
-	res.Leaves = make([]*values.Leaf, len(rep.Result.Leaves))
-	for i, l := range rep.Result.Leaves {
-		cl := *l
-		cl.Value = red.Data(lastKey(l.Path), l.Value)
-		cl.History = make([]*values.Assignment, len(l.History))
-		for j, a := range l.History {
-			ca := *a
-			ca.Value = red.Data(lastKey(a.Path), a.Value)
-			ca.Reason = red.Scrub(a.Reason)
-			ca.Source.File, ca.Source.Detail = red.Scrub(a.Source.File), red.Scrub(a.Source.Detail)
-			cl.History[j] = &ca
-			if a == l.Source {
-				cl.Source = &ca
+			walk(lastKey(a.Path), a.Value)
+			if secretKind(a.Source.Kind) {
+				learnAll(red, lastKey(a.Path), a.Value)
 			}
 		}
-		if cl.Source != nil && cl.Source == l.Source {
-			// A source outside the history (not expected): redacted on its own.
-			ca := *l.Source
-			ca.Value = red.Data(lastKey(ca.Path), ca.Value)
-			ca.Reason = red.Scrub(ca.Reason)
-			ca.Source.File, ca.Source.Detail = red.Scrub(ca.Source.File), red.Scrub(ca.Source.Detail)
-			cl.Source = &ca
-		}
-		res.Leaves[i] = &cl
 	}
-	c.Result = &res
-	return &c
+	// What the cluster's release has: its values by the same name rule, and whatever it
+	// has at a path a Secret's values file sets.
+	if st := rep.Release; st != nil {
+		for _, r := range []*release.Release{st.Compared, st.LatestRelease} {
+			if r != nil {
+				walk("", r.Config)
+			}
+		}
+		secret := secretPaths(rep)
+		for _, d := range st.Diffs {
+			if secret[d.Path] && d.HasRelease {
+				learnAll(red, lastKey(d.Path), d.Release)
+			}
+		}
+	}
 }
 
-// redactObject is a HelmChart or HelmChartConfig as output shows it.
-func redactObject(ob *components.HelmObject, red *output.Redactor) *components.HelmObject {
-	if ob == nil {
-		return nil
+// learnAll teaches the redactor every string and number under v (a value from a Secret).
+func learnAll(red *output.Redactor, name string, v any) {
+	switch t := v.(type) {
+	case map[string]any:
+		for k, x := range t {
+			learnAll(red, k, x)
+		}
+	case []any:
+		for _, x := range t {
+			learnAll(red, name, x)
+		}
+	case string:
+		red.AddSecret(name, t)
+	case float64, int64, int:
+		if s := fmt.Sprint(t); digits(s) >= minLearnedDigits {
+			red.AddSecret(name, s)
+		}
 	}
-	c := *ob
-	c.Name, c.Namespace, c.File = red.Scrub(ob.Name), red.Scrub(ob.Namespace), red.Scrub(ob.File)
-	return &c
+}
+
+// secretPaths are the leaf paths a Secret's values file (valuesSecrets) gives a value.
+func secretPaths(rep *Report) map[string]bool {
+	out := map[string]bool{}
+	for _, l := range rep.Result.Leaves {
+		for _, a := range l.History {
+			if secretKind(a.Source.Kind) {
+				out[l.Path] = true
+			}
+		}
+	}
+	return out
+}
+
+// assignmentValue is an assignment's value as output: a Secret's values are hidden whole.
+func assignmentValue(a *values.Assignment, red *output.Redactor) any {
+	if red.On() && secretKind(a.Source.Kind) {
+		return output.Redacted
+	}
+	return redactValue(a.Path, a.Value, red)
+}
+
+// leafValue is a leaf's value as output.
+func leafValue(l *values.Leaf, red *output.Redactor) any {
+	if l.Source != nil {
+		return assignmentValue(l.Source, red)
+	}
+	return redactValue(l.Path, l.Value, red)
+}
+
+// releaseShow renders a value the release has at a path: hidden whole where a Secret's
+// values file sets the path now, else by the name rule.
+func releaseShow(rep *Report, red *output.Redactor) func(string, any) any {
+	secret := secretPaths(rep)
+	return func(p string, v any) any {
+		if red.On() && secret[p] {
+			return output.Redacted
+		}
+		return redactValue(p, v, red)
+	}
 }
 
 // setKeyName is the nearest key of a --set key: its last key without a list index
@@ -147,10 +195,14 @@ func formatValue(v any) string {
 func where(s values.Source) string {
 	w := s.File
 	if s.Kind == values.ChartDefault {
-		if s.Line > 0 {
-			return fmt.Sprintf("%s (values.yaml:%d:%d)", s.File, s.Line, s.Column)
+		vf := "values.yaml"
+		if s.Detail != "" {
+			vf = s.Detail
 		}
-		return s.File + " (values.yaml)"
+		if s.Line > 0 {
+			return fmt.Sprintf("%s (%s:%d:%d)", s.File, vf, s.Line, s.Column)
+		}
+		return s.File + " (" + vf + ")"
 	}
 	if s.Line > 0 {
 		w = fmt.Sprintf("%s:%d:%d", s.File, s.Line, s.Column)
@@ -161,10 +213,10 @@ func where(s values.Source) string {
 	return w
 }
 
-func objectLine(ob *components.HelmObject) string {
+func objectLine(ob *components.HelmObject, product string) string {
 	s := fmt.Sprintf("%s %s/%s  (%s", ob.Kind, ob.Namespace, ob.Name, ob.Pos)
 	if ob.Component != "" {
-		s += ", k3s's packaged " + ob.Component
+		s += ", " + productName(product) + "'s packaged " + ob.Component
 	}
 	if ob.NamespaceMissing {
 		s += ", no metadata.namespace: default"
@@ -183,29 +235,34 @@ func Text(w io.Writer, rep *Report, red *output.Redactor, all bool) {
 	esc := termesc.NewWriter(w)
 	defer esc.Flush()
 	w = esc
-	// From here on only the redacted records are printed.
-	rep = Redacted(rep, red)
-	fmt.Fprintln(w, objectLine(rep.Chart))
+	learnSecrets(rep, red)
+	fmt.Fprintln(w, red.Scrub(objectLine(rep.Chart, rep.Product)))
 	if rep.Config != nil {
-		fmt.Fprintln(w, objectLine(rep.Config))
+		fmt.Fprintln(w, red.Scrub(objectLine(rep.Config, rep.Product)))
 	} else {
 		fmt.Fprintf(w, "HelmChartConfig: none named %s in %s\n", rep.Name, rep.Namespace)
 	}
 	if rep.HasDefaults {
 		fmt.Fprintf(w, "chart defaults: %s (%s %s)\n", rep.ChartFile, rep.ChartName, rep.ChartVersion)
 	} else {
-		fmt.Fprintf(w, "chart defaults: not read: %s\n", rep.DefaultsNote)
+		fmt.Fprintf(w, "chart defaults: not read: %s\n", red.Scrub(rep.DefaultsNote))
 	}
 	fmt.Fprintf(w, "Helm %s: every values file in this order, then every --set, then every --set-string:\n", HelmJobs[rep.Helm].Release)
 	args := rep.Result.Args
 	for i := 0; i+1 < len(args); i += 2 {
-		fmt.Fprintf(w, "  %s %s\n", args[i], args[i+1])
+		fmt.Fprintf(w, "  %s %s\n", args[i], red.Scrub(args[i+1]))
 	}
 	if len(args) == 0 {
 		fmt.Fprintln(w, "  (no values at all)")
 	}
 	for _, n := range rep.Notes {
-		fmt.Fprintf(w, "note: %s\n", n)
+		fmt.Fprintf(w, "note: %s\n", red.Scrub(n))
+	}
+	show := releaseShow(rep, red)
+	if rep.Release != nil {
+		for _, l := range rep.Release.Lines(func(p string, v any) string { return formatValue(show(p, v)) }, red.Scrub) {
+			fmt.Fprintln(w, l)
+		}
 	}
 	n := 0
 	for _, l := range rep.Result.Leaves {
@@ -214,7 +271,7 @@ func Text(w io.Writer, rep *Report, red *output.Redactor, all bool) {
 		}
 		n++
 		fmt.Fprintln(w)
-		val := formatValue(l.Value)
+		val := formatValue(leafValue(l, red))
 		if l.Deleted {
 			fmt.Fprintf(w, "%s  deleted (not in .Values)\n", l.Path)
 		} else if l.Replaced {
@@ -223,16 +280,24 @@ func Text(w io.Writer, rep *Report, red *output.Redactor, all bool) {
 			fmt.Fprintf(w, "%s = %s\n", l.Path, val)
 		}
 		if l.Source != nil {
-			fmt.Fprintf(w, "  from: %s %s\n", l.Source.Source.Kind, where(l.Source.Source))
+			fmt.Fprintf(w, "  from: %s %s\n", l.Source.Source.Kind, red.Scrub(where(l.Source.Source)))
+			if l.Via != "" {
+				fmt.Fprintf(w, "  via: %s\n", red.Scrub(l.Via))
+			}
 			if e := rep.Effect[l.Source.Source.Kind]; e != "" {
 				fmt.Fprintf(w, "  takes effect: %s\n", e)
+			}
+		}
+		if rep.Release != nil {
+			if n := rep.Release.Note(l.Path, shown(l, false), func(v any) string { return formatValue(show(l.Path, v)) }); n != "" {
+				fmt.Fprintf(w, "  release: %s\n", red.Scrub(n))
 			}
 		}
 		if len(l.History) > 1 || l.Deleted || l.Replaced {
 			fmt.Fprintln(w, "  every assignment, lowest first:")
 			for i, a := range l.History {
-				fmt.Fprintf(w, "   %d. %-29s %s  %s\n", i+1, a.Source.Kind, where(a.Source), formatValue(a.Value))
-				fmt.Fprintf(w, "      %s: %s\n", a.Outcome, a.Reason)
+				fmt.Fprintf(w, "   %d. %-29s %s  %s\n", i+1, a.Source.Kind, red.Scrub(where(a.Source)), formatValue(assignmentValue(a, red)))
+				fmt.Fprintf(w, "      %s: %s\n", a.Outcome, red.Scrub(a.Reason))
 			}
 		}
 	}
@@ -241,7 +306,7 @@ func Text(w io.Writer, rep *Report, red *output.Redactor, all bool) {
 	}
 	if len(rep.Diagnostics) > 0 {
 		fmt.Fprintln(w)
-		report.Findings(w, rep.Diagnostics, redactedAlready)
+		report.Findings(w, rep.Diagnostics, red)
 	}
 }
 
@@ -258,7 +323,9 @@ type Document struct {
 	Args            []string            `json:"args"`
 	Notes           []string            `json:"notes"`
 	Values          map[string]ValueDoc `json:"values"`
-	Diagnostics     []report.Diagnostic `json:"diagnostics"`
+	// Release is what --objects says about the Helm release (absent without --objects).
+	Release     *release.Doc        `json:"release,omitempty"`
+	Diagnostics []report.Diagnostic `json:"diagnostics"`
 }
 
 // ObjectDoc locates a HelmChart or HelmChartConfig.
@@ -281,12 +348,15 @@ type ArchiveDoc struct {
 
 // ValueDoc is one leaf path.
 type ValueDoc struct {
-	Value       any             `json:"value"`
-	Deleted     bool            `json:"deleted,omitempty"`
-	Replaced    bool            `json:"replaced,omitempty"`
-	Source      *SourceDoc      `json:"source"`
-	TakesEffect string          `json:"takesEffect,omitempty"`
-	History     []AssignmentDoc `json:"history"`
+	Value       any        `json:"value"`
+	Deleted     bool       `json:"deleted,omitempty"`
+	Replaced    bool       `json:"replaced,omitempty"`
+	Source      *SourceDoc `json:"source"`
+	Via         string     `json:"via,omitempty"`
+	TakesEffect string     `json:"takesEffect,omitempty"`
+	// Release says whether the release has the value (with --objects).
+	Release string          `json:"release,omitempty"`
+	History []AssignmentDoc `json:"history"`
 }
 
 // SourceDoc is where an assignment was written.
@@ -310,21 +380,16 @@ func objectDoc(ob *components.HelmObject) ObjectDoc {
 	return ObjectDoc{Namespace: ob.Namespace, Name: ob.Name, File: ob.File, Line: ob.Pos.Line, Column: ob.Pos.Column, State: string(ob.State), Component: ob.Component}
 }
 
-func sourceDoc(s values.Source) SourceDoc {
-	return SourceDoc{Kind: string(s.Kind), File: s.File, Line: s.Line, Column: s.Column, Detail: s.Detail}
+func sourceDoc(s values.Source, red *output.Redactor) SourceDoc {
+	return SourceDoc{Kind: string(s.Kind), File: s.File, Line: s.Line, Column: s.Column, Detail: red.Scrub(s.Detail)}
 }
-
-// redactedAlready is the redactor the renderers hand the findings to: they are redacted
-// already (Redacted).
-var redactedAlready = output.NewTextRedactor(true)
 
 // JSON is the report as the "values" document.
 func JSON(rep *Report, env output.Envelope, red *output.Redactor, all bool) *Document {
-	// From here on only the redacted records are written.
-	rep = Redacted(rep, red)
+	learnSecrets(rep, red)
 	d := &Document{Envelope: env, Chart: rep.Name, Namespace: rep.Namespace, HelmChart: objectDoc(rep.Chart),
 		Helm: HelmJobs[rep.Helm].Release, Args: []string{}, Notes: []string{}, Values: map[string]ValueDoc{},
-		Diagnostics: components.DiagnosticDocs(rep.Diagnostics, redactedAlready)}
+		Diagnostics: components.DiagnosticDocs(rep.Diagnostics, red)}
 	if rep.Config != nil {
 		c := objectDoc(rep.Config)
 		d.HelmChartConfig = &c
@@ -332,24 +397,35 @@ func JSON(rep *Report, env output.Envelope, red *output.Redactor, all bool) *Doc
 	if rep.HasDefaults {
 		d.ChartArchive = &ArchiveDoc{File: rep.ChartFile, Name: rep.ChartName, Version: rep.ChartVersion}
 	} else {
-		d.DefaultsNote = rep.DefaultsNote
+		d.DefaultsNote = red.Scrub(rep.DefaultsNote)
 	}
-	d.Args = append(d.Args, rep.Result.Args...)
-	d.Notes = append(d.Notes, rep.Notes...)
+	for _, a := range rep.Result.Args {
+		d.Args = append(d.Args, red.Scrub(a))
+	}
+	for _, n := range rep.Notes {
+		d.Notes = append(d.Notes, red.Scrub(n))
+	}
+	show := releaseShow(rep, red)
 	for _, l := range rep.Result.Leaves {
 		if !shown(l, all) {
 			continue
 		}
-		v := ValueDoc{Value: l.Value, Deleted: l.Deleted, Replaced: l.Replaced, History: []AssignmentDoc{}}
+		v := ValueDoc{Value: leafValue(l, red), Deleted: l.Deleted, Replaced: l.Replaced, Via: red.Scrub(l.Via), History: []AssignmentDoc{}}
 		if l.Source != nil {
-			s := sourceDoc(l.Source.Source)
+			s := sourceDoc(l.Source.Source, red)
 			v.Source = &s
 			v.TakesEffect = rep.Effect[l.Source.Source.Kind]
 		}
 		for _, a := range l.History {
-			v.History = append(v.History, AssignmentDoc{Value: a.Value, Source: sourceDoc(a.Source), Outcome: string(a.Outcome), Reason: a.Reason})
+			v.History = append(v.History, AssignmentDoc{Value: assignmentValue(a, red), Source: sourceDoc(a.Source, red), Outcome: string(a.Outcome), Reason: red.Scrub(a.Reason)})
+		}
+		if rep.Release != nil {
+			v.Release = red.Scrub(rep.Release.Note(l.Path, shown(l, false), func(x any) string { return formatValue(show(l.Path, x)) }))
 		}
 		d.Values[l.Path] = v
+	}
+	if rep.Release != nil {
+		d.Release = rep.Release.Doc(show, red.Scrub)
 	}
 	return d
 }
