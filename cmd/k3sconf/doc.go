@@ -2,8 +2,9 @@
 // flag, where it came from (file:line:column), and why every other setting lost.
 //
 //	k3sconf [--root DIR] [--product k3s|rke2] [--command server|agent|etcd-snapshot]
-//	        [--unit PATH] [--config PATH] [--k3s-version V] [--json] [--show-secrets]
-//	        show | explain KEY… | args | sources | check | status | components | compose [FILE]
+//	        [--unit PATH] [--config PATH] [--k3s-version V] [--json | -o json|yaml]
+//	        [--show-secrets] show | explain KEY… | args | sources | check | status |
+//	        components | values CHART | compose [FILE] | fleet | kubespray … | version
 //
 // Exit codes, the same rule for every command (docs/exit-codes.md): 0 ok; 1 the node has a
 // problem (k3s or systemd would refuse it, check found errors, a pending restart, an unknown

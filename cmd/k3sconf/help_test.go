@@ -227,3 +227,22 @@ func testTree() *app {
 	a.newRoot(false)
 	return a
 }
+
+// TestOverviewFlags: the overview's global flags are the root's, so a global flag added to
+// the tree is added to k3sconf --help too.
+func TestOverviewFlags(t *testing.T) {
+	_, section, _ := strings.Cut(usage, "\nGlobal flags (")
+	section, _, _ = strings.Cut(section, "\n\n")
+	var listed []string
+	for _, m := range regexp.MustCompile(`(?m)^  (?:-., )?--([a-z0-9-]+)`).FindAllStringSubmatch(section, -1) {
+		listed = append(listed, m[1])
+	}
+	var globals []string
+	_, gs := visibleFlags(testTree().tree[0].Root().Flags())
+	for _, f := range gs {
+		globals = append(globals, f.Name)
+	}
+	if diff := cmp.Diff(globals, listed); diff != "" {
+		t.Errorf("the root's global flags (-) and the overview's (+) differ: edit usage in main.go:\n%s", diff)
+	}
+}

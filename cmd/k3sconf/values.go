@@ -107,7 +107,7 @@ func filterPaths(leaves []*values.Leaf, paths []string) ([]*values.Leaf, []unkno
 	for _, p := range paths {
 		found := false
 		for _, l := range leaves {
-			if l.Path == p || strings.HasPrefix(l.Path, p+".") {
+			if l.Name == p || strings.HasPrefix(l.Name, p+".") {
 				keep = append(keep, l)
 				found = true
 			}
@@ -115,14 +115,14 @@ func filterPaths(leaves []*values.Leaf, paths []string) ([]*values.Leaf, []unkno
 		if !found {
 			best, bestD := "", 4
 			for _, l := range leaves {
-				if d := fuzzy.Distance(p, l.Path); d < bestD {
-					best, bestD = l.Path, d
+				if d := fuzzy.Distance(p, l.Name); d < bestD {
+					best, bestD = l.Name, d
 				}
 			}
 			unknown = append(unknown, unknownPath{p, best})
 		}
 	}
-	sort.SliceStable(keep, func(i, j int) bool { return keep[i].Path < keep[j].Path })
+	sort.SliceStable(keep, func(i, j int) bool { return keep[i].Name < keep[j].Name })
 	out := keep[:0]
 	for i, l := range keep {
 		if i == 0 || keep[i-1] != l {

@@ -9,6 +9,7 @@ import (
 	"github.com/k3sconf/k3sconf/diag"
 	"github.com/k3sconf/k3sconf/helm/values"
 	"github.com/k3sconf/k3sconf/internal/fuzzy"
+	"github.com/k3sconf/k3sconf/provenance"
 )
 
 // stockTraefik is what k3s's own traefik.yaml has ever set (k3s-io/k3s manifests/traefik.yaml,
@@ -59,7 +60,7 @@ func (rep *Report) findings(ch *values.Chart, comp *components.Report) {
 	for _, c := range res.Conflicts {
 		pos := rep.Chart.Pos
 		for _, l := range res.Leaves {
-			if (l.Path == c.Path || strings.HasPrefix(l.Path, c.Path+".")) && l.Source != nil && l.Source.Source.Kind != values.ChartDefault {
+			if (l.Name == c.Path || strings.HasPrefix(l.Name, c.Path+".")) && l.Source != nil && l.Source.Kind != values.ChartDefault {
 				pos = sourcePos(l.Source.Source)
 				break
 			}
@@ -143,14 +144,12 @@ func targetNamespace(ob *components.HelmObject) string {
 	return ob.Namespace
 }
 
-func sourcePos(s values.Source) diag.Position {
-	return diag.Position{File: s.File, Line: s.Line, Column: s.Column}
-}
+func sourcePos(s provenance.Source) diag.Position { return s.Pos }
 
 // failure reports what Helm refuses: a values file that does not parse, a --set it
 // cannot apply. The job fails and the release keeps what it had.
 func (rep *Report) failure(f *values.Failure) {
-	pos := sourcePos(f.Source)
+	pos := sourcePos(f.Source.Source)
 	if f.Source.Kind == values.Set {
 		rep.diag(diag.Diagnostic{Severity: diag.Error, Code: "values-set-failed", Pos: pos,
 			Message: fmt.Sprintf("Helm refuses %s: %v; the Helm job fails on every retry and the release keeps the values it had", f.Source.Detail, f.Err),
@@ -164,10 +163,10 @@ func (rep *Report) failure(f *values.Failure) {
 	msg := fmt.Sprintf("%s does not parse as Helm reads a values file; Helm says %q", f.Source.Kind, f.Err.Error())
 	if inner > 0 && rep.Chart != nil {
 		for _, ob := range []*components.HelmObject{rep.Chart, rep.Config} {
-			if ob == nil || ob.File != f.Source.File {
+			if ob == nil || ob.File != f.Source.Pos.File {
 				continue
 			}
-			if vc := field(field(ob.Doc, "spec"), "valuesContent"); vc != nil && vc.Line == f.Source.Line {
+			if vc := field(field(ob.Doc, "spec"), "valuesContent"); vc != nil && vc.Line == f.Source.Pos.Line {
 				l, _ := contentMap(ob.Data, vc)(inner, 1)
 				msg += fmt.Sprintf(": line %d of valuesContent, line %d of %s", inner, l, ob.File)
 				pos.Line, pos.Column = l, 0
@@ -230,7 +229,7 @@ func (rep *Report) setType(a *values.Assignment, defaults map[string]any) {
 	if !ok || def == nil {
 		return
 	}
-	detail := a.Source.Detail
+	detail := a.Detail
 	switch v := a.Value.(type) {
 	case string:
 		_, defNum := def.(float64)
@@ -299,7 +298,7 @@ func (rep *Report) packagedEdits() {
 	}
 	for _, l := range rep.Result.Leaves {
 		for _, a := range l.History {
-			if a.Source.Kind == values.HelmChartValuesContent && a.Source.File == c.File && !stockTraefik.paths[a.Path] && !stockAncestor(a.Path) {
+			if a.Source.Kind == values.HelmChartValuesContent && a.Pos.File == c.File && !stockTraefik.paths[a.Path] && !stockAncestor(a.Path) {
 				report(sourcePos(a.Source), "valuesContent "+a.Path)
 			}
 		}
@@ -369,7 +368,7 @@ func effects(rep *Report) map[values.Kind]string {
 // no HelmChartConfig can change them.
 func (rep *Report) configOverridden() {
 	for _, l := range rep.Result.Leaves {
-		if l.Source == nil || l.Source.Source.Kind != values.Set {
+		if l.Source == nil || l.Source.Kind != values.Set {
 			continue
 		}
 		for _, a := range l.History {
@@ -378,14 +377,14 @@ func (rep *Report) configOverridden() {
 			default:
 				continue
 			}
-			hint := fmt.Sprintf("change spec.set of the HelmChart in %s, or remove %s from it", rep.Chart.File, l.Path)
-			if rep.Chart.Component == "traefik" && l.Path == "global.systemDefaultRegistry" {
+			hint := fmt.Sprintf("change spec.set of the HelmChart in %s, or remove %s from it", rep.Chart.File, l.Name)
+			if rep.Chart.Component == "traefik" && l.Name == "global.systemDefaultRegistry" {
 				hint = "set system-default-registry in k3s's configuration (config.yaml or --system-default-registry) on every server: k3s writes it into traefik.yaml's spec.set at its next start"
 			} else if rep.Chart.Component != "" {
 				hint = fmt.Sprintf("%s writes spec.set into %s itself; it cannot be changed from a HelmChartConfig", productName(rep.Product), rep.Chart.File)
 			}
-			rep.diag(diag.Diagnostic{Severity: diag.Warning, Code: "values-config-overridden", Pos: sourcePos(a.Source), Key: l.Path,
-				Message: fmt.Sprintf("the HelmChartConfig sets %s, but the HelmChart's spec.set gives it too (%s), and Helm applies --set and --set-string after every values file: the HelmChartConfig's value never takes effect", l.Path, l.Source.Source.Detail),
+			rep.diag(diag.Diagnostic{Severity: diag.Warning, Code: "values-config-overridden", Pos: sourcePos(a.Source), Key: l.Name,
+				Message: fmt.Sprintf("the HelmChartConfig sets %s, but the HelmChart's spec.set gives it too (%s), and Helm applies --set and --set-string after every values file: the HelmChartConfig's value never takes effect", l.Name, l.Source.Detail),
 				Hint:    hint})
 		}
 	}

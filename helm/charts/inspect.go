@@ -80,7 +80,7 @@ type Report struct {
 	Effect map[values.Kind]string
 	// Notes are facts about the chart's state (disabled, skipped, refused).
 	Notes       []string
-	Diagnostics []diag.Diagnostic
+	Diagnostics diag.Diagnostics
 	// Incomplete is set when an input could not be read.
 	Incomplete bool
 	// HasDefaults is set when the chart's values.yaml was read.

@@ -58,14 +58,14 @@ func (rep *Report) compareRelease() {
 		}
 	}
 	for _, l := range rep.Result.Leaves {
-		if l.Source == nil || l.Source.Source.Kind == values.ChartDefault {
+		if l.Source == nil || l.Source.Kind == values.ChartDefault {
 			continue
 		}
 		obj := "HelmChart"
-		if strings.HasPrefix(string(l.Source.Source.Kind), "helmchartconfig-") {
+		if strings.HasPrefix(string(l.Source.Kind), "helmchartconfig-") {
 			obj = "HelmChartConfig"
 		}
-		in.Origins[l.Path] = release.Origin{Object: obj, Pos: sourcePos(l.Source.Source)}
+		in.Origins[l.Name] = release.Origin{Object: obj, Pos: sourcePos(l.Source.Source)}
 	}
 	rep.Release = release.Compare(rep.relObjs, in)
 	rep.Diagnostics = append(rep.Diagnostics, rep.Release.Diagnostics...)

@@ -84,7 +84,7 @@ func learnSecrets(rep *Report, red *output.Redactor) {
 		}
 	}
 	for _, l := range rep.Result.Leaves {
-		walk(lastKey(l.Path), l.Value)
+		walk(lastKey(l.Name), l.Value)
 		for _, a := range l.History {
 			walk(lastKey(a.Path), a.Value)
 			if secretKind(a.Source.Kind) {
@@ -135,7 +135,7 @@ func secretPaths(rep *Report) map[string]bool {
 	for _, l := range rep.Result.Leaves {
 		for _, a := range l.History {
 			if secretKind(a.Source.Kind) {
-				out[l.Path] = true
+				out[l.Name] = true
 			}
 		}
 	}
@@ -155,7 +155,7 @@ func leafValue(l *values.Leaf, red *output.Redactor) any {
 	if l.Source != nil {
 		return assignmentValue(l.Source, red)
 	}
-	return redactValue(l.Path, l.Value, red)
+	return redactValue(l.Name, l.Value, red)
 }
 
 // releaseShow renders a value the release has at a path: hidden whole where a Secret's
@@ -193,19 +193,19 @@ func formatValue(v any) string {
 }
 
 func where(s values.Source) string {
-	w := s.File
+	w := s.Pos.File
 	if s.Kind == values.ChartDefault {
 		vf := "values.yaml"
 		if s.Detail != "" {
 			vf = s.Detail
 		}
-		if s.Line > 0 {
-			return fmt.Sprintf("%s (%s:%d:%d)", s.File, vf, s.Line, s.Column)
+		if s.Pos.Line > 0 {
+			return fmt.Sprintf("%s (%s:%d:%d)", s.Pos.File, vf, s.Pos.Line, s.Pos.Column)
 		}
-		return s.File + " (" + vf + ")"
+		return s.Pos.File + " (" + vf + ")"
 	}
-	if s.Line > 0 {
-		w = fmt.Sprintf("%s:%d:%d", s.File, s.Line, s.Column)
+	if s.Pos.Line > 0 {
+		w = fmt.Sprintf("%s:%d:%d", s.Pos.File, s.Pos.Line, s.Pos.Column)
 	}
 	if s.Kind == values.Set || s.Detail != "" {
 		w += "  " + s.Detail
@@ -273,30 +273,30 @@ func Text(w io.Writer, rep *Report, red *output.Redactor, all bool) {
 		fmt.Fprintln(w)
 		val := formatValue(leafValue(l, red))
 		if l.Deleted {
-			fmt.Fprintf(w, "%s  deleted (not in .Values)\n", l.Path)
+			fmt.Fprintf(w, "%s  deleted (not in .Values)\n", l.Name)
 		} else if l.Replaced {
-			fmt.Fprintf(w, "%s  replaced (no longer a value of its own)\n", l.Path)
+			fmt.Fprintf(w, "%s  replaced (no longer a value of its own)\n", l.Name)
 		} else {
-			fmt.Fprintf(w, "%s = %s\n", l.Path, val)
+			fmt.Fprintf(w, "%s = %s\n", l.Name, val)
 		}
 		if l.Source != nil {
-			fmt.Fprintf(w, "  from: %s %s\n", l.Source.Source.Kind, red.Scrub(where(l.Source.Source)))
+			fmt.Fprintf(w, "  from: %s %s\n", l.Source.Kind, red.Scrub(where(l.Source.From())))
 			if l.Via != "" {
 				fmt.Fprintf(w, "  via: %s\n", red.Scrub(l.Via))
 			}
-			if e := rep.Effect[l.Source.Source.Kind]; e != "" {
+			if e := rep.Effect[l.Source.Kind]; e != "" {
 				fmt.Fprintf(w, "  takes effect: %s\n", e)
 			}
 		}
 		if rep.Release != nil {
-			if n := rep.Release.Note(l.Path, shown(l, false), func(v any) string { return formatValue(show(l.Path, v)) }); n != "" {
+			if n := rep.Release.Note(l.Name, shown(l, false), func(v any) string { return formatValue(show(l.Name, v)) }); n != "" {
 				fmt.Fprintf(w, "  release: %s\n", red.Scrub(n))
 			}
 		}
 		if len(l.History) > 1 || l.Deleted || l.Replaced {
 			fmt.Fprintln(w, "  every assignment, lowest first:")
 			for i, a := range l.History {
-				fmt.Fprintf(w, "   %d. %-29s %s  %s\n", i+1, a.Source.Kind, red.Scrub(where(a.Source)), formatValue(assignmentValue(a, red)))
+				fmt.Fprintf(w, "   %d. %-29s %s  %s\n", i+1, a.Source.Kind, red.Scrub(where(a.From())), formatValue(assignmentValue(a, red)))
 				fmt.Fprintf(w, "      %s: %s\n", a.Outcome, red.Scrub(a.Reason))
 			}
 		}
@@ -381,7 +381,7 @@ func objectDoc(ob *components.HelmObject) ObjectDoc {
 }
 
 func sourceDoc(s values.Source, red *output.Redactor) SourceDoc {
-	return SourceDoc{Kind: string(s.Kind), File: s.File, Line: s.Line, Column: s.Column, Detail: red.Scrub(s.Detail)}
+	return SourceDoc{Kind: string(s.Kind), File: s.Pos.File, Line: s.Pos.Line, Column: s.Pos.Column, Detail: red.Scrub(s.Detail)}
 }
 
 // JSON is the report as the "values" document.
@@ -412,17 +412,17 @@ func JSON(rep *Report, env output.Envelope, red *output.Redactor, all bool) *Doc
 		}
 		v := ValueDoc{Value: leafValue(l, red), Deleted: l.Deleted, Replaced: l.Replaced, Via: red.Scrub(l.Via), History: []AssignmentDoc{}}
 		if l.Source != nil {
-			s := sourceDoc(l.Source.Source, red)
+			s := sourceDoc(l.Source.From(), red)
 			v.Source = &s
-			v.TakesEffect = rep.Effect[l.Source.Source.Kind]
+			v.TakesEffect = rep.Effect[l.Source.Kind]
 		}
 		for _, a := range l.History {
-			v.History = append(v.History, AssignmentDoc{Value: assignmentValue(a, red), Source: sourceDoc(a.Source, red), Outcome: string(a.Outcome), Reason: red.Scrub(a.Reason)})
+			v.History = append(v.History, AssignmentDoc{Value: assignmentValue(a, red), Source: sourceDoc(a.From(), red), Outcome: string(a.Outcome), Reason: red.Scrub(a.Reason)})
 		}
 		if rep.Release != nil {
-			v.Release = red.Scrub(rep.Release.Note(l.Path, shown(l, false), func(x any) string { return formatValue(show(l.Path, x)) }))
+			v.Release = red.Scrub(rep.Release.Note(l.Name, shown(l, false), func(x any) string { return formatValue(show(l.Name, x)) }))
 		}
-		d.Values[l.Path] = v
+		d.Values[l.Name] = v
 	}
 	if rep.Release != nil {
 		d.Release = rep.Release.Doc(show, red.Scrub)

@@ -219,7 +219,7 @@ func compareDeps(t testing.TB, helm string, o oracle, c depCase) bool {
 			continue
 		}
 		if l.Source == nil || !reflect.DeepEqual(l.Source.Value, l.Value) {
-			t.Errorf("%s (%s): leaf %s = %#v has source %+v\ncase:\n%s", c.name, o.name, l.Path, l.Value, l.Source, c.describe())
+			t.Errorf("%s (%s): leaf %s = %#v has source %+v\ncase:\n%s", c.name, o.name, l.Name, l.Value, l.Source, c.describe())
 			return false
 		}
 	}
