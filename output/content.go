@@ -37,46 +37,107 @@ func redactPEM(s string) string {
 	})
 }
 
-// secretLine matches a line of ini, properties, env or YAML text: NAME, then '=' or ':'
-// with or without blanks around it, then the value to the end of the line. A leading "- "
-// (a YAML list item), "export " and quotes around NAME are allowed.
-var secretLine = regexp.MustCompile(`(?m)^([ \t]*(?:- +|export +)?["']?)([A-Za-z_][A-Za-z0-9_.\-]*)(["']?[ \t]*[=:][ \t]*)([^\r\n]*)$`)
-
 // redactLines hides the value of every NAME = VALUE (NAME: VALUE) line of s whose NAME is
-// secret: "admin_password = x" in an ini file, "secret_access_key: x" in a config string.
-// A value that is a switch, empty, or a file under a *key name stays.
+// secret, with or without blanks around the separator: "admin_password = x" in an ini or
+// properties file, "secret_access_key: x" in a config string. A leading "- " (a YAML list
+// item), "export " and quotes around NAME are allowed; the value runs to the end of the
+// line (quotes and a trailing comma stay). A value that is a switch, empty, or a file
+// under a *key name stays, and so does a URL after NAME: ("endpoint: https://…").
 func (r *Redactor) redactLines(s string) string {
 	if strings.IndexByte(s, '=') < 0 && strings.IndexByte(s, ':') < 0 {
 		return s
 	}
-	return secretLine.ReplaceAllStringFunc(s, func(m string) string {
-		sub := secretLine.FindStringSubmatch(m)
-		name, v := sub[2], sub[4]
-		if strings.HasPrefix(sub[3], ":") && strings.HasPrefix(v, "//") {
-			return m // a URL's scheme, not a key
+	var b strings.Builder
+	changed := false
+	for start := 0; start < len(s); {
+		end := strings.IndexByte(s[start:], '\n')
+		if end < 0 {
+			end = len(s)
+		} else {
+			end += start
 		}
-		k, isBool := r.nameKind(name)
-		if k == notSecret || isBool {
-			return m
+		line := s[start:end]
+		if red, ok := r.secretLine(line); ok {
+			if !changed {
+				changed = true
+				b.Grow(len(s))
+				b.WriteString(s[:start])
+			}
+			b.WriteString(red)
+		} else if changed {
+			b.WriteString(line)
 		}
-		core, tail := v, ""
-		if t := strings.TrimRight(core, " \t"); t != core {
-			core, tail = t, core[len(t):]
+		if end < len(s) && changed {
+			b.WriteByte('\n')
 		}
-		// A quoted value keeps its quotes; a trailing comma (JSON, flow YAML) stays.
-		open, close := "", ""
-		if strings.HasSuffix(core, ",") {
-			core, close = core[:len(core)-1], ","
+		start = end + 1
+	}
+	if !changed {
+		return s
+	}
+	return b.String()
+}
+
+// secretLine redacts one line of redactLines.
+func (r *Redactor) secretLine(line string) (string, bool) {
+	i := 0
+	for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+		i++
+	}
+	for _, p := range []string{"- ", "export "} {
+		if strings.HasPrefix(line[i:], p) {
+			i += len(p)
+			for i < len(line) && line[i] == ' ' {
+				i++
+			}
 		}
-		if len(core) >= 2 && (core[0] == '"' || core[0] == '\'') && core[len(core)-1] == core[0] {
-			open, close, core = core[:1], core[len(core)-1:]+close, core[1:len(core)-1]
-		}
-		red := r.hide(k, name, core)
-		if red == core {
-			return m
-		}
-		return sub[1] + name + sub[3] + open + red + close + tail
-	})
+	}
+	if i < len(line) && (line[i] == '"' || line[i] == '\'') {
+		i++
+	}
+	st := i
+	for i < len(line) && isNameByte(line[i]) && line[i] != '+' {
+		i++
+	}
+	name := line[st:i]
+	if name == "" {
+		return "", false
+	}
+	if i < len(line) && (line[i] == '"' || line[i] == '\'') {
+		i++
+	}
+	for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+		i++
+	}
+	if i == len(line) || (line[i] != '=' && line[i] != ':') {
+		return "", false
+	}
+	sep := line[i]
+	i++
+	if sep == ':' && strings.HasPrefix(line[i:], "//") {
+		return "", false // a URL's scheme, not a key
+	}
+	for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+		i++
+	}
+	k, isBool := r.nameKind(name)
+	if k == notSecret || isBool {
+		return "", false
+	}
+	core := strings.TrimRight(line[i:], " \t\r")
+	tail := line[i+len(core):]
+	open, close := "", ""
+	if strings.HasSuffix(core, ",") {
+		core, close = core[:len(core)-1], ","
+	}
+	if len(core) >= 2 && (core[0] == '"' || core[0] == '\'') && core[len(core)-1] == core[0] {
+		open, close, core = core[:1], core[len(core)-1:]+close, core[1:len(core)-1]
+	}
+	red := r.hide(k, name, core)
+	if red == core {
+		return "", false
+	}
+	return line[:i] + open + red + close + tail, true
 }
 
 // base64Text decodes s when it is standard or URL base64 of at least 24 characters

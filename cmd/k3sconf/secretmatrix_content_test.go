@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/base64"
+	"encoding/json"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -175,5 +176,54 @@ func init() {
 	for _, id := range []string{"fleet node folder unbalanced quote: --token v", "fleet node folder unbalanced quote: DSN password",
 		"fleet node folder bad specifier: neighbour", "fleet node folder bad specifier: --flag=v%z"} {
 		silentPlaces[id] = true
+	}
+}
+
+// TestValuesTextJSONAgree: `values` and `values --json` print the same redacted records:
+// every value's text line is the JSON document's value, formatted. Before issue 25 the text
+// scrubbed the formatted value again (a list of three became ["--token=REDACTED"]) while
+// the JSON printed what the text hid; with the structured redaction removed (redactValue
+// returning its value) the secret matrix fails on the JSON, and a text-only scrub fails
+// here.
+func TestValuesTextJSONAgree(t *testing.T) {
+	var c matrixCase
+	for _, mc := range matrixCases() {
+		if mc.name == "values-content" {
+			c = mc
+		}
+	}
+	g, runs := matrixResult(t, c, 7, false)
+	text, js := runs[1].out, runs[6].out // --all values app, text and --json
+	if !strings.Contains(strings.Join(runs[6].args, " "), "--json --all values app") {
+		t.Fatalf("run 6 is `%s`", strings.Join(runs[6].args, " "))
+	}
+	var doc struct {
+		Values map[string]struct {
+			Value    any  `json:"value"`
+			Deleted  bool `json:"deleted"`
+			Replaced bool `json:"replaced"`
+		} `json:"values"`
+	}
+	if err := json.Unmarshal([]byte(js), &doc); err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for p, v := range doc.Values {
+		if v.Deleted || v.Replaced {
+			continue
+		}
+		b, _ := json.Marshal(v.Value)
+		if want := p + " = " + string(b) + "\n"; !strings.Contains(text, want) {
+			t.Errorf("%s: the text does not print the JSON's value %s", p, b)
+		}
+		checked++
+	}
+	if checked < 20 {
+		t.Fatalf("only %d values compared", checked)
+	}
+	for _, p := range g.places {
+		if hit := leakIn(p, text+js); hit != "" {
+			t.Errorf("%s leaks: %q", p.id, hit)
+		}
 	}
 }
