@@ -1,0 +1,99 @@
+package resolve_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/spf13/afero"
+
+	"github.com/k3sconf/k3sconf/diag"
+	"github.com/k3sconf/k3sconf/profile"
+	"github.com/k3sconf/k3sconf/resolve"
+)
+
+// issue29Case is one node of issue 29's tests: its files, how it is resolved, and the
+// findings (code → severity, "" = absent) with a part of the first wanted finding's fix.
+type issue29Case struct {
+	name, reason     string
+	files            map[string]string
+	command, version string
+	product          string
+	want             map[string]diag.Severity
+	hint, hintNot    string
+	count            map[string]int // code → how many findings of it
+}
+
+func runIssue29(t *testing.T, tests []issue29Case) {
+	t.Helper()
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			fs := afero.NewMemMapFs()
+			for p, c := range tc.files {
+				_ = afero.WriteFile(fs, p, []byte(c), 0o644)
+			}
+			opts := resolve.Options{FS: fs, Command: tc.command, Version: tc.version}
+			if tc.product == "rke2" {
+				opts.Profile = profile.RKE2()
+			}
+			res, err := resolve.Resolve(opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := map[string]diag.Severity{}
+			n := map[string]int{}
+			hints := map[string]string{}
+			for _, d := range res.Diagnostics {
+				got[d.Code] = d.Severity
+				n[d.Code]++
+				hints[d.Code] += d.Hint + "\n"
+			}
+			for code, sev := range tc.want {
+				if got[code] != sev {
+					t.Errorf("%s: %s is %q, want %q\n%v", tc.reason, code, got[code], sev, res.Diagnostics)
+				}
+				if sev != "" && tc.hint != "" && !strings.Contains(hints[code], tc.hint) {
+					t.Errorf("%s: %s's fix %q lacks %q", tc.reason, code, hints[code], tc.hint)
+				}
+				if sev != "" && tc.hintNot != "" && strings.Contains(hints[code], tc.hintNot) {
+					t.Errorf("%s: %s's fix %q has %q", tc.reason, code, hints[code], tc.hintNot)
+				}
+			}
+			for code, c := range tc.count {
+				if n[code] != c {
+					t.Errorf("%s: %d findings %s, want %d", tc.reason, n[code], code, c)
+				}
+			}
+		})
+	}
+}
+
+// TestIssue29Fixes: fixes that keep what the user meant, and one finding per mistake.
+func TestIssue29Fixes(t *testing.T) {
+	const agentUnit = "[Service]\nExecStart=/usr/local/bin/k3s agent\n"
+	const agentJoin = "server: https://10.0.0.1:6443\ntoken: abc\n"
+	runIssue29(t, []issue29Case{
+		{name: "help-placeholder", reason: "`--write-kubeconfig-mode value 644` (copied from --help): the fix removes \"value\", not 644",
+			files: map[string]string{"/etc/systemd/system/k3s.service": "[Service]\nExecStart=/usr/local/bin/k3s server --write-kubeconfig-mode value 644\n"},
+			want:  map[string]diag.Severity{"cli-positional": diag.Warning}, hint: "remove the word \"value\": write '--write-kubeconfig-mode' '644'",
+			count: map[string]int{"cli-positional": 1}},
+		{name: "help-placeholder-not", reason: "a stray word after a real value keeps the plain fix",
+			files: map[string]string{"/etc/systemd/system/k3s.service": "[Service]\nExecStart=/usr/local/bin/k3s server --write-kubeconfig-mode 644 value\n"},
+			want:  map[string]diag.Severity{"cli-positional": diag.Warning}, hint: "remove the stray word", hintNot: "remove the word \"value\""},
+		{name: "go-field-node-labels", reason: "NodeLabels: (the Go field) in an agent's config is renamed to node-label, not removed",
+			files:   map[string]string{"/etc/systemd/system/k3s-agent.service": agentUnit, "/etc/rancher/k3s/config.yaml": agentJoin + "NodeLabels:\n  - a=b\n"},
+			command: "agent", want: map[string]diag.Severity{"config-unknown-key-agent": diag.Error}, hint: "rename NodeLabels: to node-label:"},
+		{name: "go-field-server", reason: "WriteKubeconfigMode: on a server (skipped key) gets the rename too",
+			files:   map[string]string{"/etc/rancher/k3s/config.yaml": "WriteKubeconfigMode: \"0644\"\n"},
+			command: "server", want: map[string]diag.Severity{"config-unknown-key": diag.Warning}, hint: "write-kubeconfig-mode"},
+		{name: "unknown-key-not-folded", reason: "a key no flag folds to keeps the removal fix",
+			files:   map[string]string{"/etc/systemd/system/k3s-agent.service": agentUnit, "/etc/rancher/k3s/config.yaml": agentJoin + "Labels:\n  - a=b\n"},
+			command: "agent", want: map[string]diag.Severity{"config-unknown-key-agent": diag.Error}, hint: "remove Labels:"},
+		{name: "server-twice-one-finding", reason: "server written twice through INSTALL_K3S_EXEC: one error, no positional warning for the same word; the fix says the command comes first",
+			files: map[string]string{"/etc/systemd/system/k3s.service": "[Service]\nExecStart=/usr/local/bin/k3s server '--cluster-init' 'server' '--disable=traefik'\n"},
+			want:  map[string]diag.Severity{"cli-repeated-command": diag.Error, "cli-positional": ""}, hint: "as the first word of INSTALL_K3S_EXEC",
+			count: map[string]int{"cli-repeated-command": 1}},
+		{name: "server-twice-rke2", reason: "RKE2's installer writes no arguments: no INSTALL_K3S_EXEC in the fix",
+			files:   map[string]string{"/usr/local/lib/systemd/system/rke2-server.service": "[Service]\nExecStart=/usr/local/bin/rke2 server --debug server --debug\n"},
+			product: "rke2", want: map[string]diag.Severity{"cli-repeated-command": diag.Error, "cli-positional": ""}, hintNot: "INSTALL_K3S_EXEC"},
+	})
+}
