@@ -39,6 +39,7 @@ func (r *resolver) checks() {
 	r.checkRKE2Profile()
 	r.checkDeprecatedFlags()
 	r.checkComponentFlags()
+	r.checkOverridden()
 }
 
 // kubeletLabels and kubeletLabelNamespaces are what the kubelet lets a node set on itself in

@@ -97,3 +97,61 @@ func TestIssue29Fixes(t *testing.T) {
 			product: "rke2", want: map[string]diag.Severity{"cli-repeated-command": diag.Error, "cli-positional": ""}, hintNot: "INSTALL_K3S_EXEC"},
 	})
 }
+
+// TestIssue29Overridden: "I set it in config.yaml — why didn't it take effect?" in check.
+func TestIssue29Overridden(t *testing.T) {
+	unit := func(args string) string {
+		return "[Service]\nEnvironmentFile=-/etc/systemd/system/k3s.service.env\nExecStart=/usr/local/bin/k3s server " + args + "\n"
+	}
+	const u = "/etc/systemd/system/k3s.service"
+	const c = "/etc/rancher/k3s/config.yaml"
+	const e = "/etc/systemd/system/k3s.service.env"
+	runIssue29(t, []issue29Case{
+		{name: "cli-beats-config", reason: "config 0600, unit 644: the warning names ExecStart and the reload",
+			files: map[string]string{u: unit("--write-kubeconfig-mode 644"), c: "write-kubeconfig-mode: \"0600\"\n"},
+			want:  map[string]diag.Severity{"config-overridden": diag.Warning}, hint: "remove --write-kubeconfig-mode from ExecStart so the config file decides: re-run the install script without it in INSTALL_K3S_EXEC"},
+		{name: "cli-same-as-config", reason: "0644 and 644 are the same mode: a note",
+			files: map[string]string{u: unit("--write-kubeconfig-mode 644"), c: "write-kubeconfig-mode: \"0644\"\n"},
+			want:  map[string]diag.Severity{"config-overridden": diag.Info}},
+		{name: "config-alone", reason: "only the config sets it: quiet",
+			files: map[string]string{u: unit(""), c: "write-kubeconfig-mode: \"0600\"\n"},
+			want:  map[string]diag.Severity{"config-overridden": "", "env-shadowed": ""}},
+		{name: "lists-accumulate", reason: "disable in both places: the items add up, nothing is taken away",
+			files: map[string]string{u: unit("--disable traefik"), c: "disable: [servicelb]\n"},
+			want:  map[string]diag.Severity{"config-overridden": ""}},
+		{name: "bool-cli", reason: "cluster-init: false in config, --cluster-init in the unit",
+			files: map[string]string{u: unit("--cluster-init"), c: "cluster-init: false\n"},
+			want:  map[string]diag.Severity{"config-overridden": diag.Warning}},
+		{name: "secret-not-shown", reason: "a token in both places: the finding never shows either value",
+			files: map[string]string{u: unit("--token clitoken123"), c: "token: configtoken456\n"},
+			want:  map[string]diag.Severity{"config-overridden": diag.Warning}, hintNot: "clitoken123"},
+		{name: "env-shadowed", reason: "K3S_KUBECONFIG_MODE in the env file loses to config.yaml",
+			files: map[string]string{u: unit(""), e: "K3S_KUBECONFIG_MODE=644\n", c: "write-kubeconfig-mode: \"0600\"\n"},
+			want:  map[string]diag.Severity{"env-shadowed": diag.Warning, "config-overridden": ""}, hint: "set the value in /etc/rancher/k3s/config.yaml"},
+		{name: "env-alone", reason: "only the variable: it applies, quiet",
+			files: map[string]string{u: unit(""), e: "K3S_KUBECONFIG_MODE=644\n"},
+			want:  map[string]diag.Severity{"env-shadowed": ""}},
+		{name: "env-same", reason: "the installer's K3S_TOKEN and config's token agree: a note",
+			files: map[string]string{u: unit(""), e: "K3S_TOKEN=abc\n", c: "token: abc\n"},
+			want:  map[string]diag.Severity{"env-shadowed": diag.Info}},
+		{name: "env-beaten-by-cli", reason: "the variable loses to the command line, not to a config file: not this finding",
+			files: map[string]string{u: unit("--write-kubeconfig-mode 600"), e: "K3S_KUBECONFIG_MODE=644\n"},
+			want:  map[string]diag.Severity{"env-shadowed": "", "config-overridden": ""}},
+	})
+}
+
+// TestIssue29OverriddenSecret: neither token reaches the message.
+func TestIssue29OverriddenSecret(t *testing.T) {
+	fs := afero.NewMemMapFs()
+	_ = afero.WriteFile(fs, "/etc/systemd/system/k3s.service", []byte("[Service]\nExecStart=/usr/local/bin/k3s server --token clitoken123\n"), 0o644)
+	_ = afero.WriteFile(fs, "/etc/rancher/k3s/config.yaml", []byte("token: configtoken456\n"), 0o644)
+	res, err := resolve.Resolve(resolve.Options{FS: fs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range res.Diagnostics {
+		if strings.Contains(d.Message+d.Hint, "clitoken123") || strings.Contains(d.Message+d.Hint, "configtoken456") {
+			t.Errorf("%s shows a token: %s / %s", d.Code, d.Message, d.Hint)
+		}
+	}
+}
