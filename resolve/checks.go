@@ -39,6 +39,7 @@ func (r *resolver) checks() {
 	r.checkRKE2Profile()
 	r.checkDeprecatedFlags()
 	r.checkComponentFlags()
+	r.checkAdmissionPlugins()
 	r.checkOverridden()
 }
 

@@ -155,3 +155,37 @@ func TestIssue29OverriddenSecret(t *testing.T) {
 		}
 	}
 }
+
+// TestIssue29AdmissionPlugins: admission plugins by Kubernetes minor, each boundary on both
+// sides, and the components k3s does not run.
+func TestIssue29AdmissionPlugins(t *testing.T) {
+	cfg := func(items string) map[string]string {
+		return map[string]string{"/etc/rancher/k3s/config.yaml": "kube-apiserver-arg:\n" + items}
+	}
+	psp := cfg("  - enable-admission-plugins=NodeRestriction,PodSecurityPolicy\n")
+	runIssue29(t, []issue29Case{
+		{name: "psp-1.24", reason: "v1.24 still has PodSecurityPolicy", files: psp, command: "server", version: "v1.24.17+k3s1",
+			want: map[string]diag.Severity{"admission-plugin-unknown": ""}},
+		{name: "psp-1.25", reason: "v1.25 removed it", files: psp, command: "server", version: "v1.25.0+k3s1",
+			want: map[string]diag.Severity{"admission-plugin-unknown": diag.Error}, hint: "Pod Security Admission"},
+		{name: "psp-newest", reason: "the newest release refuses it too", files: psp, command: "server",
+			want: map[string]diag.Severity{"admission-plugin-unknown": diag.Error}},
+		{name: "psp-rke2", reason: "RKE2 runs the same kube-apiserver", files: map[string]string{"/etc/rancher/rke2/config.yaml": "kube-apiserver-arg:\n  - enable-admission-plugins=NodeRestriction,PodSecurityPolicy\n"},
+			product: "rke2", command: "server", version: "v1.25.9+rke2r1", want: map[string]diag.Severity{"admission-plugin-unknown": diag.Error}},
+		{name: "psp-no-apiserver", reason: "disable-apiserver: k3s runs no kube-apiserver to refuse it",
+			files:   map[string]string{"/etc/rancher/k3s/config.yaml": "disable-apiserver: true\nserver: https://10.0.0.1:6443\ntoken: t\nkube-apiserver-arg:\n  - enable-admission-plugins=PodSecurityPolicy\n"},
+			command: "server", want: map[string]diag.Severity{"admission-plugin-unknown": ""}},
+		{name: "scd-1.29", reason: "SecurityContextDeny in v1.29", files: cfg("  - --disable-admission-plugins=SecurityContextDeny\n"), command: "server", version: "v1.29.4+k3s1",
+			want: map[string]diag.Severity{"admission-plugin-unknown": ""}},
+		{name: "scd-1.30", reason: "removed in v1.30, also in disable-admission-plugins", files: cfg("  - --disable-admission-plugins=SecurityContextDeny\n"), command: "server", version: "v1.30.0+k3s1",
+			want: map[string]diag.Severity{"admission-plugin-unknown": diag.Error}},
+		{name: "vap-1.25", reason: "ValidatingAdmissionPolicy came with v1.26", files: cfg("  - enable-admission-plugins=ValidatingAdmissionPolicy\n"), command: "server", version: "v1.25.16+k3s4",
+			want: map[string]diag.Severity{"admission-plugin-unknown": diag.Error}, hint: "v1.26 or later"},
+		{name: "vap-1.26", reason: "and is there from v1.26", files: cfg("  - enable-admission-plugins=ValidatingAdmissionPolicy\n"), command: "server", version: "v1.26.0+k3s1",
+			want: map[string]diag.Severity{"admission-plugin-unknown": ""}},
+		{name: "case", reason: "names are case-sensitive: the fix names the spelling", files: cfg("  - enable-admission-plugins=noderestriction\n"), command: "server",
+			want: map[string]diag.Severity{"admission-plugin-unknown": diag.Error}, hint: "write NodeRestriction instead of noderestriction"},
+		{name: "cis-list", reason: "the CIS list of current plugins is quiet", files: cfg("  - enable-admission-plugins=NodeRestriction,AlwaysPullImages,EventRateLimit,PodSecurity,ServiceAccount,NamespaceLifecycle\n"), command: "server",
+			want: map[string]diag.Severity{"admission-plugin-unknown": ""}},
+	})
+}
