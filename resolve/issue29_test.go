@@ -189,3 +189,35 @@ func TestIssue29AdmissionPlugins(t *testing.T) {
 			want: map[string]diag.Severity{"admission-plugin-unknown": ""}},
 	})
 }
+
+// TestIssue29IPFamilies: the agent part's IP-version checks, each release boundary on both
+// sides (tags: rancher/rke2 v1.24.1+rke2r1 and v1.24.4+rke2r1 name the k3s commits that
+// have 314e3f56d and d90ba3035; the 1.23 line from k3s-io/k3s#5491 and #5943).
+func TestIssue29IPFamilies(t *testing.T) {
+	const c = "/etc/rancher/k3s/config.yaml"
+	dual := "cluster-cidr: 10.42.0.0/16,2001:cafe:43::/56\nservice-cidr: 10.43.0.0/16,2001:cafe:44:1::/112\n"
+	mk := func(name, reason, cfg, version string, want diag.Severity) issue29Case {
+		return issue29Case{name: name, reason: reason, files: map[string]string{c: cfg}, command: "server", version: version,
+			want: map[string]diag.Severity{"ip-family-mismatch": want}}
+	}
+	runIssue29(t, []issue29Case{
+		mk("no-node-ip-1.23.6", "before the check (v1.23.6): dual-stack without node-ip starts", dual, "v1.23.6+k3s1", ""),
+		mk("no-node-ip-1.23.7", "the strict check's backport (v1.23.7)", dual, "v1.23.7+k3s1", diag.Error),
+		mk("no-node-ip-1.23.9", "k3s-io/k3s#5943 reproduced it on v1.23.9", dual, "v1.23.9+k3s1", diag.Error),
+		mk("no-node-ip-1.23.10", "fixed in v1.23.10", dual, "v1.23.10+k3s1", ""),
+		mk("no-node-ip-1.24.3", "main line: strict until v1.24.3", dual, "v1.24.3+k3s1", diag.Error),
+		mk("no-node-ip-1.24.4", "d90ba3035 in v1.24.4: the host decides (not judged)", dual, "v1.24.4+k3s1", ""),
+		mk("no-node-ip-newest", "newest: not judged without node-ip", dual, "", ""),
+		mk("node-ip-v4-newest", "hetzner-k3s-style: dual-stack CIDRs, IPv4 node-ip", dual+"node-ip: 10.0.0.5\n", "", diag.Error),
+		mk("node-ip-dual-newest", "dual-stack node-ip: starts", dual+"node-ip: 10.0.0.5,2001:db8::5\n", "", ""),
+		mk("node-ip-dual-single-cluster-1.24.2", "strict: a dual-stack node-ip with an IPv4 cluster (k3s-io/k3s#5781 era)", "cluster-cidr: 10.42.0.0/16\nnode-ip: 10.0.0.5,2001:db8::5\n", "v1.24.2+k3s1", diag.Error),
+		mk("node-ip-dual-single-cluster-newest", "relaxed: the node may have more versions than the cluster", "cluster-cidr: 10.42.0.0/16\nnode-ip: 10.0.0.5,2001:db8::5\n", "", ""),
+		mk("service-v6-cluster-v4", "cluster IPv4, service IPv6 (k3s-io/k3s#5491)", "cluster-cidr: 10.42.0.0/16\nservice-cidr: 2001:cafe:43:1::/112\n", "", diag.Error),
+		mk("service-v6-cluster-v4-1.23.6", "before the check", "cluster-cidr: 10.42.0.0/16\nservice-cidr: 2001:cafe:43:1::/112\n", "v1.23.6+k3s1", ""),
+		mk("service-order", "dual-stack in both, first items of different versions", "cluster-cidr: 10.42.0.0/16,2001:cafe:43::/56\nservice-cidr: 2001:cafe:44:1::/112,10.43.0.0/16\nnode-ip: 10.0.0.5,2001:db8::5\n", "", diag.Error),
+		mk("single-stack", "plain IPv4 everywhere: quiet", "cluster-cidr: 10.42.0.0/16\nservice-cidr: 10.43.0.0/16\nnode-ip: 10.0.0.5\n", "", ""),
+		{name: "agent", reason: "an agent takes cluster-cidr from its server: not judged",
+			files:   map[string]string{"/etc/systemd/system/k3s-agent.service": "[Service]\nExecStart=/usr/local/bin/k3s agent\n", c: "server: https://10.0.0.1:6443\ntoken: t\nnode-ip: 10.0.0.5\n"},
+			command: "agent", want: map[string]diag.Severity{"ip-family-mismatch": ""}},
+	})
+}
