@@ -145,8 +145,8 @@ var checkRules = []checkRule{
 	{id: "snapshot-save-args", message: "this command does not take any arguments", source: "pkg/cli/etcdsnapshot/etcd_snapshot.go:113", commit: "e998cd110 (2021-05)", phase: PhaseStart},
 	{id: "snapshot-delete-names", message: "no snapshots given for removal", source: "pkg/cli/etcdsnapshot/etcd_snapshot.go:158", commit: "e998cd110 (2021-05)", phase: PhaseStart},
 	{id: "snapshot-ls-format", message: "invalid output format: …", source: "pkg/cli/etcdsnapshot/etcd_snapshot.go:214", since: "v1.23.5", commit: "40a46e141 (2022-02-25, main on v1.23.4)", phase: PhaseStart},
-	{id: "snapshot-token", message: "open …/server/token: no such file or directory", source: "pkg/cli/etcdsnapshot/etcd_snapshot.go:84", since: "v1.30.0", commit: "fe465cc83 (2024-03-28)", phase: PhaseStart},
-	{id: "snapshot-join-token", message: "invalid token CA hash length | invalid token format | only https:// URLs are supported, invalid scheme: …", source: "pkg/cli/etcdsnapshot/etcd_snapshot.go:90 → pkg/clientaccess/token.go:239,251,367,371", since: "v1.30.0", commit: "fe465cc83 (2024-03-28)", phase: PhaseStart},
+	{id: "snapshot-token", message: "open …/server/token: no such file or directory", source: "pkg/cli/etcdsnapshot/etcd_snapshot.go:84", since: "v1.29.4", commit: "fe465cc83 (2024-04-09 on main; rancher/rke2 v1.29.4+rke2r1 names k3s 94e29e2ef5d7, which has it, v1.29.3+rke2r1 names bba3e3c66b22, which does not)", phase: PhaseStart},
+	{id: "snapshot-join-token", message: "invalid token CA hash length | invalid token format | only https:// URLs are supported, invalid scheme: …", source: "pkg/cli/etcdsnapshot/etcd_snapshot.go:90 → pkg/clientaccess/token.go:239,251,367,371", since: "v1.29.4", commit: "fe465cc83 (2024-04-09 on main; rancher/rke2 v1.29.4+rke2r1 names k3s 94e29e2ef5d7, which has it, v1.29.3+rke2r1 names bba3e3c66b22, which does not)", phase: PhaseStart},
 }
 
 // rule finds a check's rule; a missing id is a bug in validate.go (TestCheckRules).

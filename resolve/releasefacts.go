@@ -60,7 +60,7 @@ func (r *resolver) checkRKE2Profile() {
 	}
 	msg := f.Value[0]
 	r.diag(diag.Diagnostic{Severity: diag.Error, Code: "rke2-profile-removed", Pos: k.Source.Pos, Key: "profile",
-		Message: fmt.Sprintf("rke2 %s refuses to start: %q — profile cis-1.23 was deprecated for cis and refused from v1.30.1 (%s)", releaseName(r.res.Version), msg, f.Source),
+		Message: fmt.Sprintf("rke2 %s refuses to start: %q — profile cis-1.23 was deprecated for cis and refused from v1.30.0 (%s)", releaseName(r.res.Version), msg, f.Source),
 		Hint:    "write profile: cis (the CIS profile for every Kubernetes version RKE2 supports)"})
 	r.failAt(stageValidate, msg, k.Source.Pos)
 }
