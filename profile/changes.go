@@ -68,6 +68,31 @@ var releaseFacts = []ReleaseFact{
 		Source: "rancher/rke2 d736f9699 \"Support profile: etcd\" (#8349, 2025-06-13) and its backports; pkg/cli/cmds/profile_linux.go validateProfile",
 		Tags:   "v1.30.14+rke2r1, v1.31.10+rke2r1, v1.32.6+rke2r1, v1.33.2+rke2r1, v1.34.1+rke2r1 (the first 1.34 tag)"},
 
+	// The profile values validateProfile accepts (rancher/rke2 pkg/cli/cmds root.go, later
+	// profile_linux.go); any other value is "invalid value provided for --profile flag".
+	// cis-1.23 from v1.30.0 is the row above (refused in pkg/rke2 after validation).
+	// Rows from v1.30.0 come first: FactAt returns the first row that holds.
+	{Product: "rke2", Name: "profile values", From: "v1.30.0", Until: "v1.34.0", Backports: map[int]int{33: 2, 32: 6, 31: 10, 30: 14},
+		Value:  []string{"cis", "cis-1.23"},
+		Source: "rancher/rke2 pkg/cli/cmds/profile_linux.go validateProfile at v1.30.2+rke2r1 (case rke2.CISProfile123, rke2.CISProfile)",
+		Tags:   "v1.30.0+rke2r1 to before v1.30.14+rke2r1, v1.31.10+rke2r1, v1.32.6+rke2r1, v1.33.2+rke2r1, v1.34.1+rke2r1"},
+	{Product: "rke2", Name: "profile values", From: "v1.34.0", Backports: map[int]int{33: 2, 32: 6, 31: 10, 30: 14},
+		Value:  []string{"cis", "etcd"},
+		Source: "rancher/rke2 d736f9699 \"Support profile: etcd\" (#8349); pkg/cli/cmds/profile_linux.go validateProfile (case rke2.ProfileCIS, rke2.ProfileETCD)",
+		Tags:   "v1.30.14+rke2r1, v1.31.10+rke2r1, v1.32.6+rke2r1, v1.33.2+rke2r1 and every 1.34 tag"},
+	{Product: "rke2", Name: "profile values", Until: "v1.25.0",
+		Value:  []string{"cis-1.5", "cis-1.6"},
+		Source: "rancher/rke2 pkg/cli/cmds/root.go validateProfile at v1.24.6+rke2r1 (case rke2.CISProfile15, rke2.CISProfile16)",
+		Tags:   "every tag before v1.25.0+rke2r1"},
+	{Product: "rke2", Name: "profile values", From: "v1.25.0", Until: "v1.28.2", Backports: map[int]int{27: 7, 26: 10, 25: 15},
+		Value:  []string{"cis-1.23"},
+		Source: "rancher/rke2 pkg/cli/cmds/root.go validateProfile at v1.25.3+rke2r1 (case rke2.CISProfile123 only: cis-1.5 and cis-1.6 went with PodSecurityPolicy, rancher/rke2#3282)",
+		Tags:   "v1.25.0+rke2r1 to before v1.28.2+rke2r1, v1.27.7+rke2r1, v1.26.10+rke2r1, v1.25.15+rke2r1 (the first tags whose pkg/rke2 defines the profile cis)"},
+	{Product: "rke2", Name: "profile values", From: "v1.28.2", Backports: map[int]int{27: 7, 26: 10, 25: 15},
+		Value:  []string{"cis-1.23", "cis"},
+		Source: "rancher/rke2 dd5a11fca and its backports (the generic cis profile); pkg/cli/cmds/root.go validateProfile",
+		Tags:   "v1.28.2+rke2r1, v1.27.7+rke2r1, v1.26.10+rke2r1, v1.25.15+rke2r1, v1.29.0+rke2r1"},
+
 	// flannel-backend values that stopped working: pkg/agent/flannel/setup.go
 	// createFlannelConf, which runs when the agent part of k3s sets up flannel (after the
 	// server part has started), so k3s starts and then exits.

@@ -40,6 +40,11 @@ func TestFactAt(t *testing.T) {
 		{"k3s 1.26.0 wireguard", "v1.26.0: fatal", "k3s", "flannel-backend wireguard", "v1.26.0+k3s1", "The wireguard backend was deprecated in K3s v1.26, please switch to wireguard-native. Check our docs at docs.k3s.io/installation/network-options for information about how to migrate."},
 		{"k3s 1.27.0 ipsec", "ipsec still worked before v1.27.1", "k3s", "flannel-backend ipsec", "v1.27.0+k3s1", ""},
 		{"k3s 1.27.1 ipsec", "944f811dc in v1.27.1", "k3s", "flannel-backend ipsec", "v1.27.1+k3s1", "The ipsec backend is deprecated and was removed in k3s v1.27; please switch to wireguard-native. Check our docs for information on how to migrate."},
+		{"rke2 1.24.17 profiles", "cis-1.6 is valid before v1.25", "rke2", "profile values", "v1.24.17+rke2r1", "cis-1.5"},
+		{"rke2 1.25.0 profiles", "v1.25 knows cis-1.23 only", "rke2", "profile values", "v1.25.0+rke2r1", "cis-1.23"},
+		{"rke2 1.25.15 profiles", "the generic cis profile's backport", "rke2", "profile values", "v1.25.15+rke2r1", "cis-1.23"},
+		{"rke2 1.28.1 profiles", "before dd5a11fca on main", "rke2", "profile values", "v1.28.1+rke2r1", "cis-1.23"},
+		{"rke2 1.30.0 profiles", "v1.30: cis first", "rke2", "profile values", "v1.30.0+rke2r1", "cis"},
 		{"k3s 1.28.0 ipsec", "ced330c66: unknown backend", "k3s", "flannel-backend ipsec", "v1.28.0+k3s1", "Cannot configure unknown flannel backend 'ipsec'"},
 	}
 	for _, tc := range tests {

@@ -221,3 +221,22 @@ func TestIssue29IPFamilies(t *testing.T) {
 			command: "agent", want: map[string]diag.Severity{"ip-family-mismatch": ""}},
 	})
 }
+
+// TestIssue29RKE2Profiles: the profile values RKE2 accepts, by tag (rancher/rke2-docs#53:
+// cis-1.5 and cis-1.6 must go before v1.25).
+func TestIssue29RKE2Profiles(t *testing.T) {
+	mk := func(name, reason, profile, version string, want diag.Severity) issue29Case {
+		return issue29Case{name: name, reason: reason, product: "rke2", command: "server", version: version,
+			files: map[string]string{"/etc/rancher/rke2/config.yaml": "profile: " + profile + "\n"},
+			want:  map[string]diag.Severity{"rke2-profile-removed": want}}
+	}
+	runIssue29(t, []issue29Case{
+		mk("cis-1.6-1.24", "cis-1.6 works on v1.24", "cis-1.6", "v1.24.17+rke2r1", ""),
+		mk("cis-1.6-1.25", "and is refused from v1.25.0", "cis-1.6", "v1.25.3+rke2r1", diag.Error),
+		mk("cis-1.25.14", "cis came to 1.25 with v1.25.15", "cis", "v1.25.14+rke2r1", diag.Error),
+		mk("cis-1.25.15", "cis on v1.25.15", "cis", "v1.25.15+rke2r1", ""),
+		mk("etcd-1.33.1", "etcd came with d736f9699's backport v1.33.2", "etcd", "v1.33.1+rke2r1", diag.Error),
+		mk("etcd-1.33.2", "etcd on v1.33.2", "etcd", "v1.33.2+rke2r1", ""),
+		mk("cis-newest", "cis on the newest release", "cis", "", ""),
+	})
+}
