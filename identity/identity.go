@@ -66,7 +66,7 @@ type Identity struct {
 	Secret string
 
 	Notes       []string
-	Diagnostics []diag.Diagnostic
+	Diagnostics diag.Diagnostics
 }
 
 // Derive works out the identity of the node whose files node holds and whose configuration

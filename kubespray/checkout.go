@@ -41,7 +41,7 @@ type Checkout struct {
 	// depTags are the tags written on a meta dependency entry, by parent and dependency.
 	depTags map[[2]*ansible.Role][]string
 	// Diagnostics are problems reading the tree.
-	Diagnostics []diag.Diagnostic
+	Diagnostics diag.Diagnostics
 }
 
 // Load reads dir/cluster.yml and the playbooks it imports.

@@ -62,7 +62,7 @@ type Report struct {
 	Groups      []string
 	Added       []string // groups added by dynamic_groups
 	Vars        []*Explained
-	Diagnostics []diag.Diagnostic
+	Diagnostics diag.Diagnostics
 	// InputError is set when some input could not be read (exit 3: the report is
 	// incomplete).
 	InputError bool

@@ -36,7 +36,7 @@ type TaskTree struct {
 	// ansible-playbook --list-tags would list with the dynamic includes expanded.
 	Tags []string
 	// Diagnostics are includes and roles that could not be followed.
-	Diagnostics []diag.Diagnostic
+	Diagnostics diag.Diagnostics
 }
 
 // TreePlay is one play with its compiled tasks and handlers.

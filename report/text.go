@@ -57,7 +57,9 @@ func Header(w io.Writer, res *resolve.Result) {
 	}
 }
 
-// Show prints one line per key that is set (all keys with all), with its origin.
+// Show prints one line per key that is set (all keys with all), with its origin. The line
+// that counts the findings is [FindingsSummary]'s, which the caller adds: the findings are
+// more than the resolver's (package findings), and show must count what check lists.
 func Show(w io.Writer, res *resolve.Result, red *Redactor, all bool) {
 	Header(w, res)
 	if res.Error != "" {
@@ -82,9 +84,37 @@ func Show(w io.Writer, res *resolve.Result, red *Redactor, all bool) {
 	if shown == 0 {
 		fmt.Fprintln(w, "(every key has its default; --all lists them)")
 	}
-	if n := countSeverity(res.Diagnostics, diag.Error) + countSeverity(res.Diagnostics, diag.Warning); n > 0 {
-		fmt.Fprintf(w, "\n%d finding(s); run `k3sconf check` for details.\n", n)
+}
+
+// FindingsSummary counts findings as [CheckFindings] does (a refusal without an error
+// finding counts as one error; notes too), for show: "2 warnings, 1 note; run `k3sconf
+// check` for details." Nothing when there is nothing to count.
+func FindingsSummary(w io.Writer, res *resolve.Result, all []diag.Diagnostic) {
+	errors, warnings, notes := findingCounts(res, all)
+	if errors+warnings+notes == 0 {
+		return
 	}
+	var parts []string
+	for _, p := range []struct {
+		n    int
+		word string
+	}{{errors, "error"}, {warnings, "warning"}, {notes, "note"}} {
+		if p.n > 0 {
+			parts = append(parts, plural(p.n, p.word))
+		}
+	}
+	fmt.Fprintf(w, "\n%s; run `k3sconf check` for details.\n", strings.Join(parts, ", "))
+}
+
+// findingCounts is what check's last line counts.
+func findingCounts(res *resolve.Result, ds []diag.Diagnostic) (errors, warnings, notes int) {
+	errors = countSeverity(ds, diag.Error)
+	warnings = countSeverity(ds, diag.Warning)
+	notes = countSeverity(ds, diag.Info)
+	if res.Error != "" && errors == 0 {
+		errors = 1
+	}
+	return errors, warnings, notes
 }
 
 // contributors counts the assignments whose items make up a list in force.
@@ -152,15 +182,11 @@ func CheckFindings(w io.Writer, res *resolve.Result, all []diag.Diagnostic, red 
 		fmt.Fprintln(w)
 	}
 	writeFindings(w, ds, red)
-	errors = countSeverity(ds, diag.Error)
-	warnings = countSeverity(ds, diag.Warning)
-	if res.Error != "" && errors == 0 {
-		errors = 1
-	}
+	errors, warnings, notes := findingCounts(res, ds)
 	if len(ds) == 0 && res.Error == "" {
 		fmt.Fprintln(w, "no findings")
 	} else {
-		fmt.Fprintf(w, "\n%s, %s, %s\n", plural(errors, "error"), plural(warnings, "warning"), plural(countSeverity(ds, diag.Info), "note"))
+		fmt.Fprintf(w, "\n%s, %s, %s\n", plural(errors, "error"), plural(warnings, "warning"), plural(notes, "note"))
 	}
 	return errors, warnings
 }

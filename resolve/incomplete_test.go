@@ -1,6 +1,7 @@
 package resolve_test
 
 import (
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -123,6 +124,16 @@ func TestIncompleteOrRefused(t *testing.T) {
 				if !strings.Contains(" "+strings.Join(codes, " ")+" ", " "+tc.wantCode+" ") {
 					t.Errorf("%s: no %s diagnostic in %v", tc.reason, tc.wantCode, codes)
 				}
+			}
+			// The k3s wrapper's early read and the config reader meet the same file: one
+			// finding, not two identical ones ("2 errors" for one broken config.yaml).
+			said := map[string]bool{}
+			for _, d := range res.Diagnostics {
+				k := fmt.Sprintf("%s %+v", d.Code, d.Pos)
+				if said[k] {
+					t.Errorf("%s: %s at %s said twice: %v", tc.reason, d.Code, d.Pos.File, res.Diagnostics)
+				}
+				said[k] = true
 			}
 		})
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/k3sconf/k3sconf/diag"
 	"github.com/k3sconf/k3sconf/internal/fuzzy"
 	"github.com/k3sconf/k3sconf/profile"
+	"github.com/k3sconf/k3sconf/provenance"
 	"github.com/k3sconf/k3sconf/sources"
 )
 
@@ -271,9 +272,7 @@ func (r *resolver) strip(toks []token) []token {
 			out = append(out, t)
 			continue
 		}
-		a := &Assignment{Kind: sources.KindConfig, Pos: t.pos(), Name: t.from.colonKey, Raw: t.raw(),
-			Value: t.text[strings.IndexByte(t.text, '=')+1:], Outcome: Skipped, order: t.order,
-			Reason: fmt.Sprintf("k3s %s does not know the flag %q, so k3s skips this config key (\"Unknown flag %s found in config.yaml, skipping\")", cmd.Name, name, strings.Split(t.text, "=")[0])}
+		a := &Assignment{Assignment: provenance.Assignment[string]{Source: provenance.Source{Kind: sources.KindConfig, Pos: t.pos()}, Value: t.text[strings.IndexByte(t.text, '=')+1:], Outcome: Skipped, Reason: fmt.Sprintf("k3s %s does not know the flag %q, so k3s skips this config key (\"Unknown flag %s found in config.yaml, skipping\")", cmd.Name, name, strings.Split(t.text, "=")[0])}, Name: t.from.colonKey, Raw: t.raw(), order: t.order}
 		r.stray = append(r.stray, a)
 		hint := r.suggest(name, cmd)
 		sev, effect := diag.Warning, ""
@@ -512,7 +511,7 @@ func (r *resolver) collect(main, wrapper *cliRun) {
 			continue
 		}
 		fv := final.vals[f]
-		k := &Key{Flag: f, Value: fv.value()}
+		k := &Key{Entry: provenance.Entry[Assignment]{Name: f.Name, Value: fv.value()}, Flag: f}
 		if r.era == EraV1 && f.Name == "disable" {
 			k.Value = v1StringSliceLookup(k.Value.([]string), "")
 		}
@@ -580,8 +579,7 @@ func (r *resolver) markIgnored(fs *flagSet, toks []token, into map[string][]*Ass
 			name, value, hasValue = name[:j], name[j+1:], true
 		}
 		f := fs.byName[name]
-		a := &Assignment{Kind: t.kind, Pos: t.pos(), Name: displayName(t, strings.Count(s[:len(s)-len(strings.TrimLeft(s, "-"))], "-"), name),
-			Raw: t.raw(), Value: value, Outcome: out, Reason: reason, order: t.order}
+		a := &Assignment{Assignment: provenance.Assignment[string]{Source: provenance.Source{Kind: t.kind, Pos: t.pos()}, Value: value, Outcome: out, Reason: reason}, Name: displayName(t, strings.Count(s[:len(s)-len(strings.TrimLeft(s, "-"))], "-"), name), Raw: t.raw(), order: t.order}
 		if f == nil {
 			r.stray = append(r.stray, a)
 			continue
@@ -750,9 +748,7 @@ func (r *resolver) refusal(run *cliRun, cmdName string) {
 	if strings.HasPrefix(e.msg, "flag provided but not defined: ") && e.tok != nil {
 		name := strings.TrimPrefix(e.msg, "flag provided but not defined: -")
 		d.Key = name
-		a := &Assignment{Kind: e.tok.kind, Pos: e.tok.pos(), Name: displayName(*e.tok, 2, name), Raw: e.tok.raw(),
-			Value: e.tok.text, Outcome: Rejected, order: e.tok.order,
-			Reason: "k3s refuses to start: " + e.msg}
+		a := &Assignment{Assignment: provenance.Assignment[string]{Source: provenance.Source{Kind: e.tok.kind, Pos: e.tok.pos()}, Value: e.tok.text, Outcome: Rejected, Reason: "k3s refuses to start: " + e.msg}, Name: displayName(*e.tok, 2, name), Raw: e.tok.raw(), order: e.tok.order}
 		r.stray = append(r.stray, a)
 		switch {
 		case e.tok.kind == sources.KindConfig && cmdName == "agent":
@@ -808,10 +804,8 @@ func (r *resolver) swallowedBy(e *cliError, fields []string, cmdName string) {
 		return
 	}
 	value := strings.TrimSpace(strings.TrimPrefix(strings.TrimLeft(e.tok.text, " \t"), fields[0]))
-	a := &Assignment{Kind: e.tok.kind, Pos: e.tok.pos(), Name: fields[0], Raw: e.tok.raw(), Value: value,
-		Outcome: Rejected, order: e.tok.order, secret: f.Secret,
-		Reason: fmt.Sprintf("one word holding the flag %s and its value: k3s reads it as a flag named %q, which it does not define, and refuses to start (%s); split it into two words: '%s' '%s'",
-			fields[0], strings.TrimLeft(e.tok.text, "-"), e.msg, fields[0], value)}
+	a := &Assignment{Assignment: provenance.Assignment[string]{Source: provenance.Source{Kind: e.tok.kind, Pos: e.tok.pos()}, Value: value, Outcome: Rejected, Reason: fmt.Sprintf("one word holding the flag %s and its value: k3s reads it as a flag named %q, which it does not define, and refuses to start (%s); split it into two words: '%s' '%s'",
+		fields[0], strings.TrimLeft(e.tok.text, "-"), e.msg, fields[0], value)}, Name: fields[0], Raw: e.tok.raw(), order: e.tok.order, secret: f.Secret}
 	if v := bracedVariable(e.tok.raw()); v != "" {
 		// Quoting is not the fix here: the word comes from ${VAR} (issue 16, ifurther/k3s-bin).
 		a.Reason = fmt.Sprintf("${%s} is passed by systemd as one word holding the flag %s and its value: k3s reads it as a flag named %q, which it does not define, and refuses to start (%s); write $%s without braces (systemd splits an unbraced variable at white space) or give each flag its own word",

@@ -16,6 +16,7 @@ import (
 	"github.com/k3sconf/k3sconf/diag"
 	"github.com/k3sconf/k3sconf/internal/rootfs"
 	"github.com/k3sconf/k3sconf/profile"
+	"github.com/k3sconf/k3sconf/provenance"
 	"github.com/k3sconf/k3sconf/sources"
 )
 
@@ -24,7 +25,8 @@ type Options struct {
 	// FS is the node's filesystem; nil means the real root. Use afero.NewBasePathFs for a
 	// node tree, afero.NewMemMapFs in tests.
 	FS afero.Fs
-	// Profile is the product; nil means k3s.
+	// Profile is the product; nil detects it from the node ([DetectProduct]: their units in
+	// the unit directories, then their /etc/rancher folders; k3s when neither is there).
 	Profile *profile.Profile
 	// Command is server, agent or etcd-snapshot; "" takes it from the unit found.
 	Command string
@@ -439,8 +441,7 @@ func refText(ref sources.EnvRef) string {
 
 func (r *resolver) setEnv(a sources.EnvAssignment, via string) {
 	r.seq++
-	as := &Assignment{Kind: sources.KindEnv, Pos: a.Pos, Name: a.Name, Raw: a.Raw, Value: a.Value,
-		order: rankEnv + int64(r.seq), secret: r.p.SecretEnv[a.Name] || looksSecretEnv(a.Name, a.Value)}
+	as := &Assignment{Assignment: provenance.Assignment[string]{Source: provenance.Source{Kind: sources.KindEnv, Pos: a.Pos}, Value: a.Value}, Name: a.Name, Raw: a.Raw, order: rankEnv + int64(r.seq), secret: r.p.SecretEnv[a.Name] || looksSecretEnv(a.Name, a.Value)}
 	ev := r.env[a.Name]
 	if ev == nil {
 		ev = &EnvVar{Name: a.Name}
@@ -509,6 +510,9 @@ func (r *resolver) readError(stage int, pos diag.Position, err error) {
 	msg := err.Error()
 	if errors.Is(err, fs.ErrPermission) || strings.Contains(msg, "permission denied") {
 		r.res.incomplete = true
+		if r.said("input-unreadable", pos) {
+			return
+		}
 		r.diag(diag.Diagnostic{Severity: diag.Error, Code: "input-unreadable", Pos: pos,
 			Message: fmt.Sprintf("k3sconf cannot read %s (%s); what it would set is missing from this report — k3s, running as root, reads it", pos.File, msg),
 			Hint:    "run k3sconf with sudo, or copy the node's files somewhere readable and use --root"})
@@ -518,11 +522,8 @@ func (r *resolver) readError(stage int, pos diag.Position, err error) {
 		// k3sconf's own limit: k3s and systemd read a file of any size, so the node is not
 		// refused; the report lacks what the file sets.
 		r.res.incomplete = true
-		for _, d := range r.res.Diagnostics {
-			// The wrapper's early read and the config reader meet the same file: say it once.
-			if d.Code == "input-unreadable" && d.Pos == pos {
-				return
-			}
+		if r.said("input-unreadable", pos) {
+			return
 		}
 		size := "more"
 		if tl.Size >= 0 {
@@ -549,9 +550,25 @@ func wrongFileType(err error) bool {
 // invalidInput records input k3s (or systemd) refuses: a file it cannot parse. The node
 // has a problem; k3sconf read everything there was.
 func (r *resolver) invalidInput(stage int, pos diag.Position, msg string) {
-	r.diag(diag.Diagnostic{Severity: diag.Error, Code: "input-invalid", Pos: pos, Message: msg})
 	r.failAt(stage, msg, pos)
 	r.res.brokenInput = true
+	if r.said("input-invalid", pos) {
+		return
+	}
+	r.diag(diag.Diagnostic{Severity: diag.Error, Code: "input-invalid", Pos: pos, Message: msg})
+}
+
+// said reports whether a finding with code was already made at pos. The k3s wrapper's early
+// read of the config files (wrapper.go) and the config reader meet the same file, which is
+// parsed once (parseConfigFile) and so fails the same way twice; k3s stops at the first,
+// and the finding is said once, with the wrapper's words.
+func (r *resolver) said(code string, pos diag.Position) bool {
+	for _, d := range r.res.Diagnostics {
+		if d.Code == code && d.Pos == pos {
+			return true
+		}
+	}
+	return false
 }
 
 // loadConfig reproduces Parser.Parse up to the point where the file values are known.
@@ -749,9 +766,7 @@ func (r *resolver) readIgnoredFiles(ignored []Source) {
 		for i := range cf.Entries {
 			e := &cf.Entries[i]
 			r.seq++
-			a := &Assignment{Kind: sources.KindConfig, Pos: valuePos(e), Name: e.RawKey + ":", Raw: e.Raw,
-				Value: sources.ToString(e.Value), Outcome: Ignored, order: rankCLI - 1_000_000 + int64(r.seq),
-				Reason: fmt.Sprintf("%s is never read: k3s reads only files whose names end in .yaml or .yml from %s", path.Base(ig.Path), path.Dir(ig.Path))}
+			a := &Assignment{Assignment: provenance.Assignment[string]{Source: provenance.Source{Kind: sources.KindConfig, Pos: valuePos(e)}, Value: sources.ToString(e.Value), Outcome: Ignored, Reason: fmt.Sprintf("%s is never read: k3s reads only files whose names end in .yaml or .yml from %s", path.Base(ig.Path), path.Dir(ig.Path))}, Name: e.RawKey + ":", Raw: e.Raw, order: rankCLI - 1_000_000 + int64(r.seq)}
 			for _, it := range e.Items {
 				a.Items = append(a.Items, sources.ToString(it.Value))
 			}

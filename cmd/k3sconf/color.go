@@ -78,8 +78,9 @@ func (c *colorWriter) Flush() {
 // destination.
 type output struct {
 	*termesc.Writer
-	color *colorWriter
-	raw   io.Writer
+	color  *colorWriter
+	raw    io.Writer
+	format string // "yaml" for -o yaml (printer.go)
 }
 
 func newOutput(dst io.Writer) *output {

@@ -1,264 +1,181 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
 	"github.com/k3sconf/k3sconf"
+	"github.com/k3sconf/k3sconf/ansible"
+	"github.com/k3sconf/k3sconf/kubespray"
 	"github.com/k3sconf/k3sconf/profile"
 	"github.com/k3sconf/k3sconf/resolve"
 )
 
-// Shell completion. The scripts are thin: each calls `k3sconf __complete WORD… CURRENT` with
-// the words of the command line up to the cursor, and k3sconf prints the candidates, one a
-// line — or the single line ":file" or ":dir" to ask the shell for its own file or folder
-// completion. So every shell completes the same things, from the command table in help.go,
-// and key names come from the node the words point at (--root, --product, --command).
+// Shell completion is cobra's: the scripts (`k3sconf completion SHELL`) call the hidden
+// `k3sconf __complete WORD… CURRENT` with the words of the command line, and cobra answers
+// from the command tree: commands, each command's own flags, and what the completion
+// functions below offer — the keys of the node the words point at (--root, --product,
+// --command, already parsed by the command's flag set), the HelmCharts of its manifests,
+// the variables of a kubespray checkout, --k3s-version releases, and the shell's own file
+// or folder completion where a flag or argument is a path.
 
-const completeCommand = "__complete"
+var shells = []string{"bash", "zsh", "fish", "powershell"}
 
-// runCompletion implements `k3sconf completion bash|zsh|fish`.
-func runCompletion(args []string, stdout, stderr io.Writer) int {
-	if len(args) != 1 {
-		fmt.Fprintf(stderr, "k3sconf completion: name one shell: bash, zsh or fish\n")
-		return exitUsage
-	}
-	script, ok := completionScripts[args[0]]
-	if !ok {
-		fmt.Fprintf(stderr, "k3sconf completion: unknown shell %q (want bash, zsh or fish)\n", args[0])
-		return exitUsage
-	}
-	fmt.Fprint(stdout, script)
-	return exitOK
-}
-
-var completionScripts = map[string]string{
-	// bash splits --flag=value at "=" (COMP_WORDBREAKS); __complete joins the words again.
-	"bash": `# bash completion for k3sconf: source <(k3sconf completion bash)
-_k3sconf() {
-    local cur=${COMP_WORDS[COMP_CWORD]} out
-    [[ $cur == "=" ]] && cur=
-    out=$("${COMP_WORDS[0]}" __complete "${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null) || return 0
-    local IFS=$'\n'
-    case $out in
-    :file) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")) ;;
-    :dir) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")) ;;
-    *) COMPREPLY=($(compgen -W "$out" -- "$cur")) ;;
-    esac
-}
-complete -F _k3sconf k3sconf
-`,
-	"zsh": `#compdef k3sconf
-# zsh completion for k3sconf: k3sconf completion zsh > "${fpath[1]}/_k3sconf"
-# (or source <(k3sconf completion zsh) after compinit)
-_k3sconf() {
-  local out
-  out=$("${words[1]}" __complete "${(@)words[2,CURRENT]}" 2>/dev/null) || return 1
-  case $out in
-    :file) _files ;;
-    :dir) _files -/ ;;
-    *) local -a cands; cands=("${(@f)out}"); compadd -- "${cands[@]}" ;;
-  esac
-}
-if [ "$funcstack[1]" = "_k3sconf" ]; then
-  _k3sconf "$@"
-else
-  compdef _k3sconf k3sconf
-fi
-`,
-	"fish": `# fish completion for k3sconf: k3sconf completion fish > ~/.config/fish/completions/k3sconf.fish
-function __k3sconf_complete
-    set -l words (commandline -opc) (commandline -ct)
-    set -l out (command $words[1] __complete $words[2..-1] 2>/dev/null)
-    switch "$out[1]"
-        case :file
-            __fish_complete_path (commandline -ct)
-        case :dir
-            __fish_complete_directories (commandline -ct)
-        case '*'
-            printf '%s\n' $out
-    end
-end
-complete -c k3sconf -f -a '(__k3sconf_complete)'
-`,
-}
-
-// completion is what the words before the cursor say.
-type completion struct {
-	g    globals
-	fs   *flag.FlagSet // the shared flag set, writing into g
-	cmd  *command
-	args []string // positional arguments after the command
-}
-
-// runComplete implements the hidden `k3sconf __complete WORD… CURRENT`. It never fails: a
-// completion that cannot be computed prints nothing.
-func runComplete(words []string, stdout io.Writer) int {
-	for _, c := range complete(words) {
-		fmt.Fprintln(stdout, c)
-	}
-	return exitOK
-}
-
-func complete(words []string) []string {
-	if len(words) == 0 {
-		words = []string{""}
-	}
-	cur, prev := words[len(words)-1], words[:len(words)-1]
-	// bash hands "--root=x" over as "--root" "=" "x", and "--root=" as "--root" "=".
-	if cur == "=" {
-		prev, cur = append(prev, "="), ""
-	}
-	c := &completion{}
-	c.fs = newFlagSet(&c.g)
-	var pending *flagDoc  // a flag whose value is the next word
-	var cmdWords []string // the words of a command name so far ("kubespray")
-	for _, w := range prev {
-		switch {
-		case pending != nil:
-			if w == "=" {
-				continue
-			}
-			c.set(pending.name, w)
-			pending = nil
-		case strings.HasPrefix(w, "-") && w != "-" && w != "--":
-			name, val, hasVal := strings.Cut(strings.TrimLeft(w, "-"), "=")
-			f := c.cmd.flag(name)
-			if f == nil || f.arg == "" {
-				continue
-			}
-			if hasVal {
-				c.set(name, val)
-			} else {
-				pending = f
-			}
-		default:
-			if c.cmd == nil {
-				cmdWords = append(cmdWords, w)
-				name := strings.Join(cmdWords, " ")
-				if c.cmd = lookupCommand(name); c.cmd == nil && len(subcommandNames(name)) == 0 {
-					return nil // an unknown command: nothing sensible to offer
-				}
-				continue
-			}
-			c.args = append(c.args, w)
-		}
-	}
-	if pending != nil {
-		return c.values(pending, cur)
-	}
-	if name, val, ok := strings.Cut(cur, "="); ok && strings.HasPrefix(name, "-") {
-		// zsh and fish keep --flag=value in one word: complete the value, keep the prefix.
-		f := c.cmd.flag(strings.TrimLeft(name, "-"))
-		if f == nil {
+func (a *app) completionCommand() *cobra.Command {
+	return &cobra.Command{Use: "completion bash|zsh|fish|powershell", Short: "a shell completion script",
+		Long: "Prints a script that completes commands, flags, the keys of the node's product\n" +
+			"(k3sconf explain wri<TAB>), HelmChart names (k3sconf values <TAB>), the variables of a\n" +
+			"kubespray checkout (k3sconf kubespray where contai<TAB>) and --k3s-version values.\n" +
+			"bash works with or without the bash-completion package.",
+		Example: "source <(k3sconf completion bash)\nk3sconf completion zsh > \"${fpath[1]}/_k3sconf\"\n" +
+			"k3sconf completion fish > ~/.config/fish/completions/k3sconf.fish\n" +
+			"k3sconf completion powershell | Out-String | Invoke-Expression",
+		ValidArgs: shells,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			a.code = runCompletion(cmd.Root(), args, a.out, a.errw)
 			return nil
-		}
-		var out []string
-		for _, v := range c.values(f, val) {
-			if !strings.HasPrefix(v, ":") {
-				out = append(out, name+"="+v)
-			}
-		}
-		return out
+		}}
+}
+
+// runCompletion implements `k3sconf completion bash|zsh|fish|powershell`.
+func runCompletion(root *cobra.Command, args []string, stdout, stderr io.Writer) int {
+	if len(args) != 1 {
+		fmt.Fprintf(stderr, "k3sconf completion: name one shell: bash, zsh, fish or powershell\n")
+		return exitUsage
 	}
-	if strings.HasPrefix(cur, "-") {
-		var names []string
-		if c.cmd == nil {
-			for _, f := range flagDocs {
-				if f.global {
-					names = append(names, f.name)
+	var err error
+	switch args[0] {
+	case "bash":
+		if _, err = io.WriteString(stdout, bashPrelude); err == nil {
+			err = root.GenBashCompletionV2(stdout, true)
+		}
+	case "zsh":
+		err = root.GenZshCompletion(stdout)
+	case "fish":
+		err = root.GenFishCompletion(stdout, true)
+	case "powershell":
+		err = root.GenPowerShellCompletionWithDesc(stdout)
+	default:
+		fmt.Fprintf(stderr, "k3sconf completion: unknown shell %q (want bash, zsh, fish or powershell)\n", args[0])
+		return exitUsage
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "k3sconf completion: %v\n", err)
+		return exitInput
+	}
+	return exitOK
+}
+
+// bashPrelude lets cobra's bash script run in a bash without the bash-completion package,
+// which it otherwise needs for _get_comp_words_by_ref and _filedir: minimal versions of the
+// two, defined only when the package is not loaded. The words bash split at = and :
+// (COMP_WORDBREAKS) are joined again, as bash-completion's -n =: does, so --root=DIR and
+// --product=rke2 reach k3sconf as one word.
+const bashPrelude = `# k3sconf: stand-ins for bash-completion's helpers, when it is not installed.
+if ! declare -F _get_comp_words_by_ref >/dev/null 2>&1; then
+_get_comp_words_by_ref() {
+    local i w n
+    words=()
+    for ((i = 0; i <= COMP_CWORD; i++)); do
+        w=${COMP_WORDS[i]-}
+        n=${#words[@]}
+        if ((n > 1)) && [[ $w == [=:]* || ${words[n-1]} == *[=:] ]]; then
+            words[n-1]+=$w
+        else
+            words+=("$w")
+        fi
+    done
+    cword=$((${#words[@]} - 1))
+    cur=${words[cword]}
+    prev=${words[cword-1]-}
+}
+fi
+if ! declare -F _filedir >/dev/null 2>&1; then
+_filedir() {
+    local IFS=$'\n'
+    compopt -o filenames 2>/dev/null
+    if [[ ${1-} == -d ]]; then
+        COMPREPLY=($(compgen -d -- "$cur"))
+    else
+        COMPREPLY=($(compgen -f -- "$cur"))
+    fi
+}
+fi
+
+`
+
+// registerFlagCompletions tells cobra how to complete the values of c's flags, from their
+// annotations (flags.go).
+func (a *app) registerFlagCompletions(c *cobra.Command) {
+	c.Flags().VisitAll(func(f *pflag.Flag) {
+		if f.Value.Type() == "bool" {
+			return
+		}
+		vals, k := f.Annotations[annValues], annotation(f, annKind)
+		_ = c.RegisterFlagCompletionFunc(f.Name, func(_ *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+			switch {
+			case vals != nil:
+				return filterPrefix(vals, toComplete), cobra.ShellCompDirectiveNoFileComp
+			case k == "dir":
+				return nil, cobra.ShellCompDirectiveFilterDirs
+			case k == "file":
+				return nil, cobra.ShellCompDirectiveFilterFileExt
+			case k == "version":
+				p := a.profile()
+				if p == nil {
+					p = profile.K3s()
 				}
+				return filterPrefix(append(p.Releases(), "newest"), toComplete), cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveKeepOrder
 			}
-			names = append(names, "version")
-		} else {
-			for _, f := range c.cmd.own {
-				names = append(names, f.name)
-			}
-			names = append(names, c.cmd.flags...)
-		}
-		out := []string{}
-		for _, n := range append(names, "help") {
-			out = append(out, "--"+n)
-		}
-		return filterPrefix(out, cur)
-	}
-	if c.cmd == nil {
-		return filterPrefix(subcommandNames(strings.Join(cmdWords, " ")), cur)
-	}
-	if c.cmd.complete != nil {
-		return filterPrefix(c.cmd.complete(c), cur)
-	}
-	if c.cmd.files {
-		return []string{":file"}
-	}
-	return nil
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		})
+	})
 }
 
-// set records a global flag typed so far (--root, --product, …), through the same flag set
-// run parses, so completion resolves the node run would; a command's own flags are not in it
-// and are ignored here.
-func (c *completion) set(name, val string) {
-	_ = c.fs.Set(name, val)
-}
-
-func (c *completion) values(f *flagDoc, cur string) []string {
-	switch {
-	case f.values != nil:
-		return filterPrefix(f.values, cur)
-	case f.valueKind == "dir":
-		return []string{":dir"}
-	case f.valueKind == "file":
-		return []string{":file"}
-	case f.valueKind == "version":
-		p := c.profile()
-		if p == nil {
-			p = profile.K3s()
-		}
-		return filterPrefix(append(p.Releases(), "newest"), cur)
-	}
-	return nil
-}
-
-// profile is the product the words name, or the one detected under --root; nil if neither.
-func (c *completion) profile() *profile.Profile {
-	if c.g.product != "" && c.g.product != "auto" {
-		p, err := profile.ByName(c.g.product)
+// profile is the product the flags name, or the one detected under --root; nil if neither.
+func (a *app) profile() *profile.Profile {
+	if a.g.product != "" && a.g.product != "auto" {
+		p, err := profile.ByName(a.g.product)
 		if err != nil {
 			return nil
 		}
 		return p
 	}
-	if fi, err := os.Stat(c.g.root); err != nil || !fi.IsDir() {
+	if fi, err := os.Stat(a.g.root); err != nil || !fi.IsDir() {
 		return nil
 	}
-	p, _ := resolve.DetectProduct(k3sconf.Node(c.g.root))
+	p, _ := resolve.DetectProduct(k3sconf.Node(a.g.root))
 	return p
 }
 
-// completeKeys lists the keys of the command resolved from the node the words point at,
+// completeKeys lists the keys of the command resolved from the node the flags point at,
 // leaving out those already named.
-func completeKeys(c *completion) []string {
-	if fi, err := os.Stat(c.g.root); err != nil || !fi.IsDir() {
-		return nil
+func (a *app) completeKeys(_ *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+	const none = cobra.ShellCompDirectiveNoFileComp
+	if fi, err := os.Stat(a.g.root); err != nil || !fi.IsDir() {
+		return nil, none
 	}
 	var prof *profile.Profile
-	if c.g.product != "" && c.g.product != "auto" {
-		if prof = c.profile(); prof == nil {
-			return nil
+	if a.g.product != "" && a.g.product != "auto" {
+		if prof = a.profile(); prof == nil {
+			return nil, none
 		}
 	}
-	res, err := resolve.Resolve(resolve.Options{FS: k3sconf.Node(c.g.root), Profile: prof, Command: c.g.command,
-		Unit: c.g.unit, Config: c.g.config, Version: c.g.version})
+	res, err := resolve.Resolve(resolve.Options{FS: k3sconf.Node(a.g.root), Profile: prof, Command: a.g.command,
+		Unit: a.g.unit, Config: a.g.config, Version: a.g.version})
 	if err != nil {
-		return nil
+		return nil, none
 	}
 	given := map[string]bool{}
-	for _, a := range c.args {
-		given[strings.TrimLeft(a, "-")] = true
+	for _, arg := range args {
+		given[strings.TrimLeft(arg, "-")] = true
 	}
 	var out []string
 	for _, k := range res.Keys {
@@ -267,13 +184,66 @@ func completeKeys(c *completion) []string {
 		}
 	}
 	sort.Strings(out)
-	return out
+	return filterPrefix(out, toComplete), none
+}
+
+// completeKubesprayVars lists the variables the roles of the kubespray checkout (--kubespray,
+// default the current folder) define in defaults/ and vars/, and the plays in vars:.
+func (a *app) completeKubesprayVars(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+	const none = cobra.ShellCompDirectiveNoFileComp
+	if cmd.Name() == "where" && len(args) > 0 {
+		return nil, none
+	}
+	c, err := kubespray.Load(a.ks.dir)
+	if c == nil || err != nil {
+		return nil, none
+	}
+	seen := map[string]bool{}
+	for _, arg := range args {
+		seen[arg] = true
+	}
+	var out []string
+	add := func(defs []ansible.Def) {
+		for _, d := range defs {
+			if !seen[d.Name] && strings.HasPrefix(d.Name, toComplete) {
+				seen[d.Name] = true
+				out = append(out, d.Name)
+			}
+		}
+	}
+	visited := map[*ansible.Role]bool{}
+	var role func(r *ansible.Role)
+	role = func(r *ansible.Role) {
+		if r == nil || visited[r] {
+			return
+		}
+		visited[r] = true
+		add(r.Defaults)
+		add(r.Vars)
+		for _, d := range r.Deps {
+			role(d)
+		}
+	}
+	for _, p := range c.Plays {
+		add(p.Vars)
+		for _, r := range p.Roles {
+			role(r.Role)
+		}
+	}
+	sort.Strings(out)
+	return out, none
+}
+
+// completeCharts completes `values CHART`: the HelmCharts in the node's manifests folder, in
+// --namespace; the paths after it are not completed.
+func (a *app) completeCharts(_ *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+	return filterPrefix(chartNames(a.g, args), toComplete), cobra.ShellCompDirectiveNoFileComp
 }
 
 func filterPrefix(cands []string, prefix string) []string {
 	out := []string{}
 	for _, s := range cands {
-		if strings.HasPrefix(s, prefix) {
+		if strings.HasPrefix(s, prefix) && !slices.Contains(out, s) {
 			out = append(out, s)
 		}
 	}

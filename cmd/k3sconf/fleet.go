@@ -1,8 +1,6 @@
 package main
 
 import (
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -19,34 +17,9 @@ import (
 	"github.com/k3sconf/k3sconf/resolve"
 )
 
-// runFleet implements `k3sconf fleet`; g holds the global flags given before it.
-func runFleet(args []string, g globals, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("fleet", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	nodesJSON := fs.String("nodes-json", "", "")
-	salt := fs.String("secret-salt", g.secretSalt, "")
-	asJSON := fs.Bool("json", g.json, "")
-	fs.Bool("show-secrets", g.showSecrets, "")
-	// --k3s-version is global (before fleet) and accepted after it too; it is the release of
-	// every node folder, and PATH@VERSION overrides it for one input.
-	version := fs.String("k3s-version", g.version, "")
-	var paths []string
-	rest := args
-	for {
-		if err := fs.Parse(rest); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				writeCommandHelp(stdout, lookupCommand("fleet"))
-				return exitOK
-			}
-			fmt.Fprintf(stderr, "k3sconf fleet: %v (k3sconf fleet --help)\n", err)
-			return exitUsage
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		paths = append(paths, fs.Arg(0))
-		rest = fs.Args()[1:]
-	}
+// runFleet implements `k3sconf fleet INPUT…`; paths are the inputs named, g the flags.
+func runFleet(paths []string, g globals, stdout, stderr io.Writer) int {
+	nodesJSON, salt, asJSON, version := &g.nodesJSON, &g.secretSalt, &g.json, &g.version
 	if *nodesJSON == "" && len(paths) == 0 {
 		fmt.Fprintf(stderr, "k3sconf fleet: give --nodes-json FILE, node folders or show documents (k3sconf fleet --help)\n")
 		return exitUsage

@@ -2,8 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -13,6 +11,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/k3sconf/k3sconf"
+	"github.com/k3sconf/k3sconf/findings"
 	"github.com/k3sconf/k3sconf/internal/fuzzy"
 	"github.com/k3sconf/k3sconf/internal/termesc"
 	"github.com/k3sconf/k3sconf/profile"
@@ -49,6 +48,8 @@ func nodeCode(res *resolve.Result) int {
 	}
 	return exitOK
 }
+
+//go:generate go test -run TestCLIReference -update
 
 func main() {
 	tuneGC()
@@ -87,11 +88,12 @@ Commands:
                  runs LOG…: ansible-playbook runs per host; did the last apply a change?
   version        the k3sconf version and the newest k3s and RKE2 releases it models
   completion SHELL
-                 a completion script for bash, zsh or fish
+                 a completion script for bash, zsh, fish or powershell
   help [COMMAND] this text, or one command's flags and an example
                  (also: k3sconf COMMAND --help)
 
-Global flags (also accepted after the command):
+Global flags (before or after the command; each command takes only the flags its help
+lists, and names the command a flag of another belongs to):
   --root DIR             read the node's files under DIR (a support bundle, a mounted disk);
                          paths in the output are as on the node (default /)
   --product k3s|rke2     the product (default: detected from the units and /etc/rancher/*)
@@ -103,11 +105,9 @@ Global flags (also accepted after the command):
                          (default: newest); releases before v1.31.8, v1.32.4 and v1.33.0
                          parse flags with urfave/cli v1
   --json                 machine-readable output (schemaVersion 2, see docs/json.md)
+  -o, --output FORMAT    json or yaml: the --json document, as JSON or as YAML
   --show-secrets         print tokens, passwords and keys instead of REDACTED
-  --node-json FILE       status: the node object (kubectl get node NAME -o json), to
-                         compare its k3s.io/node-args annotation with the files
-  --secret-salt SALT     show --json: add fingerprints of the secrets (HMAC with SALT) and
-                         the node name, for k3sconf fleet; use one salt per collection run
+Long flags take two dashes (--root, not -root). Command flags: k3sconf help COMMAND.
 
 Exit codes (every command): 0 ok; 1 the node has a problem: k3s or systemd would
 refuse to start it (broken YAML, a unit systemd refuses, a fatal flag), check found
@@ -123,38 +123,14 @@ Examples:
   k3sconf help explain
 `
 
+// globals holds the values of the flags, shared by the commands that take them (flags.go
+// defines each flag once; cli.go gives every command the ones it takes).
 type globals struct {
 	root, command, unit, config, version, product string
-	nodeJSON, secretSalt                          string
+	nodeJSON, secretSalt, nodesJSON               string
 	namespace, chart, objects, helm               string
 	json, showSecrets                             bool
 	all, strict                                   bool
-	printVersion                                  bool
-}
-
-// newFlagSet holds every flag, global or of one command; help.go's flagDocs documents each
-// (TestFlagDocs keeps the two in step).
-func newFlagSet(g *globals) *flag.FlagSet {
-	fs := flag.NewFlagSet("k3sconf", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.StringVar(&g.root, "root", "/", "")
-	fs.StringVar(&g.command, "command", "", "")
-	fs.StringVar(&g.unit, "unit", "", "")
-	fs.StringVar(&g.config, "config", "", "")
-	fs.StringVar(&g.version, "k3s-version", "", "")
-	fs.StringVar(&g.product, "product", "", "")
-	fs.StringVar(&g.nodeJSON, "node-json", "", "")
-	fs.StringVar(&g.secretSalt, "secret-salt", "", "")
-	fs.StringVar(&g.namespace, "namespace", "kube-system", "")
-	fs.StringVar(&g.chart, "chart", "", "")
-	fs.StringVar(&g.objects, "objects", "", "")
-	fs.StringVar(&g.helm, "helm", "4", "")
-	fs.BoolVar(&g.json, "json", false, "")
-	fs.BoolVar(&g.showSecrets, "show-secrets", false, "")
-	fs.BoolVar(&g.all, "all", false, "")
-	fs.BoolVar(&g.strict, "strict", false, "")
-	fs.BoolVar(&g.printVersion, "version", false, "")
-	return fs
 }
 
 // run is the whole command. Every byte it writes, on standard output and standard error,
@@ -164,59 +140,18 @@ func newFlagSet(g *globals) *flag.FlagSet {
 func run(args []string, stdout, stderr io.Writer) int {
 	out := newOutput(stdout)
 	errw := termesc.NewWriter(stderr)
-	code := dispatch(args, out, errw)
+	a := &app{out: out, errw: errw, stdin: os.Stdin}
+	code := a.execute(args)
 	out.flush()
 	_ = errw.Flush()
 	return code
 }
 
-func dispatch(args []string, stdout, stderr io.Writer) int {
-	if len(args) > 0 && args[0] == completeCommand {
-		return runComplete(args[1:], stdout)
-	}
-	var g globals
-	fs := newFlagSet(&g)
-	// Accept flags before and after the command and its arguments.
-	var positional []string
-	rest := args
-	for {
-		if err := fs.Parse(rest); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return runHelp(positional[:min(len(positional), 1)], stdout, stderr)
-			}
-			fmt.Fprintf(stderr, "k3sconf: %v\n\n%s", err, usage)
-			return exitUsage
-		}
-		rest = fs.Args()
-		if len(rest) == 0 {
-			break
-		}
-		positional = append(positional, rest[0])
-		rest = rest[1:]
-		if len(positional) == 1 && positional[0] == "fleet" { // fleet has its own flags
-			return runFleet(rest, g, stdout, stderr)
-		}
-		if len(positional) == 1 && positional[0] == "kubespray" { // own flags (-i, -e, --host)
-			return runKubespray(rest, g, stdout, stderr)
-		}
-	}
-	if g.printVersion && len(positional) == 0 {
-		positional = []string{"version"}
-	}
-	if len(positional) == 0 {
-		fmt.Fprint(stderr, usage)
-		return exitUsage
-	}
-	cmd, cmdArgs := positional[0], positional[1:]
+// runNode runs a command that reads one node (show, explain, args, sources, check, status,
+// components, values) with its positional arguments.
+func (a *app) runNode(cmd string, cmdArgs []string) int {
+	g, stdout, stderr := a.g, io.Writer(a.out), a.errw
 	switch cmd {
-	case "help":
-		return runHelp(cmdArgs, stdout, stderr)
-	case "version":
-		return runVersion(cmdArgs, g, stdout, stderr)
-	case "completion":
-		return runCompletion(cmdArgs, stdout, stderr)
-	case "compose":
-		return runCompose(cmdArgs, g, stdout, stderr)
 	case "show", "args", "sources", "check", "components", "status":
 		if len(cmdArgs) > 0 {
 			fmt.Fprintf(stderr, "k3sconf %s: takes no arguments (got %q)\n", cmd, cmdArgs)
@@ -232,9 +167,6 @@ func dispatch(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "k3sconf values: name a HelmChart, e.g. `k3sconf values traefik`")
 			return exitUsage
 		}
-	default:
-		fmt.Fprintf(stderr, "k3sconf: unknown command %q\n\n%s", cmd, usage)
-		return exitUsage
 	}
 	var prof *profile.Profile
 	if g.product != "" && g.product != "auto" {
@@ -281,7 +213,7 @@ func dispatch(args []string, stdout, stderr io.Writer) int {
 	switch cmd {
 	case "show":
 		if g.json {
-			if isTerminal(stdout) {
+			if isTerminal(stdout) || outputFormat(stdout) == "yaml" {
 				doc := report.JSON(res, red)
 				doc.Fleet = showFleet(g, res)
 				return writeJSON(stdout, stderr, doc, code)
@@ -297,6 +229,9 @@ func dispatch(args []string, stdout, stderr io.Writer) int {
 			return code
 		}
 		report.Show(stdout, res, red, g.all)
+		// Counted as check counts, over the same findings (without what runs: show does
+		// not inspect the running process).
+		report.FindingsSummary(stdout, res, findings.All(k3sconf.Node(g.root), res, nil, g.root))
 	case "args":
 		if g.json {
 			return writeJSON(stdout, stderr, report.ArgsJSON(res, red), code)
@@ -316,7 +251,7 @@ func dispatch(args []string, stdout, stderr io.Writer) int {
 	case "status":
 		return runStatus(stdout, stderr, g, res, red, code)
 	case "values":
-		return runValues(g, res, red, cmdArgs, os.Stdin, stdout, stderr)
+		return runValues(g, res, red, cmdArgs, a.stdin, stdout, stderr)
 	}
 	return code
 }
@@ -407,7 +342,16 @@ func didYouMean(res *resolve.Result, name string) string {
 	return cs[0].name
 }
 
+// writeJSON writes a command's document: JSON, or YAML for -o yaml (the same document,
+// converted from its JSON, so the two cannot differ in content or key order).
 func writeJSON(stdout, stderr io.Writer, v any, code int) int {
+	if outputFormat(stdout) == "yaml" {
+		if err := writeYAML(stdout, v); err != nil {
+			fmt.Fprintf(stderr, "k3sconf: %v\n", err)
+			return exitInput
+		}
+		return code
+	}
 	enc := json.NewEncoder(stdout)
 	enc.SetEscapeHTML(false)
 	// Indented for a person at a terminal; compact for pipes and files, where re-indenting

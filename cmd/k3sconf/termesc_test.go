@@ -101,3 +101,31 @@ func TestNoControlCharactersReachTheTerminal(t *testing.T) {
 		}
 	}
 }
+
+// TestUsageErrorsEscaped: cobra's own messages quote the command line (an unknown command, a
+// flag's bad value); they pass the text redactor and the escaper like every other byte.
+func TestUsageErrorsEscaped(t *testing.T) {
+	const esc = "\x1b]0;owned\a\x1b[2J"
+	const secret = "token=K10c0ffee::server:d00d"
+	for _, args := range [][]string{
+		{"sh" + esc + "w"},
+		{"show", "--json=" + esc},
+		{"-o", esc, "show"},
+		{"-o", secret, "show"},
+		{"show", "--json=" + secret},
+		{"kubespray", "x" + esc},
+		{"help", "x" + esc},
+		{"--root", ".", "show", "--k3s-version", esc},
+	} {
+		code, out, errs := runCLI(args...)
+		if code != exitUsage {
+			t.Errorf("k3sconf %q: exit %d, want %d", args, code, exitUsage)
+		}
+		if bad := controls(out + errs); len(bad) > 0 {
+			t.Errorf("k3sconf %q: control characters %q reach the terminal:\n%s", args, bad, errs)
+		}
+		if strings.Contains(out+errs, "c0ffee") {
+			t.Errorf("k3sconf %q: the secret is on stderr:\n%s", args, errs)
+		}
+	}
+}

@@ -106,7 +106,7 @@ func filterPaths(leaves []*values.Leaf, paths []string) ([]*values.Leaf, []unkno
 	for _, p := range paths {
 		found := false
 		for _, l := range leaves {
-			if l.Path == p || strings.HasPrefix(l.Path, p+".") {
+			if l.Name == p || strings.HasPrefix(l.Name, p+".") {
 				keep = append(keep, l)
 				found = true
 			}
@@ -114,14 +114,14 @@ func filterPaths(leaves []*values.Leaf, paths []string) ([]*values.Leaf, []unkno
 		if !found {
 			best, bestD := "", 4
 			for _, l := range leaves {
-				if d := fuzzy.Distance(p, l.Path); d < bestD {
-					best, bestD = l.Path, d
+				if d := fuzzy.Distance(p, l.Name); d < bestD {
+					best, bestD = l.Name, d
 				}
 			}
 			unknown = append(unknown, unknownPath{p, best})
 		}
 	}
-	sort.SliceStable(keep, func(i, j int) bool { return keep[i].Path < keep[j].Path })
+	sort.SliceStable(keep, func(i, j int) bool { return keep[i].Name < keep[j].Name })
 	out := keep[:0]
 	for i, l := range keep {
 		if i == 0 || keep[i-1] != l {
@@ -131,25 +131,25 @@ func filterPaths(leaves []*values.Leaf, paths []string) ([]*values.Leaf, []unkno
 	return out, unknown
 }
 
-// completeCharts completes `values CHART`: the HelmCharts in the node's manifests folder, in
-// --namespace; the paths after it are not completed.
-func completeCharts(c *completion) []string {
-	if len(c.args) > 0 {
+// chartNames are the HelmCharts in the node's manifests folder, in --namespace, for the
+// completion of `values CHART`; the paths after it are not completed.
+func chartNames(g globals, args []string) []string {
+	if len(args) > 0 {
 		return nil
 	}
-	if fi, err := os.Stat(c.g.root); err != nil || !fi.IsDir() {
+	if fi, err := os.Stat(g.root); err != nil || !fi.IsDir() {
 		return nil
 	}
-	res, err := resolve.Resolve(resolve.Options{FS: k3sconf.Node(c.g.root), Command: "server", Unit: c.g.unit, Config: c.g.config, Version: c.g.version})
+	res, err := resolve.Resolve(resolve.Options{FS: k3sconf.Node(g.root), Command: "server", Unit: g.unit, Config: g.config, Version: g.version})
 	if err != nil {
 		return nil
 	}
-	ns := c.g.namespace
+	ns := g.namespace
 	if ns == "" {
 		ns = "kube-system"
 	}
 	var out []string
-	for _, o := range components.Inspect(k3sconf.Node(c.g.root), res).Helm {
+	for _, o := range components.Inspect(k3sconf.Node(g.root), res).Helm {
 		if o.Kind == "HelmChart" && o.Namespace == ns && !slices.Contains(out, o.Name) {
 			out = append(out, o.Name)
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/k3sconf/k3sconf/diag"
 	"github.com/k3sconf/k3sconf/helm/values"
 	"github.com/k3sconf/k3sconf/internal/fuzzy"
+	"github.com/k3sconf/k3sconf/provenance"
 )
 
 // stockTraefik is what k3s's own traefik.yaml has ever set (k3s-io/k3s manifests/traefik.yaml,
@@ -40,14 +41,14 @@ func (rep *Report) findings(ch *values.Chart, comp *components.Report) {
 	}
 	var defaults map[string]any
 	if ch != nil {
-		defaults = ch.Values
+		defaults = ch.DefaultsTree()
 	}
 	for _, l := range res.Leaves {
 		for _, a := range l.History {
 			if a.Source.Kind == values.ChartDefault {
 				continue
 			}
-			if defaults != nil && !(ch.Dependencies) {
+			if defaults != nil && !rep.injected(a) {
 				rep.unknownPath(a, defaults)
 			}
 			if a.Source.Kind == values.Set && defaults != nil {
@@ -59,7 +60,7 @@ func (rep *Report) findings(ch *values.Chart, comp *components.Report) {
 	for _, c := range res.Conflicts {
 		pos := rep.Chart.Pos
 		for _, l := range res.Leaves {
-			if (l.Path == c.Path || strings.HasPrefix(l.Path, c.Path+".")) && l.Source != nil && l.Source.Source.Kind != values.ChartDefault {
+			if (l.Name == c.Path || strings.HasPrefix(l.Name, c.Path+".")) && l.Source != nil && l.Source.Kind != values.ChartDefault {
 				pos = sourcePos(l.Source.Source)
 				break
 			}
@@ -83,6 +84,25 @@ func (rep *Report) findings(ch *values.Chart, comp *components.Report) {
 	}
 	rep.configNearMisses(comp)
 	rep.liveNearMisses()
+}
+
+// rke2Injected are the spec.set keys RKE2 writes into every HelmChart it injects cluster
+// configuration into (rancher/rke2 pkg/bootstrap/bootstrap.go setChartValues, at 6ce1a8019;
+// its packaged charts carry rke2.cattle.io/inject-cluster-config: "true"): first released in
+// v1.18.9 (systemDefaultRegistry), v1.19.5 (rke2DataDir), v1.21.2 (clusterCIDR, clusterDNS,
+// clusterDomain, serviceCIDR), v1.22.3 (clusterCIDRv4, clusterCIDRv6), v1.23.6
+// (cattle.systemDefaultRegistry), v1.31.0 (systemDefaultIngressClass), v1.36.0
+// (prime.enabled).
+var rke2Injected = map[string]bool{
+	"global.clusterCIDR": true, "global.clusterCIDRv4": true, "global.clusterCIDRv6": true, "global.clusterDNS": true,
+	"global.clusterDomain": true, "global.rke2DataDir": true, "global.serviceCIDR": true, "global.systemDefaultIngressClass": true,
+	"global.prime.enabled": true, "global.systemDefaultRegistry": true, "global.cattle.systemDefaultRegistry": true,
+}
+
+// injected reports a spec.set value the distribution itself writes into the HelmChart: the
+// user cannot change it there, so a finding about its path helps nobody.
+func (rep *Report) injected(a *values.Assignment) bool {
+	return rep.Product == "rke2" && a.Source.Kind == values.Set && rke2Injected[a.Path]
 }
 
 // liveNearMisses reports the HelmChartConfigs of --objects meant for this chart that do not
@@ -124,14 +144,12 @@ func targetNamespace(ob *components.HelmObject) string {
 	return ob.Namespace
 }
 
-func sourcePos(s values.Source) diag.Position {
-	return diag.Position{File: s.File, Line: s.Line, Column: s.Column}
-}
+func sourcePos(s provenance.Source) diag.Position { return s.Pos }
 
 // failure reports what Helm refuses: a values file that does not parse, a --set it
 // cannot apply. The job fails and the release keeps what it had.
 func (rep *Report) failure(f *values.Failure) {
-	pos := sourcePos(f.Source)
+	pos := sourcePos(f.Source.Source)
 	if f.Source.Kind == values.Set {
 		rep.diag(diag.Diagnostic{Severity: diag.Error, Code: "values-set-failed", Pos: pos,
 			Message: fmt.Sprintf("Helm refuses %s: %v; the Helm job fails on every retry and the release keeps the values it had", f.Source.Detail, f.Err),
@@ -145,10 +163,10 @@ func (rep *Report) failure(f *values.Failure) {
 	msg := fmt.Sprintf("%s does not parse as Helm reads a values file; Helm says %q", f.Source.Kind, f.Err.Error())
 	if inner > 0 && rep.Chart != nil {
 		for _, ob := range []*components.HelmObject{rep.Chart, rep.Config} {
-			if ob == nil || ob.File != f.Source.File {
+			if ob == nil || ob.File != f.Source.Pos.File {
 				continue
 			}
-			if vc := field(field(ob.Doc, "spec"), "valuesContent"); vc != nil && vc.Line == f.Source.Line {
+			if vc := field(field(ob.Doc, "spec"), "valuesContent"); vc != nil && vc.Line == f.Source.Pos.Line {
 				l, _ := contentMap(ob.Data, vc)(inner, 1)
 				msg += fmt.Sprintf(": line %d of valuesContent, line %d of %s", inner, l, ob.File)
 				pos.Line, pos.Column = l, 0
@@ -178,7 +196,7 @@ func (rep *Report) unknownPath(a *values.Assignment, defaults map[string]any) {
 					best, bestD = sib, d
 				}
 			}
-			if best == "" || len(k) < 4 || bestD*2 > len(k) {
+			if best == "" || len(k) < 3 || bestD*2 > len(k) {
 				return
 			}
 			want := values.JoinPath(prefix, best)
@@ -211,7 +229,7 @@ func (rep *Report) setType(a *values.Assignment, defaults map[string]any) {
 	if !ok || def == nil {
 		return
 	}
-	detail := a.Source.Detail
+	detail := a.Detail
 	switch v := a.Value.(type) {
 	case string:
 		_, defNum := def.(float64)
@@ -280,7 +298,7 @@ func (rep *Report) packagedEdits() {
 	}
 	for _, l := range rep.Result.Leaves {
 		for _, a := range l.History {
-			if a.Source.Kind == values.HelmChartValuesContent && a.Source.File == c.File && !stockTraefik.paths[a.Path] && !stockAncestor(a.Path) {
+			if a.Source.Kind == values.HelmChartValuesContent && a.Pos.File == c.File && !stockTraefik.paths[a.Path] && !stockAncestor(a.Path) {
 				report(sourcePos(a.Source), "valuesContent "+a.Path)
 			}
 		}
@@ -322,15 +340,16 @@ func effects(rep *Report) map[values.Kind]string {
 	if rep.Chart != nil {
 		chartFile = rep.Chart.File
 	}
-	inChart := fmt.Sprintf("k3s re-applies %s when its content changes, and helm-controller then runs a helm upgrade job", chartFile)
+	prod := productName(rep.Product)
+	inChart := fmt.Sprintf("%s re-applies %s when its content changes, and helm-controller then runs a helm upgrade job", prod, chartFile)
 	if rep.Chart != nil && rep.Chart.Component != "" {
-		inChart = fmt.Sprintf("an edit to %s takes effect when k3s re-applies it (at once) and is lost at k3s's next start, which writes the file again", chartFile)
+		inChart = fmt.Sprintf("an edit to %s takes effect when %s re-applies it (at once) and is lost at %s's next start, which writes the file again", chartFile, prod, prod)
 	}
 	cfg := "a change to the HelmChartConfig runs a helm upgrade job at once (helm-controller watches HelmChartConfigs)"
 	if rep.Config != nil && !strings.HasPrefix(rep.Config.File, "/") {
 		cfg = "a change applied with kubectl runs a helm upgrade job at once (helm-controller watches HelmChartConfigs)"
 	} else if rep.Config != nil {
-		cfg = fmt.Sprintf("k3s applies %s when its content changes, and helm-controller runs a helm upgrade job at once", rep.Config.File)
+		cfg = fmt.Sprintf("%s applies %s when its content changes, and helm-controller runs a helm upgrade job at once", prod, rep.Config.File)
 	}
 	return map[values.Kind]string{
 		values.ChartDefault:                 "changes with the chart version (spec.chart, spec.version), at the next upgrade",
@@ -349,7 +368,7 @@ func effects(rep *Report) map[values.Kind]string {
 // no HelmChartConfig can change them.
 func (rep *Report) configOverridden() {
 	for _, l := range rep.Result.Leaves {
-		if l.Source == nil || l.Source.Source.Kind != values.Set {
+		if l.Source == nil || l.Source.Kind != values.Set {
 			continue
 		}
 		for _, a := range l.History {
@@ -358,15 +377,23 @@ func (rep *Report) configOverridden() {
 			default:
 				continue
 			}
-			hint := fmt.Sprintf("change spec.set of the HelmChart in %s, or remove %s from it", rep.Chart.File, l.Path)
-			if rep.Chart.Component == "traefik" && l.Path == "global.systemDefaultRegistry" {
+			hint := fmt.Sprintf("change spec.set of the HelmChart in %s, or remove %s from it", rep.Chart.File, l.Name)
+			if rep.Chart.Component == "traefik" && l.Name == "global.systemDefaultRegistry" {
 				hint = "set system-default-registry in k3s's configuration (config.yaml or --system-default-registry) on every server: k3s writes it into traefik.yaml's spec.set at its next start"
 			} else if rep.Chart.Component != "" {
-				hint = fmt.Sprintf("k3s writes spec.set into %s itself; it cannot be changed from a HelmChartConfig", rep.Chart.File)
+				hint = fmt.Sprintf("%s writes spec.set into %s itself; it cannot be changed from a HelmChartConfig", productName(rep.Product), rep.Chart.File)
 			}
-			rep.diag(diag.Diagnostic{Severity: diag.Warning, Code: "values-config-overridden", Pos: sourcePos(a.Source), Key: l.Path,
-				Message: fmt.Sprintf("the HelmChartConfig sets %s, but the HelmChart's spec.set gives it too (%s), and Helm applies --set and --set-string after every values file: the HelmChartConfig's value never takes effect", l.Path, l.Source.Source.Detail),
+			rep.diag(diag.Diagnostic{Severity: diag.Warning, Code: "values-config-overridden", Pos: sourcePos(a.Source), Key: l.Name,
+				Message: fmt.Sprintf("the HelmChartConfig sets %s, but the HelmChart's spec.set gives it too (%s), and Helm applies --set and --set-string after every values file: the HelmChartConfig's value never takes effect", l.Name, l.Source.Detail),
 				Hint:    hint})
 		}
 	}
+}
+
+// productName is the distribution as people write it.
+func productName(p string) string {
+	if p == "rke2" {
+		return "RKE2"
+	}
+	return "k3s"
 }

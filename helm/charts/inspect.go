@@ -16,6 +16,7 @@ import (
 
 	"github.com/k3sconf/k3sconf/components"
 	"github.com/k3sconf/k3sconf/diag"
+	"github.com/k3sconf/k3sconf/helm/release"
 	"github.com/k3sconf/k3sconf/helm/values"
 	"github.com/k3sconf/k3sconf/internal/fuzzy"
 	"github.com/k3sconf/k3sconf/internal/rootfs"
@@ -79,7 +80,7 @@ type Report struct {
 	Effect map[values.Kind]string
 	// Notes are facts about the chart's state (disabled, skipped, refused).
 	Notes       []string
-	Diagnostics []diag.Diagnostic
+	Diagnostics diag.Diagnostics
 	// Incomplete is set when an input could not be read.
 	Incomplete bool
 	// HasDefaults is set when the chart's values.yaml was read.
@@ -89,8 +90,14 @@ type Report struct {
 	Input     values.Input
 	ChartData []byte
 
+	// Release is what --objects says about the Helm release (its revisions, the job, and
+	// whether they have the values above); nil without --objects.
+	Release *release.Status
+
 	// objs are every HelmChart and HelmChartConfig known; live those from --objects.
 	objs, live []components.HelmObject
+	// relObjs are the release Secrets, Jobs and other Secrets of --objects (nil without).
+	relObjs *release.Objects
 }
 
 // NotFoundError is returned for a HelmChart that is neither in the manifests nor in
@@ -133,7 +140,8 @@ func Inspect(o Options) (*Report, error) {
 	comp := components.Inspect(o.Node, o.Res)
 	objs := comp.Helm
 	if o.ObjectsData != nil {
-		live, err := readObjects(o.ObjectsFile, o.ObjectsData)
+		rep.relObjs = &release.Objects{}
+		live, err := readObjects(o.ObjectsFile, o.ObjectsData, rep.relObjs)
 		if err != nil {
 			rep.Incomplete = true
 			rep.Diagnostics = append(rep.Diagnostics, diag.Diagnostic{Severity: diag.Error, Code: "values-objects-invalid", Pos: diag.Position{File: o.ObjectsFile},
@@ -155,11 +163,11 @@ func Inspect(o Options) (*Report, error) {
 		for _, c := range comp.Components {
 			for _, f := range c.Reasons {
 				if c.Packaged && strings.Contains(f, "HelmChart "+o.Namespace+"/"+o.Name+":") {
-					e.Note = fmt.Sprintf("k3s's packaged %s defines it, and its manifest is not in %s", c.Name, comp.ManifestsDir)
+					e.Note = fmt.Sprintf("%s's packaged %s defines it, and its manifest is not in %s", productName(o.Res.Product), c.Name, comp.ManifestsDir)
 				}
 			}
 			if c.Packaged && c.State == components.Disabled && (c.Name == o.Name || "rke2-"+c.Name == o.Name || c.Name == "rke2-"+o.Name) {
-				e.Note = fmt.Sprintf("k3s's packaged %s is disabled, so k3s does not write its manifest", c.Name)
+				e.Note = fmt.Sprintf("%s's packaged %s is disabled, so %s does not write its manifest", productName(o.Res.Product), c.Name, productName(o.Res.Product))
 			}
 		}
 		return nil, e
@@ -179,10 +187,12 @@ func Inspect(o Options) (*Report, error) {
 	ch := rep.chart(o)
 	rep.Input = in
 	rep.Result = values.Compute(ch, in)
+	rep.subchartNotes()
 	if refused {
 		rep.Notes = append(rep.Notes, "the API server refuses this HelmChart (see the errors below): what is installed is what was last accepted; the values below are what the HelmChart asks for")
 	}
 	rep.findings(ch, comp)
+	rep.compareRelease()
 	rep.Effect = effects(rep)
 	sortDiags(rep.Diagnostics)
 	return rep, nil
@@ -243,14 +253,15 @@ func notFound(o Options, objs []components.HelmObject) *NotFoundError {
 func (rep *Report) notes(comp *components.Report) {
 	c := rep.Chart
 	where := "a user manifest"
+	prod := productName(rep.Product)
 	if c.Component != "" {
-		where = "k3s's packaged " + c.Component + " manifest"
+		where = prod + "'s packaged " + c.Component + " manifest"
 	}
 	switch c.State {
 	case components.Disabled:
-		rep.Notes = append(rep.Notes, fmt.Sprintf("%s is disabled: when k3s starts it deletes %s and uninstalls the release; disable takes effect only at k3s's next start", where, c.File))
+		rep.Notes = append(rep.Notes, fmt.Sprintf("%s is disabled: when %s starts it deletes %s and uninstalls the release; disable takes effect only at %s's next start", where, prod, c.File, prod))
 	case components.Skipped:
-		rep.Notes = append(rep.Notes, fmt.Sprintf("%s is skipped (.skip): k3s no longer applies %s, so the HelmChart stays as last applied and edits to the file do nothing; .skip never removes what is deployed", where, c.File))
+		rep.Notes = append(rep.Notes, fmt.Sprintf("%s is skipped (.skip): %s no longer applies %s, so the HelmChart stays as last applied and edits to the file do nothing; .skip never removes what is deployed", where, prod, c.File))
 	}
 	for _, f := range comp.Flags {
 		if f.Name == "disable-helm-controller" && f.Value {
@@ -293,8 +304,10 @@ func (rep *Report) layers(ob *components.HelmObject, in *values.Input, config bo
 				continue
 			}
 			for _, k := range keys.Content {
-				in.Layers = append(in.Layers, values.Layer{Kind: ks, File: ob.File, Line: k.Line, Column: k.Column,
-					Secret: fmt.Sprintf("Secret %s key %s", name, k.Value)})
+				l := values.Layer{Kind: ks, File: ob.File, Line: k.Line, Column: k.Column,
+					Secret: fmt.Sprintf("Secret %s key %s", name, k.Value)}
+				rep.secretLayer(&l, ob, name, k.Value, scalar(s, "ignoreUpdates") == "true")
+				in.Layers = append(in.Layers, l)
 			}
 		}
 	}
@@ -394,9 +407,6 @@ func (rep *Report) chart(o Options) *values.Chart {
 		}
 		rep.ChartFile, rep.ChartName, rep.ChartVersion, rep.HasDefaults = file, ch.Name, ch.Version, true
 		rep.ChartData = data
-		if ch.Dependencies {
-			rep.Notes = append(rep.Notes, "the chart has subcharts: their defaults and Helm's global values are not modelled")
-		}
 		return ch
 	}
 	if o.ChartData != nil {
@@ -424,7 +434,7 @@ func (rep *Report) chart(o Options) *values.Chart {
 		p := path.Join(dataDir, "server", "static", "charts", strings.TrimPrefix(name, static))
 		data, err := rootfs.ReadFile(o.Node, p, maxChart)
 		if err != nil {
-			rep.DefaultsNote = fmt.Sprintf("%s cannot be read (%v); k3s writes it at every start", p, err)
+			rep.DefaultsNote = fmt.Sprintf("%s cannot be read (%v); %s writes it at every start", p, err, productName(o.Res.Product))
 			return nil
 		}
 		return load(p, data)
@@ -459,4 +469,19 @@ func ValuesYAML(archive []byte) ([]byte, error) {
 		return nil, err
 	}
 	return ch.Text, nil
+}
+
+// subchartNotes says which subcharts Helm renders, where their .Values are, and which
+// dependencies it drops.
+func (rep *Report) subchartNotes() {
+	res := rep.Result
+	for _, s := range res.Subcharts {
+		rep.Notes = append(rep.Notes, fmt.Sprintf("subchart %s (%s %s, %s) is rendered: its .Values are the values under %s, with the parent's global merged into its global", s.Path, s.Chart.Name, s.Chart.Version, s.Chart.Inner, s.Path))
+	}
+	for _, d := range res.Disabled {
+		rep.Notes = append(rep.Notes, fmt.Sprintf("dependency %s is not rendered: %s; values under %s stay in the parent's .Values and do nothing", d.Path, d.Reason, d.Path))
+	}
+	for _, w := range res.Warnings {
+		rep.Notes = append(rep.Notes, "Helm warns: "+w)
+	}
 }

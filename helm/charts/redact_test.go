@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/k3sconf/k3sconf/helm/values"
+	"github.com/k3sconf/k3sconf/provenance"
 	"github.com/k3sconf/k3sconf/report"
 )
 
@@ -49,11 +50,11 @@ func TestRedactValue(t *testing.T) {
 func TestLearnSecrets(t *testing.T) {
 	rep := &Report{
 		Result: &values.Result{Leaves: []*values.Leaf{
-			{Path: "auth.password", Value: "hunter2 two", History: []*values.Assignment{{Path: "auth.password", Value: "oldPa55 word"}}},
-			{Path: "registries", Value: []any{map[string]any{"host": "r.example", "password": "listPa55"}}},
-			{Path: "service.name", Value: "web-frontend"},
-			{Path: "db.password", Value: float64(12345678)},
-			{Path: "pin.password", Value: int64(1234)},
+			{Entry: provenance.Entry[values.Assignment]{Name: "auth.password", Value: "hunter2 two", History: []*values.Assignment{{Path: "auth.password", Assignment: provenance.Assignment[any]{Value: "oldPa55 word"}}}}},
+			{Entry: provenance.Entry[values.Assignment]{Name: "registries", Value: []any{map[string]any{"host": "r.example", "password": "listPa55"}}}},
+			{Entry: provenance.Entry[values.Assignment]{Name: "service.name", Value: "web-frontend"}},
+			{Entry: provenance.Entry[values.Assignment]{Name: "db.password", Value: float64(12345678)}},
+			{Entry: provenance.Entry[values.Assignment]{Name: "pin.password", Value: int64(1234)}},
 		}},
 		Input: values.Input{Set: []values.SetArg{{Key: "hosts[0].password", Value: "setPa55 word"}, {Key: "replicas", Value: "3", Int: true}}},
 	}
@@ -77,5 +78,23 @@ func TestLearnSecrets(t *testing.T) {
 	learnSecrets(rep, show)
 	if got := show.Scrub("hunter2 two"); got != "hunter2 two" {
 		t.Errorf("--show-secrets: %q", got)
+	}
+}
+
+// TestSecretLayerRedacted: a value from a valuesSecrets Secret is hidden whatever its key;
+// the same value from valuesContent is judged by the name rule.
+func TestSecretLayerRedacted(t *testing.T) {
+	on := report.NewTextRedactor(false)
+	a := &values.Assignment{Path: "image.tag", Assignment: provenance.Assignment[any]{Value: "1.0", Source: provenance.Source{Kind: values.HelmChartConfigValuesSecret}}}
+	if got := assignmentValue(a, on); got != report.Redacted {
+		t.Errorf("from a Secret: %v, want REDACTED", got)
+	}
+	a.Source.Kind = values.HelmChartConfigValuesContent
+	if got := assignmentValue(a, on); got != "1.0" {
+		t.Errorf("from valuesContent: %v, want the value", got)
+	}
+	a.Source.Kind = values.HelmChartValuesSecret
+	if got := assignmentValue(a, report.NewTextRedactor(true)); got != "1.0" {
+		t.Errorf("--show-secrets: %v, want the value", got)
 	}
 }

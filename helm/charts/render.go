@@ -3,11 +3,13 @@ package charts
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/k3sconf/k3sconf/internal/termesc"
 	"io"
 	"strings"
 
+	"github.com/k3sconf/k3sconf/internal/termesc"
+
 	"github.com/k3sconf/k3sconf/components"
+	"github.com/k3sconf/k3sconf/helm/release"
 	"github.com/k3sconf/k3sconf/helm/values"
 	"github.com/k3sconf/k3sconf/report"
 )
@@ -138,10 +140,89 @@ func learnSecrets(rep *Report, red *report.Redactor) {
 		}
 	}
 	for _, l := range rep.Result.Leaves {
-		walk(lastKey(l.Path), l.Value)
+		walk(lastKey(l.Name), l.Value)
 		for _, a := range l.History {
 			walk(lastKey(a.Path), a.Value)
+			if secretKind(a.Source.Kind) {
+				learnAll(red, lastKey(a.Path), a.Value)
+			}
 		}
+	}
+	// What the cluster's release has: its values by the same name rule, and whatever it
+	// has at a path a Secret's values file sets.
+	if st := rep.Release; st != nil {
+		for _, r := range []*release.Release{st.Compared, st.LatestRelease} {
+			if r != nil {
+				walk("", r.Config)
+			}
+		}
+		secret := secretPaths(rep)
+		for _, d := range st.Diffs {
+			if secret[d.Path] && d.HasRelease {
+				learnAll(red, lastKey(d.Path), d.Release)
+			}
+		}
+	}
+}
+
+// learnAll teaches the redactor every string and number under v (a value from a Secret).
+func learnAll(red *report.Redactor, name string, v any) {
+	switch t := v.(type) {
+	case map[string]any:
+		for k, x := range t {
+			learnAll(red, k, x)
+		}
+	case []any:
+		for _, x := range t {
+			learnAll(red, name, x)
+		}
+	case string:
+		red.AddSecret(name, t)
+	case float64, int64, int:
+		if s := fmt.Sprint(t); digits(s) >= minLearnedDigits {
+			red.AddSecret(name, s)
+		}
+	}
+}
+
+// secretPaths are the leaf paths a Secret's values file (valuesSecrets) gives a value.
+func secretPaths(rep *Report) map[string]bool {
+	out := map[string]bool{}
+	for _, l := range rep.Result.Leaves {
+		for _, a := range l.History {
+			if secretKind(a.Source.Kind) {
+				out[l.Name] = true
+			}
+		}
+	}
+	return out
+}
+
+// assignmentValue is an assignment's value as output: a Secret's values are hidden whole.
+func assignmentValue(a *values.Assignment, red *report.Redactor) any {
+	if red.On() && secretKind(a.Source.Kind) {
+		return report.Redacted
+	}
+	return redactValue(a.Path, a.Value, red)
+}
+
+// leafValue is a leaf's value as output.
+func leafValue(l *values.Leaf, red *report.Redactor) any {
+	if l.Source != nil {
+		return assignmentValue(l.Source, red)
+	}
+	return redactValue(l.Name, l.Value, red)
+}
+
+// releaseShow renders a value the release has at a path: hidden whole where a Secret's
+// values file sets the path now, else by the name rule.
+func releaseShow(rep *Report, red *report.Redactor) func(string, any) any {
+	secret := secretPaths(rep)
+	return func(p string, v any) any {
+		if red.On() && secret[p] {
+			return report.Redacted
+		}
+		return redactValue(p, v, red)
 	}
 }
 
@@ -168,15 +249,19 @@ func formatValue(v any) string {
 }
 
 func where(s values.Source) string {
-	w := s.File
+	w := s.Pos.File
 	if s.Kind == values.ChartDefault {
-		if s.Line > 0 {
-			return fmt.Sprintf("%s (values.yaml:%d:%d)", s.File, s.Line, s.Column)
+		vf := "values.yaml"
+		if s.Detail != "" {
+			vf = s.Detail
 		}
-		return s.File + " (values.yaml)"
+		if s.Pos.Line > 0 {
+			return fmt.Sprintf("%s (%s:%d:%d)", s.Pos.File, vf, s.Pos.Line, s.Pos.Column)
+		}
+		return s.Pos.File + " (" + vf + ")"
 	}
-	if s.Line > 0 {
-		w = fmt.Sprintf("%s:%d:%d", s.File, s.Line, s.Column)
+	if s.Pos.Line > 0 {
+		w = fmt.Sprintf("%s:%d:%d", s.Pos.File, s.Pos.Line, s.Pos.Column)
 	}
 	if s.Kind == values.Set || s.Detail != "" {
 		w += "  " + s.Detail
@@ -184,10 +269,10 @@ func where(s values.Source) string {
 	return w
 }
 
-func objectLine(ob *components.HelmObject) string {
+func objectLine(ob *components.HelmObject, product string) string {
 	s := fmt.Sprintf("%s %s/%s  (%s", ob.Kind, ob.Namespace, ob.Name, ob.Pos)
 	if ob.Component != "" {
-		s += ", k3s's packaged " + ob.Component
+		s += ", " + productName(product) + "'s packaged " + ob.Component
 	}
 	if ob.NamespaceMissing {
 		s += ", no metadata.namespace: default"
@@ -207,9 +292,9 @@ func Text(w io.Writer, rep *Report, red *report.Redactor, all bool) {
 	defer esc.Flush()
 	w = esc
 	learnSecrets(rep, red)
-	fmt.Fprintln(w, red.Scrub(objectLine(rep.Chart)))
+	fmt.Fprintln(w, red.Scrub(objectLine(rep.Chart, rep.Product)))
 	if rep.Config != nil {
-		fmt.Fprintln(w, red.Scrub(objectLine(rep.Config)))
+		fmt.Fprintln(w, red.Scrub(objectLine(rep.Config, rep.Product)))
 	} else {
 		fmt.Fprintf(w, "HelmChartConfig: none named %s in %s\n", rep.Name, rep.Namespace)
 	}
@@ -229,6 +314,12 @@ func Text(w io.Writer, rep *Report, red *report.Redactor, all bool) {
 	for _, n := range rep.Notes {
 		fmt.Fprintf(w, "note: %s\n", red.Scrub(n))
 	}
+	show := releaseShow(rep, red)
+	if rep.Release != nil {
+		for _, l := range rep.Release.Lines(func(p string, v any) string { return red.Scrub(formatValue(show(p, v))) }, red.Scrub) {
+			fmt.Fprintln(w, l)
+		}
+	}
 	n := 0
 	for _, l := range rep.Result.Leaves {
 		if !shown(l, all) {
@@ -236,24 +327,32 @@ func Text(w io.Writer, rep *Report, red *report.Redactor, all bool) {
 		}
 		n++
 		fmt.Fprintln(w)
-		val := formatValue(redactValue(l.Path, l.Value, red))
+		val := formatValue(leafValue(l, red))
 		if l.Deleted {
-			fmt.Fprintf(w, "%s  deleted (not in .Values)\n", l.Path)
+			fmt.Fprintf(w, "%s  deleted (not in .Values)\n", l.Name)
 		} else if l.Replaced {
-			fmt.Fprintf(w, "%s  replaced (no longer a value of its own)\n", l.Path)
+			fmt.Fprintf(w, "%s  replaced (no longer a value of its own)\n", l.Name)
 		} else {
-			fmt.Fprintf(w, "%s = %s\n", l.Path, red.Scrub(val))
+			fmt.Fprintf(w, "%s = %s\n", l.Name, red.Scrub(val))
 		}
 		if l.Source != nil {
-			fmt.Fprintf(w, "  from: %s %s\n", l.Source.Source.Kind, red.Scrub(where(l.Source.Source)))
-			if e := rep.Effect[l.Source.Source.Kind]; e != "" {
+			fmt.Fprintf(w, "  from: %s %s\n", l.Source.Kind, red.Scrub(where(l.Source.From())))
+			if l.Via != "" {
+				fmt.Fprintf(w, "  via: %s\n", red.Scrub(l.Via))
+			}
+			if e := rep.Effect[l.Source.Kind]; e != "" {
 				fmt.Fprintf(w, "  takes effect: %s\n", e)
+			}
+		}
+		if rep.Release != nil {
+			if n := rep.Release.Note(l.Name, shown(l, false), func(v any) string { return formatValue(show(l.Name, v)) }); n != "" {
+				fmt.Fprintf(w, "  release: %s\n", red.Scrub(n))
 			}
 		}
 		if len(l.History) > 1 || l.Deleted || l.Replaced {
 			fmt.Fprintln(w, "  every assignment, lowest first:")
 			for i, a := range l.History {
-				fmt.Fprintf(w, "   %d. %-29s %s  %s\n", i+1, a.Source.Kind, red.Scrub(where(a.Source)), red.Scrub(formatValue(redactValue(a.Path, a.Value, red))))
+				fmt.Fprintf(w, "   %d. %-29s %s  %s\n", i+1, a.Source.Kind, red.Scrub(where(a.From())), red.Scrub(formatValue(assignmentValue(a, red))))
 				fmt.Fprintf(w, "      %s: %s\n", a.Outcome, red.Scrub(a.Reason))
 			}
 		}
@@ -280,7 +379,9 @@ type Document struct {
 	Args            []string            `json:"args"`
 	Notes           []string            `json:"notes"`
 	Values          map[string]ValueDoc `json:"values"`
-	Diagnostics     []report.Diagnostic `json:"diagnostics"`
+	// Release is what --objects says about the Helm release (absent without --objects).
+	Release     *release.Doc        `json:"release,omitempty"`
+	Diagnostics []report.Diagnostic `json:"diagnostics"`
 }
 
 // ObjectDoc locates a HelmChart or HelmChartConfig.
@@ -303,12 +404,15 @@ type ArchiveDoc struct {
 
 // ValueDoc is one leaf path.
 type ValueDoc struct {
-	Value       any             `json:"value"`
-	Deleted     bool            `json:"deleted,omitempty"`
-	Replaced    bool            `json:"replaced,omitempty"`
-	Source      *SourceDoc      `json:"source"`
-	TakesEffect string          `json:"takesEffect,omitempty"`
-	History     []AssignmentDoc `json:"history"`
+	Value       any        `json:"value"`
+	Deleted     bool       `json:"deleted,omitempty"`
+	Replaced    bool       `json:"replaced,omitempty"`
+	Source      *SourceDoc `json:"source"`
+	Via         string     `json:"via,omitempty"`
+	TakesEffect string     `json:"takesEffect,omitempty"`
+	// Release says whether the release has the value (with --objects).
+	Release string          `json:"release,omitempty"`
+	History []AssignmentDoc `json:"history"`
 }
 
 // SourceDoc is where an assignment was written.
@@ -333,7 +437,7 @@ func objectDoc(ob *components.HelmObject) ObjectDoc {
 }
 
 func sourceDoc(s values.Source, red *report.Redactor) SourceDoc {
-	return SourceDoc{Kind: string(s.Kind), File: s.File, Line: s.Line, Column: s.Column, Detail: red.Scrub(s.Detail)}
+	return SourceDoc{Kind: string(s.Kind), File: s.Pos.File, Line: s.Pos.Line, Column: s.Pos.Column, Detail: red.Scrub(s.Detail)}
 }
 
 // JSON is the report as the "values" document.
@@ -357,20 +461,27 @@ func JSON(rep *Report, env report.Envelope, red *report.Redactor, all bool) *Doc
 	for _, n := range rep.Notes {
 		d.Notes = append(d.Notes, red.Scrub(n))
 	}
+	show := releaseShow(rep, red)
 	for _, l := range rep.Result.Leaves {
 		if !shown(l, all) {
 			continue
 		}
-		v := ValueDoc{Value: redactValue(l.Path, l.Value, red), Deleted: l.Deleted, Replaced: l.Replaced, History: []AssignmentDoc{}}
+		v := ValueDoc{Value: leafValue(l, red), Deleted: l.Deleted, Replaced: l.Replaced, Via: red.Scrub(l.Via), History: []AssignmentDoc{}}
 		if l.Source != nil {
-			s := sourceDoc(l.Source.Source, red)
+			s := sourceDoc(l.Source.From(), red)
 			v.Source = &s
-			v.TakesEffect = rep.Effect[l.Source.Source.Kind]
+			v.TakesEffect = rep.Effect[l.Source.Kind]
 		}
 		for _, a := range l.History {
-			v.History = append(v.History, AssignmentDoc{Value: redactValue(a.Path, a.Value, red), Source: sourceDoc(a.Source, red), Outcome: string(a.Outcome), Reason: red.Scrub(a.Reason)})
+			v.History = append(v.History, AssignmentDoc{Value: assignmentValue(a, red), Source: sourceDoc(a.From(), red), Outcome: string(a.Outcome), Reason: red.Scrub(a.Reason)})
 		}
-		d.Values[l.Path] = v
+		if rep.Release != nil {
+			v.Release = red.Scrub(rep.Release.Note(l.Name, shown(l, false), func(x any) string { return formatValue(show(l.Name, x)) }))
+		}
+		d.Values[l.Name] = v
+	}
+	if rep.Release != nil {
+		d.Release = rep.Release.Doc(show, red.Scrub)
 	}
 	return d
 }

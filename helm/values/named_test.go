@@ -51,6 +51,13 @@ var namedCases = []helmCase{
 	{name: "a null key fails", defaults: "a: 1\n", files: []string{"~: 1\n"}},
 	{name: "duplicate keys in a values file", defaults: "a: 1\n", files: []string{"b: 1\nb: 2\n"}},
 	{name: "an anchor and a merge key", defaults: "a: 1\n", files: []string{"base: &b {x: 1, y: 2}\nderived:\n  <<: *b\n  y: 3\n"}},
+	// Helm 4 reads a values file line by line and ends each line with a line break
+	// (apimachinery YAMLReader), so a block scalar at the end of a file without one keeps
+	// it under the clip indicator; Helm 3 reads the bytes as they are.
+	{name: "block scalar at the end of a file without a final line break", defaults: "a: 1\n", files: []string{"cfg: |\n  timeout: 3600", "lit: |-\n  x", "keep: |+\n  y"}},
+	{name: "CRLF line breaks in a block scalar", defaults: "a: 1\n", files: []string{"cfg: |\r\n  one\r\n  two\r\n"}},
+	{name: "a document separator followed by content", defaults: "a: 1\n", files: []string{"--- {b: 2}\n"}},
+	{name: "a separator with a comment, then an empty document", defaults: "a: 1\n", files: []string{"--- # first\nb: 2\n---\n---\nc: 3"}},
 	{name: "traefik systemDefaultRegistry", defaults: "global:\n  systemDefaultRegistry: \"\"\nimage:\n  registry: docker.io\n", files: []string{"global:\n  systemDefaultRegistry: my.registry\n"}, set: []SetArg{{Key: "global.systemDefaultRegistry", Value: ""}}},
 }
 

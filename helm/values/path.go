@@ -75,3 +75,14 @@ func leaves(p string, v any, fn func(string, any)) {
 	}
 	fn(p, v)
 }
+
+// concatPath appends a dotted path (already escaped) to another.
+func concatPath(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return a + "." + b
+}

@@ -1,13 +1,17 @@
 package values
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/k3sconf/k3sconf/provenance"
 )
 
-// Kind says which layer a value comes from.
-type Kind string
+// Kind says which layer a value comes from: the one [provenance.Kind], with the layers
+// below.
+type Kind = provenance.Kind
 
 // The layers, lowest first.
 const (
@@ -21,52 +25,68 @@ const (
 	Set                          Kind = "set"
 )
 
-// Source is where an assignment was written.
+// Source is where a layer's values were written: a [provenance.Source] (the layer's Kind
+// and the position in the manifest, or the chart archive for defaults; a position inside
+// valuesContent is mapped to the manifest's lines) with the Detail a layer may have.
 type Source struct {
-	Kind Kind
-	// File, Line and Column locate the key in the manifest (or the chart archive for
-	// defaults); a position inside valuesContent is mapped to the manifest's lines.
-	File         string
-	Line, Column int
+	provenance.Source
 	// Detail is the --set argument as Helm receives it, or the Secret and key a
 	// valuesSecrets layer names.
 	Detail string
 }
 
-// Outcome is what happened to an assignment.
-type Outcome string
+// Outcome is what happened to an assignment: the one [provenance.Outcome]. Helm values
+// have Applied, Overridden, Deleted and Replaced.
+type Outcome = provenance.Outcome
 
+// The outcomes of Helm values.
 const (
-	Applied    Outcome = "applied"
-	Overridden Outcome = "overridden"
-	Deleted    Outcome = "deleted"
-	Replaced   Outcome = "replaced"
+	Applied    = provenance.Applied
+	Overridden = provenance.Overridden
+	Deleted    = provenance.Deleted
+	Replaced   = provenance.Replaced
 )
 
-// Assignment is one value a layer gives one leaf path.
+// Assignment is one value a layer gives one leaf path: a [provenance.Assignment] (Kind,
+// Pos, Value, Outcome, Reason) with the path and the layer's Detail.
 type Assignment struct {
-	Path    string
-	Value   any
-	Source  Source
-	Outcome Outcome
-	Reason  string
-	seq     int
+	provenance.Assignment[any]
+	Path string
+	// Detail is the --set argument, or the Secret and key, of the layer (see [Source]).
+	Detail string
+	seq    int
+	// orig is the assignment this one reports at another path: a subchart's default at
+	// its place in the parent's values, a global Helm copied, an imported value.
+	orig *Assignment
 }
 
-// Leaf is one path of the values and how it got its value.
+// From is the layer source of the assignment: its Source with its Detail.
+func (a *Assignment) From() Source { return Source{Source: a.Source, Detail: a.Detail} }
+
+func newAssignment(p string, v any, src Source) *Assignment {
+	return &Assignment{Assignment: provenance.Assignment[any]{Source: src.Source, Value: v}, Path: p, Detail: src.Detail}
+}
+
+// at reports the assignment at path p with value v: the same source and place in the
+// order, and a as the original.
+func (a *Assignment) at(p string, v any) *Assignment {
+	return &Assignment{Assignment: provenance.Assignment[any]{Source: a.Source, Value: v}, Path: p, Detail: a.Detail, seq: a.seq, orig: a}
+}
+
+// Leaf is one path of the values and how it got its value: a [provenance.Entry] whose
+// Name is the path, whose Value is the value in .Values, whose Source is the assignment in
+// force (nil for a deleted path) and whose History is every assignment to the path, lowest
+// first, the one in force included. Deleted is set when a null removed the key (Value is
+// then nil and the path is not in .Values). Replaced is set when the path is no longer a
+// leaf: a later map took its place, or a later scalar replaced a map above it; Value is
+// then what is at the path now (a map), or nil.
 type Leaf struct {
-	Path string
-	// Value is the value in .Values; Deleted is set when a null removed the key (Value is
-	// then nil and the path is not in .Values). Replaced is set when the path is no longer a
-	// leaf: a later map took its place, or a later scalar replaced a map above it; Value is
-	// then what is at the path now (a map), or nil.
-	Value    any
+	provenance.Entry[Assignment]
 	Deleted  bool
 	Replaced bool
-	// Source is the assignment in force (nil for a deleted path).
-	Source *Assignment
-	// History is every assignment to the path, lowest first, the one in force included.
-	History []*Assignment
+	// Via says how the value in force reached the path when it was written at another one:
+	// a global Helm copies into each subchart, or a value a chart imports from a subchart.
+	Via string
 }
 
 // Layer is one values file helm-controller mounts.
@@ -154,17 +174,26 @@ func MountName(k Kind, counters map[int]int) string {
 	return string(k)
 }
 
-// Chart is a chart's name and default values.
+// Chart is a chart as Helm loads it: its name, default values, schema, dependencies and
+// subcharts.
 type Chart struct {
-	Name    string
-	Version string
-	// File is the archive (node path or --chart file).
-	File string
+	Name       string
+	Version    string
+	APIVersion string
+	// File is the archive (node path or --chart file); Inner is where a subchart sits in it
+	// ("charts/sub", "charts/sub.tgz"), "" for the chart itself.
+	File  string
+	Inner string
 	// Values are the defaults as Helm loads values.yaml; Text is values.yaml.
 	Values map[string]any
 	Text   []byte
-	// Dependencies is set when the chart has subcharts: their defaults and globals are
-	// not modelled.
+	// Schema is values.schema.json, nil without one.
+	Schema []byte
+	// Requirements are Chart.yaml's dependencies (nil when it has none), Subcharts the
+	// charts under charts/.
+	Requirements []*Dependency
+	Subcharts    []*Chart
+	// Dependencies is set when the chart has subcharts or declares dependencies.
 	Dependencies bool
 }
 
@@ -216,6 +245,16 @@ type Result struct {
 	Err *Failure
 	// Args are the values arguments of the Helm command line, in order.
 	Args []string
+	// Subcharts are the subcharts Helm renders (enabled, aliases applied), Disabled the
+	// dependencies it drops.
+	Subcharts []Subchart
+	Disabled  []Disabled
+	// Warnings are the other warnings Helm logs about dependencies (a condition or tag that
+	// is not a boolean, an import-values table that is missing).
+	Warnings []string
+	// SchemaErrors are the values.schema.json violations that make Helm refuse the values
+	// (the chart's and each rendered subchart's schema).
+	SchemaErrors []SchemaError
 }
 
 // Failure is a Helm error with the layer it comes from.
@@ -235,7 +274,7 @@ type tracker struct {
 func (t *tracker) record(p string, v any, src Source) {
 	t.seq++
 	// A copy: --set k[i] changes a list in place, and the history keeps what each gave.
-	a := &Assignment{Path: p, Value: deepCopy(v), Source: src, seq: t.seq}
+	a := &Assignment{Assignment: provenance.Assignment[any]{Source: src.Source, Value: deepCopy(v)}, Path: p, Detail: src.Detail, seq: t.seq}
 	t.hist[p] = append(t.hist[p], a)
 	t.owner[p] = a
 	for _, anc := range ancestors(p) {
@@ -278,7 +317,7 @@ func (t *tracker) mergeInto(a, b map[string]any, prefix string, src Source, pos 
 		leaves(p, v, func(q string, lv any) {
 			s := src
 			if pos != nil {
-				s.Line, s.Column = pos(q)
+				s.Pos.Line, s.Pos.Column = pos(q)
 			}
 			t.record(q, lv, s)
 		})
@@ -302,7 +341,7 @@ func Compute(ch *Chart, in Input) *Result {
 	user := map[string]any{}
 	secrets := map[int]int{0: 1, 1: 1}
 	for _, l := range in.Layers {
-		src := Source{Kind: l.Kind, File: l.File, Line: l.Line, Column: l.Column, Detail: l.Secret}
+		src := Source{Source: provenance.Source{Kind: l.Kind, Pos: provenance.Position{File: l.File, Line: l.Line, Column: l.Column}}, Detail: l.Secret}
 		mount := MountName(l.Kind, secrets)
 		res.Args = append(res.Args, "--values", mount)
 		if l.Text == nil {
@@ -344,7 +383,7 @@ func Compute(ch *Chart, in Input) *Result {
 			for _, s := range group {
 				flag, arg := s.Arg()
 				res.Args = append(res.Args, flag, arg)
-				src := Source{Kind: Set, File: s.File, Line: s.Line, Column: s.Col, Detail: flag + " " + arg}
+				src := Source{Source: provenance.Source{Kind: Set, Pos: provenance.Position{File: s.File, Line: s.Line, Column: s.Col}}, Detail: flag + " " + arg}
 				if err := parseSet(arg, user, flag == "--set-string", t, src); err != nil {
 					res.Err = &Failure{Source: src, Err: fmt.Errorf("failed parsing %s data: %w", flag, err)}
 					break
@@ -356,19 +395,68 @@ func Compute(ch *Chart, in Input) *Result {
 		}
 	}
 	res.User = user
-	defaults := map[string]any{}
-	if ch != nil && ch.Values != nil {
-		defaults = ch.Values
+	if ch == nil {
+		ch = &Chart{Values: map[string]any{}}
 	}
-	dpos := map[string][2]int{}
-	if ch != nil {
-		dpos = positions(ch.Text, in.Major)
+	e := &engine{major: in.Major, nulls: in.Nulls, seen: map[string]bool{}, defaults: map[*Chart]map[string]*Assignment{}}
+	top := e.load(ch, func(c *Chart) map[string][2]int { return positions(c.Text, in.Major) })
+	userT := tag("", user, func(p string, v any) *Assignment {
+		if a := t.owner[p]; a != nil {
+			return a
+		}
+		if h := t.hist[p]; len(h) > 0 {
+			return h[len(h)-1]
+		}
+		return nil
+	}).(map[string]any)
+	final, err := e.run(top, userT)
+	if err != nil && res.Err == nil {
+		res.Err = err
 	}
-	final := deepCopy(user).(map[string]any)
-	res.Conflicts = coalesceTop(final, deepCopy(defaults).(map[string]any), in.Nulls)
-	res.Values = final
-	res.Leaves = buildLeaves(t, defaults, final, ch, dpos)
+	if final == nil {
+		final = userT
+	}
+	var inst []*hchart
+	place(top, "", &inst)
+	for _, h := range inst {
+		if h != top {
+			res.Subcharts = append(res.Subcharts, Subchart{Path: h.at, Chart: h.src})
+		}
+	}
+	sortSubcharts(res.Subcharts)
+	res.Disabled = e.disabled
+	res.Warnings = e.warnings
+	res.Conflicts = e.conflicts
+	res.Values = plainMap(final)
+	res.Leaves = buildLeaves(t, final, inst, e)
+	if res.Err == nil {
+		res.SchemaErrors = e.validateSchemas(top, res.Values, res.Leaves)
+	}
 	return res
+}
+
+// run is ProcessDependencies then CoalesceValues: the chart's .Values, tagged.
+func (e *engine) run(top *hchart, user map[string]any) (map[string]any, *Failure) {
+	fail := func(err error) *Failure {
+		f := &Failure{Err: err}
+		var de *depError
+		if errors.As(err, &de) && de.a != nil {
+			f.Source = de.a.From()
+		}
+		return f
+	}
+	if err := e.enabled(top, user, ""); err != nil {
+		return nil, fail(err)
+	}
+	if err := e.importValues(top); err != nil {
+		return nil, fail(err)
+	}
+	e.record = true
+	final, err := e.coalesceAll(top, user)
+	if err != nil {
+		return nil, fail(err)
+	}
+	return final, nil
 }
 
 // nearest is the longest ancestor of p that has a position.
@@ -405,79 +493,6 @@ func istable(v any) bool {
 	return ok
 }
 
-// coalesceTop is Helm's coalesceValues for a chart without dependencies: v is the user
-// values (changed in place), defaults the chart's. At the top level a null deletes the key
-// when the chart has it (even a null default), a user map merges with a default map, and
-// a user scalar replaces a default map silently.
-func coalesceTop(v, defaults map[string]any, nulls NullRule) []Conflict {
-	var cs []Conflict
-	for _, key := range sortedKeys(defaults) {
-		val := defaults[key]
-		if value, ok := v[key]; ok {
-			if value == nil {
-				delete(v, key)
-			} else if istable(val) && !istable(value) {
-				// Helm says nothing here; the shape still differs from the chart's.
-				cs = append(cs, Conflict{Path: JoinPath("", key), Message: fmt.Sprintf("the chart's default for %s is a map and %s is given; the given value replaces the whole map (Helm does not warn at the top level)", JoinPath("", key), describeValue(value))})
-			} else if dest, ok := value.(map[string]any); ok {
-				src, ok := val.(map[string]any)
-				if !ok {
-					if val != nil {
-						cs = append(cs, Conflict{Path: JoinPath("", key), Message: fmt.Sprintf("the chart's default for %s is %s, not a map; the map given wins (Helm warns \"skipped value for %s: Not a table\")", JoinPath("", key), describeValue(val), key)})
-					}
-				} else {
-					cs = append(cs, coalesceTables(dest, src, JoinPath("", key), nulls)...)
-				}
-			}
-		} else {
-			v[key] = val
-		}
-	}
-	return cs
-}
-
-// coalesceTables is Helm's coalesceTablesFullKey with merge=false: dst is the user's map,
-// src the defaults'. Below the top level a null deletes the key only when the default is
-// not null; a null for a key the chart lacks stays in the values as null.
-func coalesceTables(dst, src map[string]any, prefix string, nulls NullRule) []Conflict {
-	var cs []Conflict
-	nonNil := map[string]bool{}
-	for k, x := range src {
-		if x != nil {
-			nonNil[k] = true
-		}
-	}
-	if nulls != NullIfInDefaults {
-		// v3.19.5 and later add the user's null keys to the defaults' copy, so the loop
-		// below sees them (and, before v3.20.1, deletes them).
-		for k, x := range dst {
-			if x == nil {
-				src[k] = nil
-			}
-		}
-	}
-	for _, key := range sortedKeys(src) {
-		val := src[key]
-		full := JoinPath(prefix, key)
-		dv, ok := dst[key]
-		switch {
-		case ok && dv == nil && (nonNil[key] || nulls != NullUnlessDefaultNull):
-			delete(dst, key)
-		case !ok:
-			dst[key] = val
-		case istable(val):
-			if istable(dv) {
-				cs = append(cs, coalesceTables(dv.(map[string]any), val.(map[string]any), full, nulls)...)
-			} else {
-				cs = append(cs, Conflict{Path: full, Message: fmt.Sprintf("the chart's default for %s is a map and %s is given; the given value wins (Helm warns \"cannot overwrite table with non table\")", full, describeValue(dv))})
-			}
-		case istable(dv) && val != nil:
-			cs = append(cs, Conflict{Path: full, Message: fmt.Sprintf("the chart's default for %s is %s and a map is given; the map wins (Helm warns \"destination for %s is a table. Ignoring non-table value\")", full, describeValue(val), full)})
-		}
-	}
-	return cs
-}
-
 func describeValue(v any) string {
 	switch t := v.(type) {
 	case nil:
@@ -512,55 +527,88 @@ func lookup(m map[string]any, p string) (any, bool) {
 	return cur, true
 }
 
-func buildLeaves(t *tracker, defaults, final map[string]any, ch *Chart, dpos map[string][2]int) []*Leaf {
+func buildLeaves(t *tracker, final map[string]any, inst []*hchart, e *engine) []*Leaf {
 	byPath := map[string]*Leaf{}
 	get := func(p string) *Leaf {
 		if l := byPath[p]; l != nil {
 			return l
 		}
-		l := &Leaf{Path: p}
+		l := &Leaf{Entry: provenance.Entry[Assignment]{Name: p}}
 		byPath[p] = l
 		return l
 	}
-	file := ""
-	if ch != nil {
-		file = ch.File
+	// Chart defaults come first in every history, a subchart's before its parent's (the
+	// parent's values.yaml wins over the subchart's).
+	for _, h := range inst {
+		as := e.defaults[h.src]
+		for _, q := range sortedAssignmentKeys(as) {
+			a := as[q]
+			p := concatPath(h.at, q)
+			if q == "" {
+				continue
+			}
+			l := get(p)
+			l.History = append(l.History, &Assignment{Assignment: provenance.Assignment[any]{Source: a.Source, Value: a.Value}, Path: p, Detail: a.Detail, orig: a})
+		}
 	}
-	// Chart defaults come first in every history.
-	leaves("", defaults, func(p string, v any) {
-		if p == "" {
-			return
-		}
-		src := Source{Kind: ChartDefault, File: file}
-		if lc, ok := dpos[p]; ok {
-			src.Line, src.Column = lc[0], lc[1]
-		}
-		l := get(p)
-		l.History = append(l.History, &Assignment{Path: p, Value: v, Source: src})
-	})
 	for p, as := range t.hist {
 		l := get(p)
 		l.History = append(l.History, as...)
 	}
-	finalLeaves := map[string]any{}
-	leaves("", final, func(p string, v any) {
-		if p != "" {
-			finalLeaves[p] = v
-			get(p)
+	type fin struct {
+		v any
+		a *Assignment
+	}
+	finalLeaves := map[string]fin{}
+	var walk func(p string, x any)
+	walk = func(p string, x any) {
+		if m, ok := x.(map[string]any); ok {
+			n := 0
+			for _, k := range sortedKeys(m) {
+				if k != emptyKey {
+					n++
+					walk(JoinPath(p, k), m[k])
+				}
+			}
+			if n == 0 && p != "" {
+				var a *Assignment
+				if tg, ok := m[emptyKey].(*tagged); ok {
+					a = tg.a
+				}
+				finalLeaves[p] = fin{map[string]any{}, a}
+				get(p)
+			}
+			return
 		}
-	})
+		var a *Assignment
+		v := x
+		if tg, ok := x.(*tagged); ok {
+			a, v = tg.a, tg.v
+		}
+		finalLeaves[p] = fin{deepCopy(v), a}
+		get(p)
+	}
+	walk("", final)
 	var out []*Leaf
 	for p, l := range byPath {
-		v, inFinal := finalLeaves[p]
+		f, inFinal := finalLeaves[p]
 		var winner *Assignment
 		if inFinal {
-			l.Value = v
-			winner = t.owner[p]
-			if winner == nil {
+			l.Value = f.v
+			winner = f.a
+			if winner != nil {
+				found := false
 				for _, a := range l.History {
-					if a.Source.Kind == ChartDefault {
-						winner = a
+					if a == winner || a.orig == winner {
+						winner, found = a, true
 					}
+				}
+				if !found {
+					// Written at another path: a global, an imported value.
+					w := winner.at(p, winner.Value)
+					l.Via = via(p, winner)
+					l.History = append(l.History, w)
+					winner = w
 				}
 			}
 		} else if w := nullOwner(t, p); w != nil {
@@ -569,7 +617,7 @@ func buildLeaves(t *tracker, defaults, final map[string]any, ch *Chart, dpos map
 			winner = w
 		} else {
 			l.Replaced = true
-			if v, ok := lookup(final, p); ok {
+			if v, ok := lookup(plainMap(final), p); ok {
 				l.Value = v
 			}
 		}
@@ -578,26 +626,59 @@ func buildLeaves(t *tracker, defaults, final map[string]any, ch *Chart, dpos map
 			if a == winner && winner != nil {
 				a.Outcome = Applied
 				a.Reason = "in force"
+				if l.Via != "" {
+					a.Reason = "in force: " + l.Via
+				}
 				if l.Deleted {
 					a.Reason = "in force: a null deletes the key and the chart's default under it"
 				}
 				continue
 			}
-			a.Outcome, a.Reason = lostReason(t, a, winner, p, final, inFinal)
+			a.Outcome, a.Reason = lostReason(t, a, winner, p, final, inFinal, l.Via != "")
 		}
 		out = append(out, l)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
 }
 
-// lostReason says why an assignment is not the one in force.
-func lostReason(t *tracker, a, winner *Assignment, p string, final map[string]any, inFinal bool) (Outcome, string) {
-	if inFinal && winner != nil {
-		if a.Source.Kind == ChartDefault || winner.seq > a.seq {
-			return Overridden, "overridden by " + describeSource(winner.Source)
+// via says how a value written at another path reached p.
+func via(p string, w *Assignment) string {
+	if w.orig != nil && w.orig.Value == nil {
+		return fmt.Sprintf("the map is empty: %s sets %s to null, which deletes the key under it", describeSource(w.orig.From()), w.orig.Path)
+	}
+	from := w.Path
+	if w.Source.Kind == ChartDefault && w.Detail != "" {
+		from = fmt.Sprintf("%s of %s", w.Path, w.Detail)
+	}
+	for _, k := range SplitPath(p) {
+		if k == "global" {
+			return fmt.Sprintf("Helm copies the parent's global values into every subchart's global (coalesceGlobals), so %s reaches %s", from, p)
 		}
 	}
+	return fmt.Sprintf("imported from a subchart by the chart's import-values: %s reaches %s", from, p)
+}
+
+func sortedAssignmentKeys(m map[string]*Assignment) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}
+
+// lostReason says why an assignment is not the one in force.
+func lostReason(t *tracker, a, winner *Assignment, p string, tagged map[string]any, inFinal, moved bool) (Outcome, string) {
+	if inFinal && winner != nil {
+		if moved {
+			return Overridden, "overridden by " + describeSource(winner.From()) + " (" + via(p, winner.orig) + ")"
+		}
+		if a.Source.Kind == ChartDefault || winner.seq > a.seq {
+			return Overridden, "overridden by " + describeSource(winner.From())
+		}
+	}
+	final := plainMap(tagged)
 	// What removed it: a later null or a later value at the path or an ancestor.
 	var by *Assignment
 	for q, as := range t.hist {
@@ -614,25 +695,25 @@ func lostReason(t *tracker, a, winner *Assignment, p string, final map[string]an
 	}
 	if v, ok := lookup(final, p); ok && istable(v) && len(v.(map[string]any)) > 0 {
 		if by != nil {
-			return Replaced, fmt.Sprintf("a map from %s replaced it", describeSource(by.Source))
+			return Replaced, fmt.Sprintf("a map from %s replaced it", describeSource(by.From()))
 		}
 		return Replaced, "the path is a map in the values"
 	}
 	if by != nil {
 		if by.Value == nil && (by.Path == p || isAncestor(by.Path, p)) {
-			return Deleted, fmt.Sprintf("%s sets %s to null, which removes the key and the chart's default under it", describeSource(by.Source), by.Path)
+			return Deleted, fmt.Sprintf("%s sets %s to null, which removes the key and the chart's default under it", describeSource(by.From()), by.Path)
 		}
 		if by.Path == p {
-			return Overridden, "overridden by " + describeSource(by.Source)
+			return Overridden, "overridden by " + describeSource(by.From())
 		}
 		if isAncestor(by.Path, p) {
-			return Replaced, fmt.Sprintf("%s sets %s to %s", describeSource(by.Source), by.Path, describeValue(by.Value))
+			return Replaced, fmt.Sprintf("%s sets %s to %s", describeSource(by.From()), by.Path, describeValue(by.Value))
 		}
 	}
 	for _, anc := range append(ancestors(p), p) {
 		if v, ok := lookup(final, anc); ok && !istable(v) {
 			if w := t.owner[anc]; w != nil {
-				return Replaced, fmt.Sprintf("%s sets %s to %s", describeSource(w.Source), anc, describeValue(v))
+				return Replaced, fmt.Sprintf("%s sets %s to %s", describeSource(w.From()), anc, describeValue(v))
 			}
 			return Replaced, fmt.Sprintf("%s is %s in the values", anc, describeValue(v))
 		}
@@ -641,7 +722,7 @@ func lostReason(t *tracker, a, winner *Assignment, p string, final map[string]an
 		return Deleted, "a null removes the key and the chart's default under it"
 	}
 	if w := nullAbove(t, p); w != nil {
-		return Deleted, fmt.Sprintf("%s sets %s to null, which removes the key and the chart's default under it", describeSource(w.Source), w.Path)
+		return Deleted, fmt.Sprintf("%s sets %s to null, which removes the key and the chart's default under it", describeSource(w.From()), w.Path)
 	}
 	return Deleted, "not in the values"
 }
@@ -656,14 +737,17 @@ func nullAbove(t *tracker, p string) *Assignment {
 }
 
 func describeSource(s Source) string {
-	where := s.File
-	if s.Line > 0 {
-		where = fmt.Sprintf("%s:%d:%d", s.File, s.Line, s.Column)
+	where := s.Pos.File
+	if s.Pos.Line > 0 {
+		where = fmt.Sprintf("%s:%d:%d", s.Pos.File, s.Pos.Line, s.Pos.Column)
 	}
 	switch s.Kind {
 	case Set:
 		return fmt.Sprintf("%s (%s)", s.Detail, where)
 	case ChartDefault:
+		if s.Detail != "" {
+			return "the default in " + s.Detail + " (" + where + ")"
+		}
 		return "the chart's default (" + where + ")"
 	}
 	if s.Detail != "" {

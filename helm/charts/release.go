@@ -1,0 +1,78 @@
+package charts
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/k3sconf/k3sconf/components"
+	"github.com/k3sconf/k3sconf/diag"
+	"github.com/k3sconf/k3sconf/helm/release"
+	"github.com/k3sconf/k3sconf/helm/values"
+)
+
+// secretLayer reads a valuesSecrets entry's key from the Secret in --objects, when it is
+// there: helm-controller mounts it from the Secret of that name in the HelmChart's namespace
+// (chart.go setValuesSecret, valuesSecretAddConfig: a projected volume of the job's pod,
+// Optional when ignoreUpdates), so its values take the layer's place in the order. The
+// values are then located at the Secret's data key in --objects.
+func (rep *Report) secretLayer(l *values.Layer, ob *components.HelmObject, name, key string, optional bool) {
+	if rep.relObjs == nil {
+		return
+	}
+	ns := rep.Namespace
+	data, pos, found, ok := rep.relObjs.SecretData(ns, name, key)
+	switch {
+	case ok:
+		l.Text = data
+		l.File, l.Line, l.Column = pos.File, pos.Line, pos.Column
+		l.Map = func(int, int) (int, int) { return pos.Line, pos.Column }
+		l.Secret += " (read from " + pos.File + ")"
+	case found && optional:
+		rep.Notes = append(rep.Notes, fmt.Sprintf("the Secret %s/%s in %s has no key %s: the entry has ignoreUpdates, so the volume is optional and the job gets no such file", ns, name, pos.File, key))
+		l.Secret += " (missing: skipped)"
+	case found:
+		rep.diag(diag.Diagnostic{Severity: diag.Error, Code: "values-secret-missing", Pos: diag.Position{File: ob.File, Line: l.Line, Column: l.Column},
+			Message: fmt.Sprintf("the Secret %s/%s (%s) has no key %s (or it is not base64): the job's pod cannot mount its values volume, so the job never starts", ns, name, pos, key),
+			Hint:    "add the key to the Secret, or remove it from valuesSecrets (ignoreUpdates: true makes a missing Secret optional)"})
+	case rep.relObjs.HasSecrets && !optional:
+		rep.diag(diag.Diagnostic{Severity: diag.Error, Code: "values-secret-missing", Pos: diag.Position{File: ob.File, Line: l.Line, Column: l.Column},
+			Message: fmt.Sprintf("--objects has Secrets but not %s/%s, which valuesSecrets names: if the cluster lacks it too, the job's pod cannot mount its values volume and the job never starts", ns, name),
+			Hint:    fmt.Sprintf("`kubectl get secret -n %s %s -o json` adds it to --objects; create it, or set ignoreUpdates: true to make it optional", ns, name)})
+	}
+}
+
+// compareRelease compares the release in --objects with the computed values.
+func (rep *Report) compareRelease() {
+	if rep.relObjs == nil || rep.Result == nil {
+		return
+	}
+	spec := field(rep.Chart.Doc, "spec")
+	in := release.Input{Chart: rep.Name, Namespace: rep.Namespace, TargetNamespace: scalar(spec, "targetNamespace"),
+		User: rep.Result.User, Origins: map[string]release.Origin{}, ChartVersion: rep.ChartVersion}
+	if rep.Result.Err != nil {
+		in.User, in.Refused = nil, rep.Result.Err.Error()
+	}
+	for _, l := range rep.Input.Layers {
+		if l.Text == nil {
+			in.Unread = append(in.Unread, l.Secret)
+		}
+	}
+	for _, l := range rep.Result.Leaves {
+		if l.Source == nil || l.Source.Kind == values.ChartDefault {
+			continue
+		}
+		obj := "HelmChart"
+		if strings.HasPrefix(string(l.Source.Kind), "helmchartconfig-") {
+			obj = "HelmChartConfig"
+		}
+		in.Origins[l.Name] = release.Origin{Object: obj, Pos: sourcePos(l.Source.Source)}
+	}
+	rep.Release = release.Compare(rep.relObjs, in)
+	rep.Diagnostics = append(rep.Diagnostics, rep.Release.Diagnostics...)
+}
+
+// secretKind reports whether a source is a Secret's values file: every value from there is
+// a secret, whatever its key.
+func secretKind(k values.Kind) bool {
+	return k == values.HelmChartValuesSecret || k == values.HelmChartConfigValuesSecret
+}
