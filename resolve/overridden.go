@@ -60,17 +60,15 @@ func sameSetting(f *profile.Flag, a, b string) bool {
 	return false
 }
 
-// shown is a value for a message: quoted, or "(hidden)" for a secret.
-func shown(a *Assignment) string {
-	if a.Secret() {
-		return "(a secret)"
-	}
-	return strconv.Quote(a.Value)
-}
+// shown is a value for a message, quoted (callers leave secrets out).
+func shown(a *Assignment) string { return strconv.Quote(a.Value) }
 
 func (r *resolver) overriddenConfig(k *Key, a, w *Assignment) {
 	same := sameSetting(k.Flag, a.Value, w.Value)
 	sev, what := diag.Warning, fmt.Sprintf("so %s runs with %s, not config's %s", r.p.Program, shown(w), shown(a))
+	if a.Secret() || w.Secret() {
+		what = fmt.Sprintf("so %s runs with the command line's value, not config's (both hidden)", r.p.Program)
+	}
 	if same {
 		sev, what = diag.Info, "with the same value today, so an edit of the config file alone will not take effect"
 	}
@@ -93,14 +91,26 @@ func (r *resolver) overriddenConfig(k *Key, a, w *Assignment) {
 		Hint: fmt.Sprintf("remove %s from %s so the config file decides: %s, then `systemctl daemon-reload && systemctl restart %s`", w.Name, where, edit, svc)})
 }
 
+// restartWords says how to restart k3s: its service when a unit was read, else in general
+// (a container, a node whose unit k3sconf did not find).
+func (r *resolver) restartWords() string {
+	if r.res.Unit == "" {
+		return "restart " + r.p.Program
+	}
+	return fmt.Sprintf("`systemctl restart %s`", r.serviceName())
+}
+
 func (r *resolver) shadowedEnv(k *Key, a, w *Assignment) {
 	same := sameSetting(k.Flag, a.Value, w.Value)
 	sev, what := diag.Warning, fmt.Sprintf("so %s runs with config's %s, not %s", r.p.Program, shown(w), shown(a))
+	if a.Secret() || w.Secret() {
+		what = fmt.Sprintf("so %s runs with config's value, not the variable's (both hidden)", r.p.Program)
+	}
 	if same {
 		sev, what = diag.Info, "with the same value today, so an edit of this variable alone will not take effect"
 	}
 	r.diag(diag.Diagnostic{Severity: sev, Code: "env-shadowed", Pos: a.Pos, Key: k.Flag.Name,
 		Message: fmt.Sprintf("%s sets %s, but %s at %s sets it too and wins (%s uses a flag's variable only when no argument sets it, and config-file values are passed as arguments), %s",
 			a.Name, k.Flag.Name, w.Name, w.Pos, r.p.Program, what),
-		Hint: fmt.Sprintf("set the value in %s (or remove %s there so the variable decides), then `systemctl restart %s`", w.Pos.File, w.Name, r.serviceName())})
+		Hint: fmt.Sprintf("set the value in %s (or remove %s there so the variable decides), then %s", w.Pos.File, w.Name, r.restartWords())})
 }
