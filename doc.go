@@ -25,19 +25,52 @@
 //     environment variable counts only when the flag is not given as an argument (so config
 //     files beat environment variables); the same flag under two names is fatal.
 //
-// # Packages
+// # The tree
 //
-// [github.com/k3sconf/k3sconf/sources] reads each kind of input with positions;
-// [github.com/k3sconf/k3sconf/resolve] merges them in one pass that records the outcome of
-// every assignment; [github.com/k3sconf/k3sconf/report] renders the result as text or as the
-// JSON output contract; [github.com/k3sconf/k3sconf/profile] holds the flag catalogs.
+// A shared core that knows no product, and each product family above it; arrows point down
+// only (provenance and diag import no product package).
+//
+//	shared core
+//	  provenance/       Position, Source, Assignment (outcome, reason), Entry (value, winner,
+//	                    history): the one model every face answers in
+//	  diag/             Diagnostic, Diagnostics (an error with HasErrors), ParseError
+//	  report/           output: redaction, JSON envelope and writer, the node's documents and
+//	                    text (it still imports resolve; the product-free part is moving out)
+//	  internal/         rootfs (the read-only node), termesc, yamlalias, golden, benchmarks
+//
+//	k3s/RKE2 node
+//	  sources/          readers with positions: systemd unit and drop-ins, env files,
+//	                    config.yaml and drop-ins (YAML 1.1)
+//	  profile/          product data: flag catalogs, paths, env names, release behaviour
+//	  resolve/          the one merge: value, source and history of every flag, checks
+//	  findings/         every finding about one node in one list (check)
+//	  live/             the running process against the files (status)
+//	  components/       packaged components and AddOns
+//	  compose/          k3s in docker-compose
+//	  identity/         node name, node id and node password
+//	  fleet/            many nodes compared as k3s compares servers on join
+//
+//	Helm (helm/)
+//	  helm/values/      Helm's merge of chart defaults, values files and --set, per leaf
+//	  helm/charts/      a HelmChart and its HelmChartConfig as helm-controller runs them
+//	  helm/release/     what the cluster's release has (release Secrets, Jobs)
+//
+//	Ansible (ansible/, kubespray/)
+//	  ansible/          inventory, variable precedence, Jinja, playbooks as ansible-core
+//	  ansible/runlog/   ansible-playbook output read back
+//	  kubespray/        kubespray's cluster.yml: explain, where; kubespray/runs: did it apply
+//
+//	cmd/k3sconf/        the command line; examples/ programs and node trees
+//
+// docs/library.md is one program that embeds the node, Helm and kubespray faces
+// (Example_library, run by go test).
 //
 // # Example
 //
 //	res, err := resolve.Resolve(resolve.Options{FS: k3sconf.Node("/")})
 //	if err != nil { … }
 //	k := res.Key("write-kubeconfig-mode")
-//	fmt.Println(k.Value, k.Source.Pos) // 644 /etc/systemd/system/k3s.service:31:2
+//	fmt.Println(k.Value, k.Source.Kind, k.Source.Pos) // 644 cli /etc/systemd/system/k3s.service:31:2
 package k3sconf
 
 import (

@@ -18,7 +18,7 @@ import (
 // seeds), run through ansible-playbook (a play with connection: local that loads the roles
 // and prints every variable with to_json and type_debug), compared value for value and
 // type for type with Resolve. Checked against ansible-core 2.14.18 (Debian 12).
-var diffN = flag.Int("diff.n", 0, "number of generated ansible-playbook scenarios (default 20, or $K3SCONF_ANSIBLE_DIFF_N)")
+var diffN = flag.Int("diff.n", 0, "number of generated ansible-playbook scenarios (default 10, CI 20, or $K3SCONF_ANSIBLE_DIFF_N)")
 
 func diffCount() int {
 	if *diffN > 0 {
@@ -31,7 +31,7 @@ func diffCount() int {
 			return n
 		}
 	}
-	return 20
+	return 10 // about 2.4 s of CPU each: docs/testing.md's time budget; CI runs 20
 }
 
 // Value pools. Each is written as the input format types it; the expected value comes

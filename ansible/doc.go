@@ -27,6 +27,12 @@
 //     (inventory, then playbook), play vars, role vars, extra vars;
 //   - combine_vars with hash_behaviour=replace (utils/vars.py): a dict replaces a dict.
 //
-// Jinja is not evaluated: a templated value is kept as written and the variables it
-// references are listed (Refs).
+// [Resolve] does not evaluate Jinja: a templated value is kept as written and the variables
+// it references are listed ([Refs]). [Eval] and [Template] evaluate the part of Jinja that
+// deciding what runs needs — the kubespray walker uses them for `when:` conditions and
+// templated include_tasks and include_role names: literals, names, attribute and
+// subscript access, boolean and comparison operators, a few filters (default, bool,
+// length, …) and tests (defined, none, …), and strings that hold Jinja templated in turn
+// as ansible's lazy templating does. Anything else (facts, lookups, other filters,
+// {% %} blocks) is [ErrUnknown], which callers treat as unknown, never as false.
 package ansible

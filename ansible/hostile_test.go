@@ -211,3 +211,81 @@ func TestDirLinkLoops(t *testing.T) {
 		t.Error("s is read through the link to the sibling folder")
 	}
 }
+
+// TestHostRangeBound: a host range that expands to a million names (ansible-core builds the
+// whole list) is left out with an input-unreadable finding at its file:line, within bounded
+// time and memory; the other hosts, groups and variables of the file are read. The bound is
+// inclusive: a pattern of exactly MaxRangeHosts names is expanded.
+func TestHostRangeBound(t *testing.T) {
+	dir := t.TempDir()
+	ini := "[web]\nw[1:3]\nh[0:999999]\n[db]\nd[0:999][0:999] ansible_user=x\nd1\nok[1:10000]\n[db:vars]\nport=5432\n"
+	yml := "all:\n  children:\n    edge:\n      hosts:\n        e[0:99999]:\n        e1:\n"
+	for n, s := range map[string]string{"hosts.ini": ini, "more.yml": yml} {
+		if err := os.WriteFile(filepath.Join(dir, n), []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var inv *Inventory
+	var err error
+	bounded(t, 20*time.Second, 200, func() {
+		inv, err = LoadInventory([]string{filepath.Join(dir, "hosts.ini"), filepath.Join(dir, "more.yml")})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	type finding struct {
+		Line, Column int
+		Code         string
+	}
+	var got []finding
+	for _, d := range inv.Diagnostics {
+		got = append(got, finding{d.Pos.Line, d.Pos.Column, d.Code})
+		if !strings.Contains(d.Message, "more than k3sconf's bound of 10000 per pattern") {
+			t.Errorf("the message must name the bound: %s", d.Message)
+		}
+	}
+	want := []finding{{3, 1, "input-unreadable"}, {5, 1, "input-unreadable"}, {5, 9, "input-unreadable"}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("findings mismatch (-want +got):\n%s", diff)
+	}
+	for _, h := range []string{"w1", "w3", "d1", "ok1", "ok10000", "e1"} {
+		if inv.Hosts[h] == nil {
+			t.Errorf("host %s is missing: the rest of the inventory must be read", h)
+		}
+	}
+	if len(inv.Hosts) != 3+1+10000+1 {
+		t.Errorf("%d hosts, want %d", len(inv.Hosts), 3+1+10000+1)
+	}
+	if g := inv.Groups["db"]; g == nil || len(g.Vars) != 1 || g.Vars[0].Name != "port" {
+		t.Errorf("[db:vars] after the refused line must be read: %+v", g)
+	}
+}
+
+// TestCountHostPattern: the count taken before expanding is the number of names the
+// expansion gives, for every shape of range (each case says which rule it exercises).
+func TestCountHostPattern(t *testing.T) {
+	for _, tc := range []struct{ p, reason string }{
+		{"plain", "no range: one name"},
+		{"n[1:3]", "a numeric range, inclusive"},
+		{"n[01:10:3]x", "a zero-padded range with a step and a tail"},
+		{"n[:4]", "an empty begin means 0"},
+		{"n[5:1]", "end before begin: no names"},
+		{"n[a:e]-[1:2]", "a letter range, then a numeric range in the tail"},
+		{"n[1:2][3:5][7:8]", "three ranges multiply"},
+		{"n[1:3]:22", "a port is not part of the name"},
+		{"n[1:2", "no closing bracket: not a range"},
+		{"n[x]", "brackets without a colon: not a range"},
+	} {
+		names, err := expandHostPatternAll(tc.p)
+		if err != nil {
+			t.Errorf("%s (%s): %v", tc.p, tc.reason, err)
+			continue
+		}
+		if n := countHostPattern(tc.p); n != len(names) {
+			t.Errorf("%s (%s): counted %d, expanded %d", tc.p, tc.reason, n, len(names))
+		}
+	}
+	if n := countHostPattern("h[0:999999][0:999999][0:999999]"); n != rangeCountCap {
+		t.Errorf("three ranges of a million: %d, want the cap %d", n, rangeCountCap)
+	}
+}

@@ -70,7 +70,7 @@ type Inventory struct {
 	Hosts      map[string]*Host
 	HostOrder  []string
 	// Diagnostics are problems found while parsing (files skipped, warnings ansible prints).
-	Diagnostics []diag.Diagnostic
+	Diagnostics diag.Diagnostics
 	// Unexpanded are the values k3sconf did not expand (also among Diagnostics).
 	Unexpanded []*LimitError
 }
@@ -457,6 +457,13 @@ func (inv *Inventory) parseINI(path, text string) error {
 				continue
 			}
 			names, err := expandHostPattern(words[0])
+			var le *LimitError
+			if errors.As(err, &le) {
+				// Too many hosts to expand: this line is left out, the rest is read.
+				le.Pos = diag.Position{File: path, Line: ln, Column: lead + 1}
+				inv.Diagnostics = append(inv.Diagnostics, rangeDiagnostic(le))
+				continue
+			}
 			if err != nil {
 				return perr(ln, lead+1, "%v", err)
 			}
@@ -542,9 +549,91 @@ func setPriority(g *Group, v any) error {
 
 var reRange = regexp.MustCompile(`^(.*?)\[([^\]]*)\](.*)$`)
 
+// MaxRangeHosts bounds the host names one host pattern's ranges may expand to. Ansible
+// expands any range (ansible-core 2.14.18, lib/ansible/plugins/inventory/__init__.py
+// expand_hostname_range builds the whole list, recursing for each further range), so
+// "h[0:999999]" is a million hosts and "h[0:999][0:999]" too: k3sconf ran past 120 s and
+// 1.2 GB on one. A real inventory names far fewer hosts per line; a pattern over the bound
+// is left out with an input-unreadable finding at its file:line and the rest is read.
+const MaxRangeHosts = 10000
+
 // expandHostPattern is ansible's parse_address + expand_hostname_range (inventory/
-// BaseFileInventoryPlugin._expand_hostpattern): "node[01:03]" and "host:port".
+// BaseFileInventoryPlugin._expand_hostpattern): "node[01:03]" and "host:port". A pattern
+// whose ranges would expand to more than [MaxRangeHosts] names is a [*LimitError] (without
+// a position: the caller knows it), counted before anything is expanded.
 func expandHostPattern(p string) ([]string, error) {
+	if n := countHostPattern(p); n > MaxRangeHosts {
+		return nil, &LimitError{Msg: fmt.Sprintf("k3sconf does not expand host pattern %q: its ranges make %s host names, more than k3sconf's bound of %d per pattern", p, hostCount(n), MaxRangeHosts)}
+	}
+	return expandHostPatternAll(p)
+}
+
+// hostCount words a count that may have reached the saturation bound.
+func hostCount(n int) string {
+	if n >= rangeCountCap {
+		return fmt.Sprintf("over %d", rangeCountCap)
+	}
+	return strconv.Itoa(n)
+}
+
+// rangeCountCap is where countHostPattern stops multiplying (so a pattern of many ranges
+// cannot overflow).
+const rangeCountCap = 1 << 40
+
+// countHostPattern is how many names expandHostPatternAll would return for p, computed
+// without building them: the size of the first range times the count of the rest (each
+// range is expanded for every name of the ranges before it). A range expandHostPatternAll
+// would refuse counts as 1: the error is its to report.
+func countHostPattern(p string) int {
+	if i := strings.LastIndexByte(p, ':'); i > 0 && strings.Count(p, ":") == 1 && !strings.Contains(p[i:], "]") {
+		if _, err := strconv.Atoi(p[i+1:]); err == nil {
+			p = p[:i]
+		}
+	}
+	m := reRange.FindStringSubmatch(p)
+	if m == nil || !strings.Contains(m[2], ":") {
+		return 1
+	}
+	b := strings.Split(m[2], ":")
+	if len(b) != 2 && len(b) != 3 {
+		return 1
+	}
+	step := 1
+	if len(b) == 3 {
+		s, err := strconv.Atoi(b[2])
+		if err != nil || s <= 0 {
+			return 1
+		}
+		step = s
+	}
+	beg := b[0]
+	if beg == "" {
+		beg = "0"
+	}
+	n := 1
+	if bi, err := strconv.Atoi(beg); err == nil {
+		ei, err := strconv.Atoi(b[1])
+		if err != nil {
+			return 1
+		}
+		n = 0
+		if ei >= bi {
+			n = (ei-bi)/step + 1
+		}
+	} else if e := b[1]; len(beg) == 1 && len(e) == 1 && beg <= e {
+		n = int(e[0]-beg[0])/step + 1
+	}
+	rest := countHostPattern(m[3])
+	if n == 0 || rest == 0 {
+		return 0
+	}
+	if n >= rangeCountCap/rest {
+		return rangeCountCap
+	}
+	return n * rest
+}
+
+func expandHostPatternAll(p string) ([]string, error) {
 	if strings.HasSuffix(p, ":") {
 		return nil, fmt.Errorf("invalid host pattern '%s' supplied, ending in ':' is not allowed, this character is reserved to provide a port", p)
 	}
@@ -579,7 +668,7 @@ func expandHostPattern(p string) ([]string, error) {
 	if end == "" {
 		return nil, fmt.Errorf("host range must specify end value")
 	}
-	tails, err := expandHostPattern(tail)
+	tails, err := expandHostPatternAll(tail)
 	if err != nil {
 		return nil, err
 	}
@@ -671,6 +760,12 @@ func (inv *Inventory) vars(w *groupWalk, n *yaml.Node) ([]Entry, error) {
 		return es, nil
 	}
 	return es, err
+}
+
+// rangeDiagnostic is the finding for a host pattern k3sconf does not expand.
+func rangeDiagnostic(le *LimitError) diag.Diagnostic {
+	return diag.Diagnostic{Severity: diag.Error, Code: "input-unreadable", Pos: le.Pos, Message: le.Msg,
+		Hint: "k3sconf's bound, not Ansible's: the report lacks the hosts of this line; list the hosts you mean with smaller ranges"}
 }
 
 // LimitDiagnostic is the finding for a value k3sconf does not expand.
@@ -777,6 +872,12 @@ func (inv *Inventory) yamlGroup(w *groupWalk, kn, vn *yaml.Node) (*Group, error)
 				hk, hv := v.Content[j], resolveAlias(v.Content[j+1])
 				names, err := expandHostPattern(hk.Value)
 				hpos := diag.Position{File: path, Line: hk.Line, Column: hk.Column}
+				var le *LimitError
+				if errors.As(err, &le) {
+					le.Pos = hpos
+					inv.Diagnostics = append(inv.Diagnostics, rangeDiagnostic(le))
+					continue
+				}
 				if err != nil {
 					return nil, &diag.ParseError{Pos: hpos, Msg: err.Error()}
 				}

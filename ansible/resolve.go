@@ -13,48 +13,39 @@ import (
 
 	"github.com/k3sconf/k3sconf/diag"
 	"github.com/k3sconf/k3sconf/internal/rootfs"
-	"github.com/k3sconf/k3sconf/resolve"
-	"github.com/k3sconf/k3sconf/sources"
+	"github.com/k3sconf/k3sconf/provenance"
 )
 
 // Kinds of input an Ansible assignment comes from (the "kind" of a source in JSON).
 const (
-	KindRoleDefaults sources.Kind = "role-defaults"
-	KindInventory    sources.Kind = "inventory"
-	KindGroupVars    sources.Kind = "group_vars"
-	KindHostVars     sources.Kind = "host_vars"
-	KindPlayVars     sources.Kind = "play-vars"
-	KindRoleVars     sources.Kind = "role-vars"
-	KindRoleParams   sources.Kind = "role-params"
-	KindExtra        sources.Kind = "extra"
+	KindRoleDefaults provenance.Kind = "role-defaults"
+	KindInventory    provenance.Kind = "inventory"
+	KindGroupVars    provenance.Kind = "group_vars"
+	KindHostVars     provenance.Kind = "host_vars"
+	KindPlayVars     provenance.Kind = "play-vars"
+	KindRoleVars     provenance.Kind = "role-vars"
+	KindRoleParams   provenance.Kind = "role-params"
+	KindExtra        provenance.Kind = "extra"
 )
 
-// Assignment is one place that sets a variable for the host, with what became of it.
+// Assignment is one place that sets a variable for the host, with what became of it: a
+// [provenance.Assignment] (Kind, Pos, Value, Outcome — provenance.Applied for the value in
+// force, provenance.Overridden otherwise — and Reason) with Ansible's precedence level.
 type Assignment struct {
-	Kind sources.Kind
+	provenance.Assignment[any]
 	// Level names the precedence level as ansible's documentation does, with its scope:
 	// "role defaults (download)", "inventory group vars [kube_node]",
 	// "inventory group_vars/all", "playbook host_vars/node1", "extra vars (-e)".
 	Level string
 	// Scope is the group, host or role the assignment is attached to.
 	Scope string
-	Pos   diag.Position
-	Value any
 	Raw   string
-	// Outcome is resolve.Applied for the value in force, resolve.Overridden otherwise.
-	Outcome resolve.Outcome
-	Reason  string
-	rank    int
+	rank  int
 }
 
 // Var is one variable with its value in force and every assignment in precedence order
-// (lowest first; the last is the source).
-type Var struct {
-	Name    string
-	Value   any
-	Source  *Assignment
-	History []*Assignment
-}
+// (lowest first; the last is the Source): a [provenance.Entry].
+type Var = provenance.Entry[Assignment]
 
 // Role is a role of the play with its defaults and vars as loaded from its folder.
 type Role struct {
@@ -335,13 +326,13 @@ type Result struct {
 	// VarsFiles are the group_vars/host_vars files read, in merge order.
 	VarsFiles []VarsFile
 	// Diagnostics are findings about the folders walked (links that loop).
-	Diagnostics []diag.Diagnostic
+	Diagnostics diag.Diagnostics
 }
 
 // VarsFile is one group_vars/host_vars file ansible reads for the host.
 type VarsFile struct {
 	Path  string
-	Kind  sources.Kind
+	Kind  provenance.Kind
 	Level string
 	Scope string
 	Defs  []Def
@@ -359,7 +350,7 @@ func Resolve(o Options) (*Result, error) {
 
 // layer is one source of assignments, in precedence order (lowest first).
 type layer struct {
-	kind         sources.Kind
+	kind         provenance.Kind
 	level, scope string
 	defs         []Def
 }
@@ -391,7 +382,7 @@ func Prepare(o Options) (*Context, error) {
 		return nil, fmt.Errorf("host %q is not in the inventory", o.Host)
 	}
 	ctx := &Context{Host: h, task: o.Task != nil}
-	add := func(kind sources.Kind, level, scope string, defs []Def) {
+	add := func(kind provenance.Kind, level, scope string, defs []Def) {
 		if len(defs) > 0 {
 			ctx.layers = append(ctx.layers, layer{kind, level, scope, defs})
 		}
@@ -509,7 +500,7 @@ func (c *Context) Var(name string) *Var {
 			if v == nil {
 				v = &Var{Name: name}
 			}
-			v.History = append(v.History, &Assignment{Kind: l.kind, Level: l.level, Scope: l.scope, Pos: d.Pos, Value: d.Value, Raw: d.Raw, rank: rank})
+			v.History = append(v.History, &Assignment{Assignment: provenance.Assignment[any]{Source: provenance.Source{Kind: l.kind, Pos: d.Pos}, Value: d.Value}, Level: l.level, Scope: l.scope, Raw: d.Raw, rank: rank})
 		}
 	}
 	if v != nil {
@@ -534,7 +525,7 @@ func (c *Context) Result() *Result {
 				v = &Var{Name: d.Name}
 				res.Vars[d.Name] = v
 			}
-			v.History = append(v.History, &Assignment{Kind: l.kind, Level: l.level, Scope: l.scope, Pos: d.Pos, Value: d.Value, Raw: d.Raw, rank: rank})
+			v.History = append(v.History, &Assignment{Assignment: provenance.Assignment[any]{Source: provenance.Source{Kind: l.kind, Pos: d.Pos}, Value: d.Value}, Level: l.level, Scope: l.scope, Raw: d.Raw, rank: rank})
 		}
 	}
 	for _, v := range res.Vars {
@@ -563,9 +554,9 @@ func (c *Context) settle(v *Var) {
 	n := len(v.History)
 	v.Source = v.History[n-1]
 	v.Value = v.Source.Value
-	v.Source.Outcome = resolve.Applied
+	v.Source.Outcome = provenance.Applied
 	for i, a := range v.History[:n-1] {
-		a.Outcome = resolve.Overridden
+		a.Outcome = provenance.Overridden
 		next := v.History[i+1]
 		a.Reason = "replaced by " + next.Level + " at " + next.Pos.String()
 		if next.Kind == a.Kind && next.Level == a.Level && next.Pos.File == a.Pos.File {

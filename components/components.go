@@ -72,7 +72,7 @@ type Report struct {
 	Disable     []DisableItem
 	Flags       []Flag
 	Components  []Component
-	Diagnostics []diag.Diagnostic
+	Diagnostics diag.Diagnostics
 	// Refused is k3s's reason for refusing to start, when it would: then nothing is
 	// deployed, and the states say what k3s will do once it starts.
 	Refused string

@@ -47,7 +47,7 @@ type Node struct {
 	// Fix is a compose fragment (YAML lines under services:) that makes the identity survive.
 	Fix         []string
 	FixVolumes  []string
-	Diagnostics []diag.Diagnostic
+	Diagnostics diag.Diagnostics
 }
 
 // Report is the result of [Check].
@@ -55,7 +55,7 @@ type Report struct {
 	File  *File
 	Nodes []*Node
 	// Diagnostics about the file as a whole (interpolation, env files).
-	Diagnostics []diag.Diagnostic
+	Diagnostics diag.Diagnostics
 }
 
 // Failed reports whether some node loses its identity, or something compose or k3s refuses.

@@ -30,7 +30,7 @@ type File struct {
 	// the file has none.
 	Volumes     map[string]bool
 	VolumesPos  diag.Position
-	Diagnostics []diag.Diagnostic
+	Diagnostics diag.Diagnostics
 }
 
 // Service is one service of a compose file, interpolated.

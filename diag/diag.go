@@ -2,31 +2,14 @@ package diag
 
 import (
 	"fmt"
-	"strconv"
+	"strings"
+
+	"github.com/k3sconf/k3sconf/provenance"
 )
 
-// Position is a place in a file as it is on the node (absolute path, without any --root
-// prefix). Line and Column are 1-based; 0 means unknown.
-type Position struct {
-	File   string `json:"file,omitempty"`
-	Line   int    `json:"line,omitempty"`
-	Column int    `json:"column,omitempty"`
-}
-
-// String renders file:line:column, leaving out what is unknown.
-func (p Position) String() string {
-	s := p.File
-	if p.Line > 0 {
-		s += ":" + strconv.Itoa(p.Line)
-		if p.Column > 0 {
-			s += ":" + strconv.Itoa(p.Column)
-		}
-	}
-	return s
-}
-
-// IsZero reports whether nothing is known about the position.
-func (p Position) IsZero() bool { return p == Position{} }
+// Position is a place in a file as it is on the node: the one [provenance.Position], named
+// here too because every finding has one.
+type Position = provenance.Position
 
 // Severity orders diagnostics: an error means k3s misbehaves or refuses to start.
 type Severity string
@@ -103,3 +86,40 @@ func (e *ParseError) Error() string {
 }
 
 func (e *ParseError) Unwrap() error { return e.Err }
+
+// Diagnostics is a list of findings. It is an error (so a caller may return it), and
+// HasErrors says whether any finding is an error.
+type Diagnostics []Diagnostic
+
+// HasErrors reports whether any finding has severity Error.
+func (ds Diagnostics) HasErrors() bool {
+	for _, d := range ds {
+		if d.Severity == Error {
+			return true
+		}
+	}
+	return false
+}
+
+// Error renders the findings one per line (the first, then a count, when there are more
+// than three).
+func (ds Diagnostics) Error() string {
+	switch len(ds) {
+	case 0:
+		return "no findings"
+	case 1:
+		return ds[0].String()
+	}
+	var b strings.Builder
+	for i, d := range ds {
+		if i == 3 {
+			fmt.Fprintf(&b, "\n(and %d more)", len(ds)-3)
+			break
+		}
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(d.String())
+	}
+	return b.String()
+}

@@ -2,6 +2,7 @@ package diag
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"testing"
 )
@@ -39,5 +40,36 @@ func TestParseError(t *testing.T) {
 	}
 	if got := (&ParseError{Msg: "no position"}).Error(); got != "no position" {
 		t.Errorf("without a position Error() is the message alone, got %q", got)
+	}
+}
+
+// Diagnostics is an error and says whether any finding is an error; errors.As finds it in a
+// wrapped error.
+func TestDiagnostics(t *testing.T) {
+	warn := Diagnostic{Severity: Warning, Code: "w", Message: "a warning"}
+	bad := Diagnostic{Severity: Error, Code: "e", Pos: Position{File: "/f", Line: 1}, Message: "an error"}
+	tests := []struct {
+		name, reason string
+		ds           Diagnostics
+		hasErrors    bool
+		text         string
+	}{
+		{"none", "an empty list has no errors", nil, false, "no findings"},
+		{"warning", "a warning is not an error", Diagnostics{warn}, false, "warning w: a warning"},
+		{"error", "one error among others", Diagnostics{warn, bad}, true, "warning w: a warning\nerror e /f:1: an error"},
+		{"many", "more than three are counted", Diagnostics{warn, warn, warn, bad}, true, "warning w: a warning\nwarning w: a warning\nwarning w: a warning\n(and 1 more)"},
+	}
+	for _, tc := range tests {
+		if got := tc.ds.HasErrors(); got != tc.hasErrors {
+			t.Errorf("%s: %s: HasErrors %v, want %v", tc.name, tc.reason, got, tc.hasErrors)
+		}
+		if got := tc.ds.Error(); got != tc.text {
+			t.Errorf("%s: %s: Error %q, want %q", tc.name, tc.reason, got, tc.text)
+		}
+	}
+	var err error = fmt.Errorf("resolving: %w", Diagnostics{bad})
+	var ds Diagnostics
+	if !errors.As(err, &ds) || !ds.HasErrors() {
+		t.Errorf("errors.As must find the Diagnostics in %v", err)
 	}
 }

@@ -29,7 +29,7 @@ var noData = map[string]bool{
 // node-name` says; root is where the node's files are on this machine, "/" for this
 // machine itself), then status's when st is not nil. A finding reported by two sources
 // with the same code, position and message appears once.
-func All(node afero.Fs, res *resolve.Result, st *live.Status, root string) []diag.Diagnostic {
+func All(node afero.Fs, res *resolve.Result, st *live.Status, root string) diag.Diagnostics {
 	out := append([]diag.Diagnostic{}, res.Diagnostics...)
 	seen := map[key]bool{}
 	for _, d := range out {

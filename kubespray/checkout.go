@@ -41,7 +41,7 @@ type Checkout struct {
 	// depTags are the tags written on a meta dependency entry, by parent and dependency.
 	depTags map[[2]*ansible.Role][]string
 	// Diagnostics are problems reading the tree.
-	Diagnostics []diag.Diagnostic
+	Diagnostics diag.Diagnostics
 	// nodes and data are the files read, by path; roleNames the roles under roles/.
 	nodes     map[string]cachedNode
 	data      map[string]cachedData

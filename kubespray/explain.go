@@ -73,7 +73,7 @@ type Report struct {
 	Groups      []string
 	Added       []string // groups added by dynamic_groups
 	Vars        []*Explained
-	Diagnostics []diag.Diagnostic
+	Diagnostics diag.Diagnostics
 	// InputError is set when some input could not be read (exit 3: the report is
 	// incomplete).
 	InputError bool
@@ -87,8 +87,15 @@ type Report struct {
 	Run *HostRun
 }
 
-// Explain resolves the variables for the host, each for the first play of cluster.yml that
-// runs on the host and loads a role defining it (else the first play that runs on the host).
+// Explain resolves the variables for the host at the places that use them: it walks the
+// host's run of cluster.yml play by play (groups as they are at each play, roles and
+// their dependencies, includes, `when:` conditions it can decide), finds each variable's
+// use sites (tasks, templates, handlers; [Where]) in that run, and resolves the variable
+// at each site with the play and role (and their include parameters) that site runs in.
+// [Explained.Values] groups the sites by value and source; Var and Play are the first
+// group's. A variable the host uses nowhere is resolved at play level of the first play
+// that runs on the host and loads a role defining it, else of the first play that runs on
+// the host ([Explained.NotUsed]).
 func Explain(o Options) (*Report, error) {
 	c, err := Load(o.Dir)
 	if err != nil {

@@ -35,7 +35,7 @@ type TaskTree struct {
 	// ansible-playbook --list-tags would list with the dynamic includes expanded.
 	Tags []string
 	// Diagnostics are includes and roles that could not be followed.
-	Diagnostics []diag.Diagnostic
+	Diagnostics diag.Diagnostics
 	// setNames are the names registered or set_fact'd (runtimeNames).
 	setNames map[string]bool
 }

@@ -129,7 +129,7 @@ type Status struct {
 	NotCompared []string
 	// MayChange are keys set in stale files (not already in Drift).
 	MayChange   []KeyInFile
-	Diagnostics []diag.Diagnostic
+	Diagnostics diag.Diagnostics
 
 	today, fromProc, fromAnnotation *resolve.Result
 	procStaleConfig                 bool

@@ -109,8 +109,12 @@ func (p *Profile) wrongNameTable() []WrongName {
 // WrongName looks a wrong name up; nil when the table has none. The texts come with the
 // product's program and variable prefix filled in.
 func (p *Profile) WrongName(kind, name string) *WrongName {
-	for _, w := range p.WrongNames() {
+	// Texts are filled in for the match only: components asks once per disable item, and
+	// filling in the whole table each time cost 0.2 s on a node with 2,000 items.
+	for _, w := range p.wrongNameTable() {
 		if w.Kind == kind && w.Name == name {
+			r := strings.NewReplacer("{P}", p.Program, "{E}", p.EnvPrefix)
+			w.Why, w.Source = r.Replace(w.Why), r.Replace(w.Source)
 			return &w
 		}
 	}

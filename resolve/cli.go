@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/k3sconf/k3sconf/profile"
+	"github.com/k3sconf/k3sconf/provenance"
 	"github.com/k3sconf/k3sconf/sources"
 )
 
@@ -128,8 +129,7 @@ func newFlagSet(era Era, flags []*profile.Flag, env envLookup, shared map[string
 			if !ok {
 				continue
 			}
-			a := &Assignment{Kind: sources.KindEnv, Pos: by.Pos, Name: name, Raw: by.Raw, Value: val,
-				order: by.order, secret: f.Secret || by.secret}
+			a := &Assignment{Assignment: provenance.Assignment[string]{Source: provenance.Source{Kind: sources.KindEnv, Pos: by.Pos}, Value: val}, Name: name, Raw: by.Raw, order: by.order, secret: f.Secret || by.secret}
 			fv.env = a
 			if err := fs.applyEnv(fv, name, val, a); err != nil {
 				a.Outcome, a.Reason = Rejected, err.msg
@@ -245,7 +245,7 @@ func (fs *flagSet) parse(toks []token) (rest []token, err *cliError) {
 		if f == nil {
 			return toks[i-1:], &cliError{msg: "flag provided but not defined: -" + name, tok: &toks[i-1]}
 		}
-		a := &Assignment{Kind: t.kind, Pos: t.pos(), Name: displayName(t, minuses, name), Raw: t.raw(), order: t.order}
+		a := &Assignment{Assignment: provenance.Assignment[string]{Source: provenance.Source{Kind: t.kind, Pos: t.pos()}}, Name: displayName(t, minuses, name), Raw: t.raw(), order: t.order}
 		if f.Type == profile.Bool {
 			if hasValue {
 				b, perr := strconv.ParseBool(value)

@@ -334,6 +334,11 @@ func nodeHost(fsys afero.Fs, unitPath string) (h sources.Host, unread []unreadPa
 		}
 		return b, err
 	}
+	defer func() {
+		for _, u := range unread {
+			h.Unreadable = append(h.Unreadable, u.path)
+		}
+	}()
 	if b, err := read("/etc/hostname"); err == nil {
 		for _, l := range strings.Split(string(b), "\n") {
 			l = strings.TrimSpace(l)

@@ -2,8 +2,11 @@ package resolve
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/k3sconf/k3sconf/diag"
+	"github.com/k3sconf/k3sconf/provenance"
 	"github.com/k3sconf/k3sconf/sources"
 )
 
@@ -190,12 +193,38 @@ type replKey struct {
 }
 
 // reason renders the sentence; the words are those of the merge in k3s's readConfigFile.
+//
+// It is rendered once per replaced entry by every output (tens of thousands on a large
+// node), so it is built in one allocation: the head and the position were three more.
 func (rp *replacer) reason() string {
-	head := "replaced by " + rp.k.rawKey + ": at " + rp.pos.String()
-	s := head + ": a later config file wins"
-	if rp.list {
-		s = head + ": a key without '+' replaces the earlier value, lists included (write " + rp.k.key + "+: there to append)"
+	const (
+		scalarTail = ": a later config file wins"
+		listMid    = ": a key without '+' replaces the earlier value, lists included (write "
+		listTail   = "+: there to append)"
+	)
+	var b strings.Builder
+	b.Grow(len("replaced by : at ::") + len(rp.k.rawKey) + len(rp.pos.File) + 40 + len(listMid) + len(rp.k.key) + len(listTail))
+	b.WriteString("replaced by ")
+	b.WriteString(rp.k.rawKey)
+	b.WriteString(": at ")
+	b.WriteString(rp.pos.File)
+	if rp.pos.Line > 0 {
+		var num [20]byte
+		b.WriteByte(':')
+		b.Write(strconv.AppendInt(num[:0], int64(rp.pos.Line), 10))
+		if rp.pos.Column > 0 {
+			b.WriteByte(':')
+			b.Write(strconv.AppendInt(num[:0], int64(rp.pos.Column), 10))
+		}
 	}
+	if rp.list {
+		b.WriteString(listMid)
+		b.WriteString(rp.k.key)
+		b.WriteString(listTail)
+	} else {
+		b.WriteString(scalarTail)
+	}
+	s := b.String()
 	if rp.k.program != "" {
 		s = k3sWord.ReplaceAllString(s, rp.k.program+"$1")
 	}
@@ -205,16 +234,7 @@ func (rp *replacer) reason() string {
 // entryAssignment makes the assignment record of an entry that produced no argument.
 func entryAssignment(ce *configEntry, out Outcome, reason string) *Assignment {
 	e := ce.entry
-	a := &Assignment{
-		Kind:    sources.KindConfig,
-		Pos:     valuePos(e),
-		Name:    ce.colonKey,
-		Raw:     e.Raw,
-		Value:   sources.ToString(e.Value),
-		Outcome: out,
-		Reason:  reason,
-		order:   rankConfig + ce.order*1000,
-	}
+	a := &Assignment{Assignment: provenance.Assignment[string]{Source: provenance.Source{Kind: sources.KindConfig, Pos: valuePos(e)}, Value: sources.ToString(e.Value), Outcome: out, Reason: reason}, Name: ce.colonKey, Raw: e.Raw, order: rankConfig + ce.order*1000}
 	for _, it := range e.Items {
 		a.Items = append(a.Items, sources.ToString(it.Value))
 	}

@@ -1,6 +1,7 @@
 package resolve_test
 
 import (
+	"fmt"
 	"net"
 	"os"
 	"path/filepath"
@@ -217,5 +218,56 @@ func TestMaskedServerAgentInUse(t *testing.T) {
 	}
 	if res.Command != "agent" || strings.Contains(res.Error, "masked") {
 		t.Errorf("the masked server unit must not hide the agent unit: command=%q error=%q", res.Command, res.Error)
+	}
+}
+
+// TestHostFileUnreadableOneFinding: a FIFO at /etc/hostname (or /etc/machine-id, or
+// /etc/os-release) that the unit's specifiers need is one cause, so one finding: the
+// input-unreadable error naming the file. The specifier stays as written, without a second
+// unit-specifier finding saying the node "does not have" the file (it has it). With a
+// regular file missing, the unit-specifier finding is the one finding, as before.
+func TestHostFileUnreadableOneFinding(t *testing.T) {
+	tests := []struct {
+		name, reason, path, spec string
+		fifo                     bool
+		want                     []string // codes of the findings, in order
+	}{
+		{"hostname-fifo", "the FIFO is the cause; %H is unknown because of it", "/etc/hostname", "%H", true, []string{"input-unreadable"}},
+		{"hostname-fifo-short", "%l comes from the same file", "/etc/hostname", "%l", true, []string{"input-unreadable"}},
+		{"machine-id-fifo", "%m comes from /etc/machine-id", "/etc/machine-id", "%m", true, []string{"input-unreadable"}},
+		{"os-release-fifo", "%o comes from /etc/os-release (no /usr/lib/os-release to fall back to)", "/etc/os-release", "%o", true, []string{"input-unreadable"}},
+		{"hostname-missing", "no file at all: the unit-specifier finding says so", "/etc/hostname", "%H", false, []string{"unit-specifier"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			root := t.TempDir()
+			u := filepath.Join(root, "/etc/systemd/system/k3s.service")
+			if err := os.MkdirAll(filepath.Dir(u), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(u, []byte("[Service]\nExecStart=/usr/local/bin/k3s server --node-label host="+tc.spec+"\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if tc.fifo {
+				special(t, root, tc.path, "fifo")
+			}
+			res, err := resolve.Resolve(resolve.Options{FS: k3sconf.Node(root)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, d := range res.Diagnostics {
+				got = append(got, d.Code)
+				if strings.Contains(d.Message, "does not have") && tc.fifo {
+					t.Errorf("%s: %q says the node does not have a file it has", tc.reason, d.Message)
+				}
+			}
+			if strings.Join(got, " ") != strings.Join(tc.want, " ") {
+				t.Errorf("%s: findings %v, want %v", tc.reason, got, tc.want)
+			}
+			if k := res.Key("node-label"); k == nil || fmt.Sprint(k.Value) != "[host="+tc.spec+"]" {
+				t.Errorf("%s: the specifier stays as written: %v", tc.reason, k.Value)
+			}
+		})
 	}
 }

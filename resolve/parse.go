@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/k3sconf/k3sconf/diag"
 	"github.com/k3sconf/k3sconf/internal/fuzzy"
 	"github.com/k3sconf/k3sconf/profile"
+	"github.com/k3sconf/k3sconf/provenance"
 	"github.com/k3sconf/k3sconf/sources"
 )
 
@@ -270,9 +272,7 @@ func (r *resolver) strip(toks []token) []token {
 			out = append(out, t)
 			continue
 		}
-		a := &Assignment{Kind: sources.KindConfig, Pos: t.pos(), Name: t.from.colonKey, Raw: t.raw(),
-			Value: t.text[strings.IndexByte(t.text, '=')+1:], Outcome: Skipped, order: t.order,
-			Reason: fmt.Sprintf("k3s %s does not know the flag %q, so k3s skips this config key (\"Unknown flag %s found in config.yaml, skipping\")", cmd.Name, name, strings.Split(t.text, "=")[0])}
+		a := &Assignment{Assignment: provenance.Assignment[string]{Source: provenance.Source{Kind: sources.KindConfig, Pos: t.pos()}, Value: t.text[strings.IndexByte(t.text, '=')+1:], Outcome: Skipped, Reason: fmt.Sprintf("k3s %s does not know the flag %q, so k3s skips this config key (\"Unknown flag %s found in config.yaml, skipping\")", cmd.Name, name, strings.Split(t.text, "=")[0])}, Name: t.from.colonKey, Raw: t.raw(), order: t.order}
 		r.stray = append(r.stray, a)
 		hint := r.suggest(name, cmd)
 		sev, effect := diag.Warning, ""
@@ -343,6 +343,9 @@ func suggestion(name string, cmd *profile.Command) string {
 
 // suggestHint proposes the closest flag name for a misspelt key.
 func suggestHint(name string, cmd *profile.Command) string {
+	if f := foldedFlag(name, cmd); f != "" && f != name {
+		return fmt.Sprintf("did you mean %q?", f)
+	}
 	best, bestD := "", max(2, len(name)/3+1)
 	for _, f := range cmd.Flags {
 		for _, n := range f.Names() {
@@ -360,6 +363,36 @@ func suggestHint(name string, cmd *profile.Command) string {
 		return fmt.Sprintf("did you mean %q?", best)
 	}
 	return fmt.Sprintf("remove the key, or check `k3s %s --help` for the flag you meant", cmd.Name)
+}
+
+// foldedFlag is the flag a key names in another spelling: the Go field of k3s's config
+// struct (NodeLabels, WriteKubeconfigMode, TLSSan; pkg/cli/cmds) or snake_case, with or
+// without a plural s. Case, "-" and "_" are dropped before comparing. "" when none matches.
+// Such a key is a rename, not a removal: removing it would lose the setting (issue 29).
+func foldedFlag(name string, cmd *profile.Command) string {
+	fold := func(s string) string {
+		return strings.Map(func(r rune) rune {
+			if r == '-' || r == '_' {
+				return -1
+			}
+			return unicode.ToLower(r)
+		}, s)
+	}
+	n := fold(name)
+	if n == "" {
+		return ""
+	}
+	for _, f := range cmd.Flags {
+		for _, fn := range f.Names() {
+			if len(fn) < 2 {
+				continue
+			}
+			if k := fold(fn); k == n || k+"s" == n {
+				return f.Name
+			}
+		}
+	}
+	return ""
 }
 
 // argvCommand is the command the argv names: the first word after the app-level flags, as
@@ -478,7 +511,7 @@ func (r *resolver) collect(main, wrapper *cliRun) {
 			continue
 		}
 		fv := final.vals[f]
-		k := &Key{Flag: f, Value: fv.value()}
+		k := &Key{Entry: provenance.Entry[Assignment]{Name: f.Name, Value: fv.value()}, Flag: f}
 		if r.era == EraV1 && f.Name == "disable" {
 			k.Value = v1StringSliceLookup(k.Value.([]string), "")
 		}
@@ -546,8 +579,7 @@ func (r *resolver) markIgnored(fs *flagSet, toks []token, into map[string][]*Ass
 			name, value, hasValue = name[:j], name[j+1:], true
 		}
 		f := fs.byName[name]
-		a := &Assignment{Kind: t.kind, Pos: t.pos(), Name: displayName(t, strings.Count(s[:len(s)-len(strings.TrimLeft(s, "-"))], "-"), name),
-			Raw: t.raw(), Value: value, Outcome: out, Reason: reason, order: t.order}
+		a := &Assignment{Assignment: provenance.Assignment[string]{Source: provenance.Source{Kind: t.kind, Pos: t.pos()}, Value: value, Outcome: out, Reason: reason}, Name: displayName(t, strings.Count(s[:len(s)-len(strings.TrimLeft(s, "-"))], "-"), name), Raw: t.raw(), order: t.order}
 		if f == nil {
 			r.stray = append(r.stray, a)
 			continue
@@ -716,9 +748,7 @@ func (r *resolver) refusal(run *cliRun, cmdName string) {
 	if strings.HasPrefix(e.msg, "flag provided but not defined: ") && e.tok != nil {
 		name := strings.TrimPrefix(e.msg, "flag provided but not defined: -")
 		d.Key = name
-		a := &Assignment{Kind: e.tok.kind, Pos: e.tok.pos(), Name: displayName(*e.tok, 2, name), Raw: e.tok.raw(),
-			Value: e.tok.text, Outcome: Rejected, order: e.tok.order,
-			Reason: "k3s refuses to start: " + e.msg}
+		a := &Assignment{Assignment: provenance.Assignment[string]{Source: provenance.Source{Kind: e.tok.kind, Pos: e.tok.pos()}, Value: e.tok.text, Outcome: Rejected, Reason: "k3s refuses to start: " + e.msg}, Name: displayName(*e.tok, 2, name), Raw: e.tok.raw(), order: e.tok.order}
 		r.stray = append(r.stray, a)
 		switch {
 		case e.tok.kind == sources.KindConfig && cmdName == "agent":
@@ -774,10 +804,8 @@ func (r *resolver) swallowedBy(e *cliError, fields []string, cmdName string) {
 		return
 	}
 	value := strings.TrimSpace(strings.TrimPrefix(strings.TrimLeft(e.tok.text, " \t"), fields[0]))
-	a := &Assignment{Kind: e.tok.kind, Pos: e.tok.pos(), Name: fields[0], Raw: e.tok.raw(), Value: value,
-		Outcome: Rejected, order: e.tok.order, secret: f.Secret,
-		Reason: fmt.Sprintf("one word holding the flag %s and its value: k3s reads it as a flag named %q, which it does not define, and refuses to start (%s); split it into two words: '%s' '%s'",
-			fields[0], strings.TrimLeft(e.tok.text, "-"), e.msg, fields[0], value)}
+	a := &Assignment{Assignment: provenance.Assignment[string]{Source: provenance.Source{Kind: e.tok.kind, Pos: e.tok.pos()}, Value: value, Outcome: Rejected, Reason: fmt.Sprintf("one word holding the flag %s and its value: k3s reads it as a flag named %q, which it does not define, and refuses to start (%s); split it into two words: '%s' '%s'",
+		fields[0], strings.TrimLeft(e.tok.text, "-"), e.msg, fields[0], value)}, Name: fields[0], Raw: e.tok.raw(), order: e.tok.order, secret: f.Secret}
 	if v := bracedVariable(e.tok.raw()); v != "" {
 		// Quoting is not the fix here: the word comes from ${VAR} (issue 16, ifurther/k3s-bin).
 		a.Reason = fmt.Sprintf("${%s} is passed by systemd as one word holding the flag %s and its value: k3s reads it as a flag named %q, which it does not define, and refuses to start (%s); write $%s without braces (systemd splits an unbraced variable at white space) or give each flag its own word",

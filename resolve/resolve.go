@@ -16,6 +16,7 @@ import (
 	"github.com/k3sconf/k3sconf/diag"
 	"github.com/k3sconf/k3sconf/internal/rootfs"
 	"github.com/k3sconf/k3sconf/profile"
+	"github.com/k3sconf/k3sconf/provenance"
 	"github.com/k3sconf/k3sconf/sources"
 )
 
@@ -24,7 +25,8 @@ type Options struct {
 	// FS is the node's filesystem; nil means the real root. Use afero.NewBasePathFs for a
 	// node tree, afero.NewMemMapFs in tests.
 	FS afero.Fs
-	// Profile is the product; nil means k3s.
+	// Profile is the product; nil detects it from the node ([DetectProduct]: their units in
+	// the unit directories, then their /etc/rancher folders; k3s when neither is there).
 	Profile *profile.Profile
 	// Command is server, agent or etcd-snapshot; "" takes it from the unit found.
 	Command string
@@ -439,8 +441,7 @@ func refText(ref sources.EnvRef) string {
 
 func (r *resolver) setEnv(a sources.EnvAssignment, via string) {
 	r.seq++
-	as := &Assignment{Kind: sources.KindEnv, Pos: a.Pos, Name: a.Name, Raw: a.Raw, Value: a.Value,
-		order: rankEnv + int64(r.seq), secret: r.p.SecretEnv[a.Name] || looksSecretEnv(a.Name, a.Value)}
+	as := &Assignment{Assignment: provenance.Assignment[string]{Source: provenance.Source{Kind: sources.KindEnv, Pos: a.Pos}, Value: a.Value}, Name: a.Name, Raw: a.Raw, order: rankEnv + int64(r.seq), secret: r.p.SecretEnv[a.Name] || looksSecretEnv(a.Name, a.Value)}
 	ev := r.env[a.Name]
 	if ev == nil {
 		ev = &EnvVar{Name: a.Name}
@@ -765,9 +766,7 @@ func (r *resolver) readIgnoredFiles(ignored []Source) {
 		for i := range cf.Entries {
 			e := &cf.Entries[i]
 			r.seq++
-			a := &Assignment{Kind: sources.KindConfig, Pos: valuePos(e), Name: e.RawKey + ":", Raw: e.Raw,
-				Value: sources.ToString(e.Value), Outcome: Ignored, order: rankCLI - 1_000_000 + int64(r.seq),
-				Reason: fmt.Sprintf("%s is never read: k3s reads only files whose names end in .yaml or .yml from %s", path.Base(ig.Path), path.Dir(ig.Path))}
+			a := &Assignment{Assignment: provenance.Assignment[string]{Source: provenance.Source{Kind: sources.KindConfig, Pos: valuePos(e)}, Value: sources.ToString(e.Value), Outcome: Ignored, Reason: fmt.Sprintf("%s is never read: k3s reads only files whose names end in .yaml or .yml from %s", path.Base(ig.Path), path.Dir(ig.Path))}, Name: e.RawKey + ":", Raw: e.Raw, order: rankCLI - 1_000_000 + int64(r.seq)}
 			for _, it := range e.Items {
 				a.Items = append(a.Items, sources.ToString(it.Value))
 			}

@@ -3,61 +3,60 @@ package resolve
 import (
 	"github.com/k3sconf/k3sconf/diag"
 	"github.com/k3sconf/k3sconf/profile"
+	"github.com/k3sconf/k3sconf/provenance"
 	"github.com/k3sconf/k3sconf/sources"
 )
 
-// Outcome says what became of one assignment.
-type Outcome string
+// Outcome says what became of one assignment: the one [provenance.Outcome]. A node's
+// assignments have these:
+//
+//   - Applied: this assignment gave the key its value (the source).
+//   - Appended: this assignment contributed items to a list that is in force.
+//   - Overridden: a later assignment of the same single-value flag won.
+//   - Replaced: a later config file set the key without '+', dropping this value before
+//     k3s built its arguments; or a list set from the environment or a default was replaced
+//     by the first value given as an argument.
+//   - Shadowed: an environment variable not used because the flag was given as an argument
+//     (config-file values are arguments too).
+//   - Skipped: k3s dropped the config key because the subcommand does not know it.
+//   - Ignored: never parsed: it sits after a positional argument, or another source of the
+//     same variable took precedence.
+//   - Rejected: this assignment makes k3s refuse to start.
+//   - Unreached: never parsed because k3s stopped at an earlier error.
+//   - Unused: only a default; something else was set.
+type Outcome = provenance.Outcome
 
+// The outcomes of a node's assignments (see [Outcome]).
 const (
-	// Applied: this assignment gave the key its value (the source).
-	Applied Outcome = "applied"
-	// Appended: this assignment contributed items to a list that is in force.
-	Appended Outcome = "appended"
-	// Overridden: a later assignment of the same single-value flag won.
-	Overridden Outcome = "overridden"
-	// Replaced: a later config file set the key without '+', dropping this value before
-	// k3s built its arguments; or a list set from the environment or a default was replaced
-	// by the first value given as an argument.
-	Replaced Outcome = "replaced"
-	// Shadowed: an environment variable not used because the flag was given as an argument
-	// (config-file values are arguments too).
-	Shadowed Outcome = "shadowed"
-	// Skipped: k3s dropped the config key because the subcommand does not know it.
-	Skipped Outcome = "skipped"
-	// Ignored: never parsed: it sits after a positional argument, or another source of the
-	// same variable took precedence.
-	Ignored Outcome = "ignored"
-	// Rejected: this assignment makes k3s refuse to start.
-	Rejected Outcome = "rejected"
-	// Unreached: never parsed because k3s stopped at an earlier error.
-	Unreached Outcome = "unreached"
-	// Unused: only a default; something else was set.
-	Unused Outcome = "unused"
+	Applied    = provenance.Applied
+	Appended   = provenance.Appended
+	Overridden = provenance.Overridden
+	Replaced   = provenance.Replaced
+	Shadowed   = provenance.Shadowed
+	Skipped    = provenance.Skipped
+	Ignored    = provenance.Ignored
+	Rejected   = provenance.Rejected
+	Unreached  = provenance.Unreached
+	Unused     = provenance.Unused
 
 	// contributing marks, inside decide only, an assignment that gave an item of the list
 	// in force; it never leaves the resolver.
 	contributing Outcome = "\x00contributing"
 )
 
-// Assignment is one place that sets (or tries to set) a key.
+// Assignment is one place that sets (or tries to set) a key: a [provenance.Assignment]
+// (Kind, Pos, Value, Outcome, Reason) with what only a node's assignments have. Value is
+// what it sets, as a string the CLI parser receives; for a config list entry it is one
+// item, and Items holds them all. Read the reason through Why, which also renders the
+// reasons kept as compact data.
 type Assignment struct {
-	Kind sources.Kind
-	Pos  diag.Position
+	provenance.Assignment[string]
 	// Name is how the key was named there: "--token", "-t", "token+:" (config), "K3S_TOKEN".
 	Name string
 	// Raw is the text as written (a config value before typing, a quoted unit word).
 	Raw string
-	// Value is what it sets, as a string the CLI parser receives. For a config list entry
-	// it is one item; Items holds them all.
-	Value string
 	// Items are the list items a config entry contributed (config lists only).
 	Items []string
-	// Outcome and Why() say what became of it. Reason holds the reason when it was
-	// written out while resolving; read it through Why, which also renders the reasons
-	// kept as compact data (see by).
-	Outcome Outcome
-	Reason  string
 	// by, when Reason is empty, is the config entry that replaced this one in the merge:
 	// the sentence is rendered from it on demand. A node with thousands of drop-ins has
 	// tens of thousands of replaced entries, and their sentences were a sixth of the
@@ -81,16 +80,15 @@ func (a *Assignment) Why() string {
 	return a.by.reason()
 }
 
-// Key is one flag of the command with its value in force and its story.
+// Key is one flag of the command with its value in force and its story: a
+// [provenance.Entry] of the flag's primary name, whose Value is string, bool, int64, string
+// (duration, Go syntax) or []string; whose Source is the assignment that gave it (nil means
+// the default); and whose History is every assignment of the key in precedence order
+// (default first, then environment, config files in order, command line), the source
+// included.
 type Key struct {
+	provenance.Entry[Assignment]
 	Flag *profile.Flag
-	// Value in force: string, bool, int64, string (duration, Go syntax) or []string.
-	Value any
-	// Source is the assignment that gave Value; nil means the default.
-	Source *Assignment
-	// History is every assignment of the key in precedence order (default first, then
-	// environment, config files in order, command line), the source included.
-	History []*Assignment
 	// Note explains what k3s does with the value after parsing, when that matters
 	// (e.g. write-kubeconfig-mode read as octal).
 	Note string
@@ -99,7 +97,7 @@ type Key struct {
 	Advice []string
 }
 
-// Name is the flag's primary name.
+// Name is the flag's primary name (the Entry's Name).
 func (k *Key) Name() string { return k.Flag.Name }
 
 // Arg is one element of the argv k3s parses, with where it came from. Secret values are
@@ -153,7 +151,7 @@ type Result struct {
 	// Env is the process environment from the unit, sorted by name.
 	Env         []*EnvVar
 	Sources     []Source
-	Diagnostics []diag.Diagnostic
+	Diagnostics diag.Diagnostics
 	// Error is set when k3s would refuse to start, with k3s's own reason.
 	Error string
 	// ErrorPos points at the input that causes Error, when known.

@@ -26,6 +26,20 @@ type Host struct {
 	// BootID (%b), KernelRelease (%v) and Arch (%a, systemd's name: x86-64, arm64) are not in
 	// a node's files; only a caller looking at the running machine sets them.
 	BootID, KernelRelease, Arch string
+	// Unreadable are the files above that exist but could not be read (a FIFO, a device, no
+	// permission). Their specifiers stay as written, but without a unit-specifier finding:
+	// the caller reports the file itself (input-unreadable), and one cause is one finding —
+	// "which the node does not have" would be untrue besides.
+	Unreadable []string
+}
+
+// unreadSpecifier marks, in the map of [SystemSpecifiers], a letter whose file exists but
+// could not be read: expandSpecifiers leaves it as written and does not report it missing.
+const unreadSpecifier = "\x00unreadable"
+
+// specifierFiles are the node files each host-dependent specifier's value comes from.
+var specifierFiles = map[string]string{
+	"/etc/hostname": "Hlq", "/etc/machine-id": "m", "/etc/os-release": "owBWAM", "/usr/lib/os-release": "owBWAM",
 }
 
 // specifierUnknown says why a specifier systemd knows has no value k3sconf can know from the
@@ -103,6 +117,13 @@ func SystemSpecifiers(unitName string, h Host) map[byte]string {
 	if h.OSRelease != nil {
 		for k, field := range map[byte]string{'o': "ID", 'w': "VERSION_ID", 'B': "BUILD_ID", 'W': "VARIANT_ID", 'M': "IMAGE_ID", 'A': "IMAGE_VERSION"} {
 			m[k] = h.OSRelease[field]
+		}
+	}
+	for _, f := range h.Unreadable {
+		for _, c := range []byte(specifierFiles[f]) {
+			if _, known := m[c]; !known {
+				m[c] = unreadSpecifier
+			}
 		}
 	}
 	return m

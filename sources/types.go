@@ -1,6 +1,9 @@
 package sources
 
-import "github.com/k3sconf/k3sconf/diag"
+import (
+	"github.com/k3sconf/k3sconf/diag"
+	"github.com/k3sconf/k3sconf/provenance"
+)
 
 // Word is one element of a command line (an ExecStart argv element, or an argument given
 // directly), with where it was written.
@@ -38,9 +41,10 @@ type MapItem struct {
 // MapSlice is an ordered mapping, as yaml.v2 decodes it.
 type MapSlice []MapItem
 
-// Kind is the kind of input an assignment comes from. The JSON output contract uses these
-// names as the "kind" of a source.
-type Kind string
+// Kind is the kind of input an assignment comes from: the one [provenance.Kind], with a
+// node's four kinds below. The JSON output contract uses these names as the "kind" of a
+// source.
+type Kind = provenance.Kind
 
 const (
 	// KindDefault is the flag's built-in default.

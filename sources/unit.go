@@ -588,6 +588,9 @@ func expandSpecifiers(s string, spec map[byte]string) (out string, bad byte, mis
 		switch {
 		case n == '%':
 			b.WriteByte('%')
+		case spec[n] == unreadSpecifier:
+			b.WriteByte('%')
+			b.WriteByte(n)
 		case spec[n] != "" || hasKey(spec, n):
 			b.WriteString(spec[n])
 			if n == 'c' || n == 'r' || n == 'R' {
@@ -1081,7 +1084,7 @@ type Unit struct {
 	Type string
 	// Refused is systemd's message when it refuses to load or start the unit, "" otherwise.
 	Refused     string
-	Diagnostics []diag.Diagnostic
+	Diagnostics diag.Diagnostics
 }
 
 var serviceTypes = map[string]bool{
@@ -1440,7 +1443,7 @@ func firstPath(files []*UnitFile) string {
 // parseEnvironment is config_parse_environ: the value is split into words (quotes and C
 // escapes as on command lines), specifiers are resolved in each, and each must be a valid
 // NAME=VALUE assignment or it is ignored with a warning. Unbalanced quoting drops the rest.
-func parseEnvironment(e UnitEntry, spec map[byte]string, diags *[]diag.Diagnostic) []EnvAssignment {
+func parseEnvironment(e UnitEntry, spec map[byte]string, diags *diag.Diagnostics) []EnvAssignment {
 	var out []EnvAssignment
 	warn := func(off int, msg string) {
 		*diags = append(*diags, diag.Diagnostic{Severity: diag.Warning, Code: "unit-environment", Pos: e.PosAt(off), Message: msg})
@@ -1475,7 +1478,7 @@ func parseEnvironment(e UnitEntry, spec map[byte]string, diags *[]diag.Diagnosti
 
 // parseEnvFileRef is config_parse_unit_env_file: no unquoting, specifiers resolved in the
 // whole value, an optional leading '-', and the path must be absolute.
-func parseEnvFileRef(e UnitEntry, spec map[byte]string, diags *[]diag.Diagnostic) (EnvFileRef, bool) {
+func parseEnvFileRef(e UnitEntry, spec map[byte]string, diags *diag.Diagnostics) (EnvFileRef, bool) {
 	warn := func(msg string) {
 		*diags = append(*diags, diag.Diagnostic{Severity: diag.Warning, Code: "unit-environment-file", Pos: e.Pos, Message: msg})
 	}

@@ -69,20 +69,25 @@ func BenchmarkFleet1000Docs(b *testing.B) {
 }
 
 // BenchmarkShowFlowLists is `k3sconf --root DIR show` (text, or --json with -json) on the
-// 2,000-drop-in node whose lists are flow sequences of several items (benchnode.Flow, issue
-// 19), for profiling memory (-memprofile).
+// 2,000-drop-in node whose lists are flow sequences of four items (benchnode.Flow, issue 19)
+// and of two (benchnode.Flow2, issue 25), for profiling memory (-memprofile) and time.
 func BenchmarkShowFlowLists(b *testing.B) {
-	dir := b.TempDir()
-	if _, err := benchnode.WriteDirShape(dir, 2000, 25, benchnode.Flow); err != nil {
-		b.Fatal(err)
-	}
-	for _, args := range [][]string{{"show"}, {"--json", "--show-secrets", "show"}} {
-		b.Run(args[len(args)-1]+fmt.Sprint(len(args)), func(b *testing.B) {
-			for i := 0; i < b.N; i++ {
-				if code := run(append([]string{"--root", dir}, args...), io.Discard, io.Discard); code != 0 {
-					b.Fatalf("exit %d", code)
+	for _, shape := range []struct {
+		name  string
+		shape benchnode.Shape
+	}{{"flow", benchnode.Flow}, {"flow2", benchnode.Flow2}} {
+		dir := b.TempDir()
+		if _, err := benchnode.WriteDirShape(dir, 2000, 25, shape.shape); err != nil {
+			b.Fatal(err)
+		}
+		for _, args := range [][]string{{"show"}, {"--json", "--show-secrets", "show"}} {
+			b.Run(shape.name+"/"+args[len(args)-1]+fmt.Sprint(len(args)), func(b *testing.B) {
+				for i := 0; i < b.N; i++ {
+					if code := run(append([]string{"--root", dir}, args...), io.Discard, io.Discard); code != 0 {
+						b.Fatalf("exit %d", code)
+					}
 				}
-			}
-		})
+			})
+		}
 	}
 }

@@ -15,7 +15,7 @@ import (
 	"github.com/k3sconf/k3sconf/diag"
 	"github.com/k3sconf/k3sconf/kubespray"
 	"github.com/k3sconf/k3sconf/kubespray/runs"
-	"github.com/k3sconf/k3sconf/report"
+	"github.com/k3sconf/k3sconf/output"
 )
 
 // kubesprayCommand is `k3sconf kubespray explain|where|runs`; it returns the parent and its
@@ -58,7 +58,7 @@ func (a *app) kubesprayCommand() (*cobra.Command, []*cobra.Command) {
 	fs := explain.Flags()
 	fs.SortFlags = false
 	inventory(fs, "inventory file or folder (repeatable, as ansible-playbook -i)")
-	strFlag(fs, &k.host, "host", "", "", "the inventory host to resolve for", argName("HOST"))
+	strFlag(fs, &k.host, "host", "", "", "the inventory host to resolve for", argName("HOST"), kind("host"))
 	checkout(fs, "the kubespray checkout (default: the current folder)")
 	listFlag(fs, &k.extraVars, "extra-vars", "e", "key=value, a YAML/JSON string, or @file (repeatable)", argName("X"))
 	strFlag(fs, &k.play, "play", "", "", "only the use sites in this play of cluster.yml (its name:)", argName("NAME"))
@@ -185,7 +185,7 @@ func runKubesprayRuns(logs []string, g globals, k kubesprayFlags, stdout, stderr
 	if err != nil {
 		return kubesprayErr(stderr, err, g.showSecrets)
 	}
-	rep.Redact(report.NewTextRedactor(g.showSecrets))
+	rep.Redact(output.NewTextRedactor(g.showSecrets))
 	code := exitOK
 	if rep.Failed() {
 		code = exitProblem

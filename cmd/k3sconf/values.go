@@ -15,6 +15,7 @@ import (
 	"github.com/k3sconf/k3sconf/helm/values"
 	"github.com/k3sconf/k3sconf/internal/fuzzy"
 	"github.com/k3sconf/k3sconf/internal/rootfs"
+	"github.com/k3sconf/k3sconf/output"
 	"github.com/k3sconf/k3sconf/report"
 	"github.com/k3sconf/k3sconf/resolve"
 )
@@ -22,13 +23,13 @@ import (
 // runValues prints the values of one HelmChart (docs/values.md). Exit 1 on error findings
 // (--strict: warnings too), an unknown chart or path, or a refused node; 3 when --chart,
 // --objects or a node file cannot be read.
-func runValues(g globals, res *resolve.Result, red *report.Redactor, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func runValues(g globals, res *resolve.Result, red *output.Redactor, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if res.Command != "server" {
 		fmt.Fprintf(stderr, "k3sconf values: %s %s runs no Helm controller; HelmCharts are installed by servers (use --command server)\n", res.Product, res.Command)
 		return exitUsage
 	}
 	o := charts.Options{Node: k3sconf.Node(g.root), Res: res, Name: args[0], Namespace: g.namespace}
-	o.Helm = g.helm
+	o.Helm, o.HelmBinary = g.helm, g.render
 	if _, ok := charts.HelmJobs[o.Helm]; !ok && o.Helm != "" {
 		fmt.Fprintf(stderr, "k3sconf values: --helm %q: give 4 (Helm v4.1.4), 3 (v3.20.2), 3.19.5 (v3.19.5) or 3.19 (v3.19.0)\n", g.helm)
 		return exitUsage
@@ -106,7 +107,7 @@ func filterPaths(leaves []*values.Leaf, paths []string) ([]*values.Leaf, []unkno
 	for _, p := range paths {
 		found := false
 		for _, l := range leaves {
-			if l.Path == p || strings.HasPrefix(l.Path, p+".") {
+			if l.Name == p || strings.HasPrefix(l.Name, p+".") {
 				keep = append(keep, l)
 				found = true
 			}
@@ -114,14 +115,14 @@ func filterPaths(leaves []*values.Leaf, paths []string) ([]*values.Leaf, []unkno
 		if !found {
 			best, bestD := "", 4
 			for _, l := range leaves {
-				if d := fuzzy.Distance(p, l.Path); d < bestD {
-					best, bestD = l.Path, d
+				if d := fuzzy.Distance(p, l.Name); d < bestD {
+					best, bestD = l.Name, d
 				}
 			}
 			unknown = append(unknown, unknownPath{p, best})
 		}
 	}
-	sort.SliceStable(keep, func(i, j int) bool { return keep[i].Path < keep[j].Path })
+	sort.SliceStable(keep, func(i, j int) bool { return keep[i].Name < keep[j].Name })
 	out := keep[:0]
 	for i, l := range keep {
 		if i == 0 || keep[i-1] != l {

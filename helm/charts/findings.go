@@ -9,6 +9,7 @@ import (
 	"github.com/k3sconf/k3sconf/diag"
 	"github.com/k3sconf/k3sconf/helm/values"
 	"github.com/k3sconf/k3sconf/internal/fuzzy"
+	"github.com/k3sconf/k3sconf/provenance"
 )
 
 // stockTraefik is what k3s's own traefik.yaml has ever set (k3s-io/k3s manifests/traefik.yaml,
@@ -50,16 +51,28 @@ func (rep *Report) findings(ch *values.Chart, comp *components.Report) {
 			if defaults != nil && !rep.injected(a) {
 				rep.unknownPath(a, defaults)
 			}
-			if a.Source.Kind == values.Set && defaults != nil {
+			if a.Source.Kind == values.Set && defaults != nil && !rep.injected(a) {
 				rep.setType(a, defaults)
 			}
 		}
+	}
+	for _, se := range res.SchemaErrors {
+		rep.schemaFinding(se)
+	}
+	var inj []string
+	for _, a := range rep.Input.Set {
+		if rep.Product == "rke2" && rke2Injected[a.Key] {
+			inj = append(inj, a.Key)
+		}
+	}
+	if len(inj) > 0 {
+		rep.Notes = append(rep.Notes, fmt.Sprintf("spec.set %s: RKE2's cluster configuration, which RKE2 writes into the HelmChart at every start (rancher/rke2 setChartValues, for charts annotated rke2.cattle.io/inject-cluster-config): change cluster-cidr, service-cidr, cluster-dns, cluster-domain or system-default-registry in RKE2's configuration, not here; Helm copies every global into each subchart", strings.Join(inj, ", ")))
 	}
 	rep.configOverridden()
 	for _, c := range res.Conflicts {
 		pos := rep.Chart.Pos
 		for _, l := range res.Leaves {
-			if (l.Path == c.Path || strings.HasPrefix(l.Path, c.Path+".")) && l.Source != nil && l.Source.Source.Kind != values.ChartDefault {
+			if (l.Name == c.Path || strings.HasPrefix(l.Name, c.Path+".")) && l.Source != nil && l.Source.Kind != values.ChartDefault {
 				pos = sourcePos(l.Source.Source)
 				break
 			}
@@ -143,14 +156,21 @@ func targetNamespace(ob *components.HelmObject) string {
 	return ob.Namespace
 }
 
-func sourcePos(s values.Source) diag.Position {
-	return diag.Position{File: s.File, Line: s.Line, Column: s.Column}
-}
+func sourcePos(s provenance.Source) diag.Position { return s.Pos }
 
 // failure reports what Helm refuses: a values file that does not parse, a --set it
 // cannot apply. The job fails and the release keeps what it had.
 func (rep *Report) failure(f *values.Failure) {
-	pos := sourcePos(f.Source)
+	pos := sourcePos(f.Source.Source)
+	if f.Dependencies {
+		if pos.File == "" {
+			pos = rep.Chart.Pos
+		}
+		rep.diag(diag.Diagnostic{Severity: diag.Error, Code: "values-subchart-invalid", Pos: pos,
+			Message: fmt.Sprintf("Helm refuses the values while it gives the subcharts theirs (%v): a subchart's key must be a map, its .Values; the Helm job fails on every retry and the release keeps the values it had", f.Err),
+			Hint:    "give the subchart's key a map of its values (or remove it); `k3sconf values " + rep.Name + " --all` lists each subchart's values"})
+		return
+	}
 	if f.Source.Kind == values.Set {
 		rep.diag(diag.Diagnostic{Severity: diag.Error, Code: "values-set-failed", Pos: pos,
 			Message: fmt.Sprintf("Helm refuses %s: %v; the Helm job fails on every retry and the release keeps the values it had", f.Source.Detail, f.Err),
@@ -164,10 +184,10 @@ func (rep *Report) failure(f *values.Failure) {
 	msg := fmt.Sprintf("%s does not parse as Helm reads a values file; Helm says %q", f.Source.Kind, f.Err.Error())
 	if inner > 0 && rep.Chart != nil {
 		for _, ob := range []*components.HelmObject{rep.Chart, rep.Config} {
-			if ob == nil || ob.File != f.Source.File {
+			if ob == nil || ob.File != f.Source.Pos.File {
 				continue
 			}
-			if vc := field(field(ob.Doc, "spec"), "valuesContent"); vc != nil && vc.Line == f.Source.Line {
+			if vc := field(field(ob.Doc, "spec"), "valuesContent"); vc != nil && vc.Line == f.Source.Pos.Line {
 				l, _ := contentMap(ob.Data, vc)(inner, 1)
 				msg += fmt.Sprintf(": line %d of valuesContent, line %d of %s", inner, l, ob.File)
 				pos.Line, pos.Column = l, 0
@@ -230,7 +250,7 @@ func (rep *Report) setType(a *values.Assignment, defaults map[string]any) {
 	if !ok || def == nil {
 		return
 	}
-	detail := a.Source.Detail
+	detail := a.Detail
 	switch v := a.Value.(type) {
 	case string:
 		_, defNum := def.(float64)
@@ -299,7 +319,7 @@ func (rep *Report) packagedEdits() {
 	}
 	for _, l := range rep.Result.Leaves {
 		for _, a := range l.History {
-			if a.Source.Kind == values.HelmChartValuesContent && a.Source.File == c.File && !stockTraefik.paths[a.Path] && !stockAncestor(a.Path) {
+			if a.Source.Kind == values.HelmChartValuesContent && a.Pos.File == c.File && !stockTraefik.paths[a.Path] && !stockAncestor(a.Path) {
 				report(sourcePos(a.Source), "valuesContent "+a.Path)
 			}
 		}
@@ -369,7 +389,7 @@ func effects(rep *Report) map[values.Kind]string {
 // no HelmChartConfig can change them.
 func (rep *Report) configOverridden() {
 	for _, l := range rep.Result.Leaves {
-		if l.Source == nil || l.Source.Source.Kind != values.Set {
+		if l.Source == nil || l.Source.Kind != values.Set {
 			continue
 		}
 		for _, a := range l.History {
@@ -378,14 +398,14 @@ func (rep *Report) configOverridden() {
 			default:
 				continue
 			}
-			hint := fmt.Sprintf("change spec.set of the HelmChart in %s, or remove %s from it", rep.Chart.File, l.Path)
-			if rep.Chart.Component == "traefik" && l.Path == "global.systemDefaultRegistry" {
+			hint := fmt.Sprintf("change spec.set of the HelmChart in %s, or remove %s from it", rep.Chart.File, l.Name)
+			if rep.Chart.Component == "traefik" && l.Name == "global.systemDefaultRegistry" {
 				hint = "set system-default-registry in k3s's configuration (config.yaml or --system-default-registry) on every server: k3s writes it into traefik.yaml's spec.set at its next start"
 			} else if rep.Chart.Component != "" {
 				hint = fmt.Sprintf("%s writes spec.set into %s itself; it cannot be changed from a HelmChartConfig", productName(rep.Product), rep.Chart.File)
 			}
-			rep.diag(diag.Diagnostic{Severity: diag.Warning, Code: "values-config-overridden", Pos: sourcePos(a.Source), Key: l.Path,
-				Message: fmt.Sprintf("the HelmChartConfig sets %s, but the HelmChart's spec.set gives it too (%s), and Helm applies --set and --set-string after every values file: the HelmChartConfig's value never takes effect", l.Path, l.Source.Source.Detail),
+			rep.diag(diag.Diagnostic{Severity: diag.Warning, Code: "values-config-overridden", Pos: sourcePos(a.Source), Key: l.Name,
+				Message: fmt.Sprintf("the HelmChartConfig sets %s, but the HelmChart's spec.set gives it too (%s), and Helm applies --set and --set-string after every values file: the HelmChartConfig's value never takes effect", l.Name, l.Source.Detail),
 				Hint:    hint})
 		}
 	}
@@ -397,4 +417,47 @@ func productName(p string) string {
 		return "RKE2"
 	}
 	return "k3s"
+}
+
+// schemaFinding reports a values.schema.json violation: Helm refuses the values, with the
+// source of the offending value.
+func (rep *Report) schemaFinding(se values.SchemaError) {
+	whose := "the chart's values.schema.json"
+	if se.At != "" {
+		whose = fmt.Sprintf("the values.schema.json of the subchart %s (its .Values are under %s)", se.Chart, se.At)
+	}
+	if se.Unchecked {
+		rep.Notes = append(rep.Notes, fmt.Sprintf("%s is not checked: %s", whose, se.Message))
+		return
+	}
+	pos := rep.Chart.Pos
+	from := ""
+	if se.Source != nil {
+		from = fmt.Sprintf("; %s comes from %s", se.Path, describeAssignment(se.Source))
+		if se.Source.Source.Kind != values.ChartDefault {
+			pos = sourcePos(se.Source.Source)
+		}
+	}
+	at := "at '" + se.Pointer + "'"
+	if se.Path == "" && se.Pointer == "" {
+		at = "for the values as a whole"
+	}
+	rep.diag(diag.Diagnostic{Severity: diag.Error, Code: "values-schema-invalid", Pos: pos, Key: se.Path,
+		Message: fmt.Sprintf("Helm refuses the values: %s says %s: %s%s; the Helm job fails on every retry (\"values don't meet the specifications of the schema(s)\") and the release keeps the values it had", whose, at, se.Message, from),
+		Hint:    fmt.Sprintf("give %s what the schema asks for, or remove it (the chart's values.schema.json says what that is)", orTop(se.Path))})
+}
+
+// describeAssignment names where an assignment was written, for a finding.
+func describeAssignment(a *values.Assignment) string {
+	s := a.Source
+	w := s.Pos.String()
+	switch {
+	case s.Kind == values.ChartDefault && a.Detail != "":
+		return fmt.Sprintf("the chart's own default (%s, %s)", w, a.Detail)
+	case s.Kind == values.ChartDefault:
+		return fmt.Sprintf("the chart's own default (%s, values.yaml)", w)
+	case s.Kind == values.Set:
+		return fmt.Sprintf("spec.set (%s, %s)", w, a.Detail)
+	}
+	return fmt.Sprintf("%s (%s)", s.Kind, w)
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/Masterminds/semver/v3"
+	"github.com/k3sconf/k3sconf/provenance"
 )
 
 // This file is Helm's handling of a chart's dependencies and of the values it gives them,
@@ -156,16 +157,16 @@ func (e *engine) load(c *Chart, dpos func(*Chart) map[string][2]int) *hchart {
 	as := map[string]*Assignment{}
 	e.defaults[c] = as
 	pos := dpos(c)
-	src := Source{Kind: ChartDefault, File: c.File}
+	src := Source{Source: provenance.Source{Kind: ChartDefault, Pos: provenance.Position{File: c.File}}}
 	if c.Inner != "" {
 		src.Detail = c.ValuesFile()
 	}
 	vals := tag("", c.Values, func(p string, v any) *Assignment {
 		s := src
 		if lc, ok := pos[p]; ok {
-			s.Line, s.Column = lc[0], lc[1]
+			s.Pos.Line, s.Pos.Column = lc[0], lc[1]
 		}
-		a := &Assignment{Path: p, Value: deepCopy(v), Source: s}
+		a := newAssignment(p, deepCopy(v), s)
 		as[p] = a
 		return a
 	}).(map[string]any)
@@ -520,8 +521,8 @@ func (e *engine) coalesceGlobals(dest, src map[string]any, at string, sub *hchar
 	}
 	if len(dg) == 0 {
 		// Helm gives every subchart a global map, empty when nobody set one.
-		dg[emptyKey] = &tagged{v: map[string]any{}, a: &Assignment{Path: JoinPath(at, "global"), Value: map[string]any{},
-			Source: Source{Kind: ChartDefault, File: sub.src.File, Detail: "Helm gives every subchart a global map"}}}
+		dg[emptyKey] = &tagged{v: map[string]any{}, a: newAssignment(JoinPath(at, "global"), map[string]any{},
+			Source{Source: provenance.Source{Kind: ChartDefault, Pos: provenance.Position{File: sub.src.File}}, Detail: "Helm gives every subchart a global map"})}
 	}
 	dest["global"] = dg
 }
@@ -621,7 +622,7 @@ func emptied(m map[string]any, at string, null any) {
 	if !ok || t.a == nil {
 		return
 	}
-	m[emptyKey] = &tagged{v: map[string]any{}, a: &Assignment{Path: at, Value: map[string]any{}, Source: t.a.Source, seq: t.a.seq, orig: t.a}}
+	m[emptyKey] = &tagged{v: map[string]any{}, a: t.a.at(at, map[string]any{})}
 }
 
 // place records where each processed chart's values are in the top chart's .Values.

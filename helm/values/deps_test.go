@@ -219,7 +219,7 @@ func compareDeps(t testing.TB, helm string, o oracle, c depCase) bool {
 			continue
 		}
 		if l.Source == nil || !reflect.DeepEqual(l.Source.Value, l.Value) {
-			t.Errorf("%s (%s): leaf %s = %#v has source %+v\ncase:\n%s", c.name, o.name, l.Path, l.Value, l.Source, c.describe())
+			t.Errorf("%s (%s): leaf %s = %#v has source %+v\ncase:\n%s", c.name, o.name, l.Name, l.Value, l.Source, c.describe())
 			return false
 		}
 	}
@@ -281,6 +281,9 @@ var depNamedCases = []depCase{
 			subs: []chartSpec{{name: "s", values: "sn:\n  enabled: true\n", deps: "dependencies:\n- name: sn\n  version: 0.1.0\n  condition: sn.enabled\n",
 				subs: []chartSpec{sub("sn", "deep: 1\n")}}}},
 		files: []string{"s:\n  sn:\n    enabled: false\n"}},
+	{name: "two dependencies under one alias fail Chart.yaml's validation",
+		chart: chartSpec{name: "p", values: "a: 1\n", deps: "dependencies:\n- name: s\n  version: 0.1.0\n  alias: al\n- name: t\n  version: 0.1.0\n  alias: al\n",
+			subs: []chartSpec{sub("s", "x: 1\n"), sub("t", "y: 1\n")}}},
 	{name: "subchart schema refuses a string",
 		chart: chartSpec{name: "p", values: "a: 1\n", deps: "dependencies:\n- name: s\n  version: 0.1.0\n",
 			subs: []chartSpec{{name: "s", values: "port: 80\n", schema: `{"type":"object","properties":{"port":{"type":"integer"}}}`}}},
@@ -463,5 +466,23 @@ func TestDependenciesGeneratedAgainstHelm(t *testing.T) {
 	}
 	if ran == 0 {
 		t.Skip("no helm binary: set K3SCONF_HELM3_19_0, K3SCONF_HELM3_19_5, K3SCONF_HELM3, K3SCONF_HELM4")
+	}
+}
+
+// TestDependencyCasesDocumented keeps the number of named dependency cases the docs state
+// true.
+func TestDependencyCasesDocumented(t *testing.T) {
+	for _, doc := range []struct{ file, phrase string }{
+		{"../../docs/values.md", "`deps_test.go`): %d named cases"},
+		{"../../docs/testing.md", "%d named cases and 20 generated charts per release"},
+		{"../../docs/testing.md", "%d named + 20 generated charts per release"},
+	} {
+		b, err := os.ReadFile(doc.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := fmt.Sprintf(doc.phrase, len(depNamedCases)); !strings.Contains(strings.Join(strings.Fields(string(b)), " "), want) {
+			t.Errorf("%s does not say %q: depNamedCases has %d cases", doc.file, want, len(depNamedCases))
+		}
 	}
 }

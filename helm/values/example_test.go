@@ -22,9 +22,9 @@ func ExampleCompute() {
 	b, _ := json.Marshal(res.Values)
 	fmt.Println(string(b))
 	for _, l := range res.Leaves {
-		fmt.Printf("%s from %s\n", l.Path, l.Source.Source.Kind)
+		fmt.Printf("%s from %s\n", l.Name, l.Source.Kind)
 		for _, a := range l.History {
-			fmt.Printf("  %s %q: %s\n", a.Source.Kind, a.Value, a.Outcome)
+			fmt.Printf("  %s %q: %s\n", a.Kind, a.Value, a.Outcome)
 		}
 	}
 	// Output:

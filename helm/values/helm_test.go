@@ -167,7 +167,7 @@ func compare(t testing.TB, helm string, o oracle, c helmCase) bool {
 			}
 			shown++
 			if l.Source == nil || !reflect.DeepEqual(l.Source.Value, l.Value) {
-				t.Errorf("%s (%s): leaf %s = %v has source %+v\ncase: %s", c.name, major, l.Path, l.Value, l.Source, describeCase(c))
+				t.Errorf("%s (%s): leaf %s = %v has source %+v\ncase: %s", c.name, major, l.Name, l.Value, l.Source, describeCase(c))
 				return false
 			}
 		}

@@ -196,7 +196,7 @@ func compareReal(t *testing.T, helm string, o oracle, tgz []byte, files []string
 	}
 	for _, l := range res.Leaves {
 		if !l.Deleted && !l.Replaced && l.Source == nil {
-			t.Errorf("leaf %s has no source", l.Path)
+			t.Errorf("leaf %s has no source", l.Name)
 		}
 	}
 }

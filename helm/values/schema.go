@@ -57,7 +57,7 @@ func (urnPermissive) Load(string) (any, error) { return true, nil }
 func (e *engine) validateSchemas(top *hchart, vals map[string]any, leaves []*Leaf) []SchemaError {
 	byPath := map[string]*Leaf{}
 	for _, l := range leaves {
-		byPath[l.Path] = l
+		byPath[l.Name] = l
 	}
 	var out []SchemaError
 	var walk func(c *hchart, v map[string]any)

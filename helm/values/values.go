@@ -5,10 +5,13 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/k3sconf/k3sconf/provenance"
 )
 
-// Kind says which layer a value comes from.
-type Kind string
+// Kind says which layer a value comes from: the one [provenance.Kind], with the layers
+// below.
+type Kind = provenance.Kind
 
 // The layers, lowest first.
 const (
@@ -22,55 +25,65 @@ const (
 	Set                          Kind = "set"
 )
 
-// Source is where an assignment was written.
+// Source is where a layer's values were written: a [provenance.Source] (the layer's Kind
+// and the position in the manifest, or the chart archive for defaults; a position inside
+// valuesContent is mapped to the manifest's lines) with the Detail a layer may have.
 type Source struct {
-	Kind Kind
-	// File, Line and Column locate the key in the manifest (or the chart archive for
-	// defaults); a position inside valuesContent is mapped to the manifest's lines.
-	File         string
-	Line, Column int
+	provenance.Source
 	// Detail is the --set argument as Helm receives it, or the Secret and key a
 	// valuesSecrets layer names.
 	Detail string
 }
 
-// Outcome is what happened to an assignment.
-type Outcome string
+// Outcome is what happened to an assignment: the one [provenance.Outcome]. Helm values
+// have Applied, Overridden, Deleted and Replaced.
+type Outcome = provenance.Outcome
 
+// The outcomes of Helm values.
 const (
-	Applied    Outcome = "applied"
-	Overridden Outcome = "overridden"
-	Deleted    Outcome = "deleted"
-	Replaced   Outcome = "replaced"
+	Applied    = provenance.Applied
+	Overridden = provenance.Overridden
+	Deleted    = provenance.Deleted
+	Replaced   = provenance.Replaced
 )
 
-// Assignment is one value a layer gives one leaf path.
+// Assignment is one value a layer gives one leaf path: a [provenance.Assignment] (Kind,
+// Pos, Value, Outcome, Reason) with the path and the layer's Detail.
 type Assignment struct {
-	Path    string
-	Value   any
-	Source  Source
-	Outcome Outcome
-	Reason  string
-	seq     int
+	provenance.Assignment[any]
+	Path string
+	// Detail is the --set argument, or the Secret and key, of the layer (see [Source]).
+	Detail string
+	seq    int
 	// orig is the assignment this one reports at another path: a subchart's default at
 	// its place in the parent's values, a global Helm copied, an imported value.
 	orig *Assignment
 }
 
-// Leaf is one path of the values and how it got its value.
+// From is the layer source of the assignment: its Source with its Detail.
+func (a *Assignment) From() Source { return Source{Source: a.Source, Detail: a.Detail} }
+
+func newAssignment(p string, v any, src Source) *Assignment {
+	return &Assignment{Assignment: provenance.Assignment[any]{Source: src.Source, Value: v}, Path: p, Detail: src.Detail}
+}
+
+// at reports the assignment at path p with value v: the same source and place in the
+// order, and a as the original.
+func (a *Assignment) at(p string, v any) *Assignment {
+	return &Assignment{Assignment: provenance.Assignment[any]{Source: a.Source, Value: v}, Path: p, Detail: a.Detail, seq: a.seq, orig: a}
+}
+
+// Leaf is one path of the values and how it got its value: a [provenance.Entry] whose
+// Name is the path, whose Value is the value in .Values, whose Source is the assignment in
+// force (nil for a deleted path) and whose History is every assignment to the path, lowest
+// first, the one in force included. Deleted is set when a null removed the key (Value is
+// then nil and the path is not in .Values). Replaced is set when the path is no longer a
+// leaf: a later map took its place, or a later scalar replaced a map above it; Value is
+// then what is at the path now (a map), or nil.
 type Leaf struct {
-	Path string
-	// Value is the value in .Values; Deleted is set when a null removed the key (Value is
-	// then nil and the path is not in .Values). Replaced is set when the path is no longer a
-	// leaf: a later map took its place, or a later scalar replaced a map above it; Value is
-	// then what is at the path now (a map), or nil.
-	Value    any
+	provenance.Entry[Assignment]
 	Deleted  bool
 	Replaced bool
-	// Source is the assignment in force (nil for a deleted path).
-	Source *Assignment
-	// History is every assignment to the path, lowest first, the one in force included.
-	History []*Assignment
 	// Via says how the value in force reached the path when it was written at another one:
 	// a global Helm copies into each subchart, or a value a chart imports from a subchart.
 	Via string
@@ -182,6 +195,8 @@ type Chart struct {
 	Subcharts    []*Chart
 	// Dependencies is set when the chart has subcharts or declares dependencies.
 	Dependencies bool
+
+	chartType string
 }
 
 // NullRule is how a Helm release treats a user null below the top level when it coalesces
@@ -248,6 +263,9 @@ type Result struct {
 type Failure struct {
 	Source Source
 	Err    error
+	// Dependencies is set when Helm fails while it gives the subcharts their values (a
+	// subchart's key that is not a map).
+	Dependencies bool
 }
 
 func (f *Failure) Error() string { return f.Err.Error() }
@@ -261,7 +279,7 @@ type tracker struct {
 func (t *tracker) record(p string, v any, src Source) {
 	t.seq++
 	// A copy: --set k[i] changes a list in place, and the history keeps what each gave.
-	a := &Assignment{Path: p, Value: deepCopy(v), Source: src, seq: t.seq}
+	a := &Assignment{Assignment: provenance.Assignment[any]{Source: src.Source, Value: deepCopy(v)}, Path: p, Detail: src.Detail, seq: t.seq}
 	t.hist[p] = append(t.hist[p], a)
 	t.owner[p] = a
 	for _, anc := range ancestors(p) {
@@ -304,7 +322,7 @@ func (t *tracker) mergeInto(a, b map[string]any, prefix string, src Source, pos 
 		leaves(p, v, func(q string, lv any) {
 			s := src
 			if pos != nil {
-				s.Line, s.Column = pos(q)
+				s.Pos.Line, s.Pos.Column = pos(q)
 			}
 			t.record(q, lv, s)
 		})
@@ -328,7 +346,7 @@ func Compute(ch *Chart, in Input) *Result {
 	user := map[string]any{}
 	secrets := map[int]int{0: 1, 1: 1}
 	for _, l := range in.Layers {
-		src := Source{Kind: l.Kind, File: l.File, Line: l.Line, Column: l.Column, Detail: l.Secret}
+		src := Source{Source: provenance.Source{Kind: l.Kind, Pos: provenance.Position{File: l.File, Line: l.Line, Column: l.Column}}, Detail: l.Secret}
 		mount := MountName(l.Kind, secrets)
 		res.Args = append(res.Args, "--values", mount)
 		if l.Text == nil {
@@ -370,7 +388,7 @@ func Compute(ch *Chart, in Input) *Result {
 			for _, s := range group {
 				flag, arg := s.Arg()
 				res.Args = append(res.Args, flag, arg)
-				src := Source{Kind: Set, File: s.File, Line: s.Line, Column: s.Col, Detail: flag + " " + arg}
+				src := Source{Source: provenance.Source{Kind: Set, Pos: provenance.Position{File: s.File, Line: s.Line, Column: s.Col}}, Detail: flag + " " + arg}
 				if err := parseSet(arg, user, flag == "--set-string", t, src); err != nil {
 					res.Err = &Failure{Source: src, Err: fmt.Errorf("failed parsing %s data: %w", flag, err)}
 					break
@@ -425,10 +443,10 @@ func Compute(ch *Chart, in Input) *Result {
 // run is ProcessDependencies then CoalesceValues: the chart's .Values, tagged.
 func (e *engine) run(top *hchart, user map[string]any) (map[string]any, *Failure) {
 	fail := func(err error) *Failure {
-		f := &Failure{Err: err}
+		f := &Failure{Err: err, Dependencies: true}
 		var de *depError
 		if errors.As(err, &de) && de.a != nil {
-			f.Source = de.a.Source
+			f.Source = de.a.From()
 		}
 		return f
 	}
@@ -520,7 +538,7 @@ func buildLeaves(t *tracker, final map[string]any, inst []*hchart, e *engine) []
 		if l := byPath[p]; l != nil {
 			return l
 		}
-		l := &Leaf{Path: p}
+		l := &Leaf{Entry: provenance.Entry[Assignment]{Name: p}}
 		byPath[p] = l
 		return l
 	}
@@ -535,7 +553,7 @@ func buildLeaves(t *tracker, final map[string]any, inst []*hchart, e *engine) []
 				continue
 			}
 			l := get(p)
-			l.History = append(l.History, &Assignment{Path: p, Value: a.Value, Source: a.Source, orig: a})
+			l.History = append(l.History, &Assignment{Assignment: provenance.Assignment[any]{Source: a.Source, Value: a.Value}, Path: p, Detail: a.Detail, orig: a})
 		}
 	}
 	for p, as := range t.hist {
@@ -592,7 +610,7 @@ func buildLeaves(t *tracker, final map[string]any, inst []*hchart, e *engine) []
 				}
 				if !found {
 					// Written at another path: a global, an imported value.
-					w := &Assignment{Path: p, Value: winner.Value, Source: winner.Source, seq: winner.seq, orig: winner}
+					w := winner.at(p, winner.Value)
 					l.Via = via(p, winner)
 					l.History = append(l.History, w)
 					winner = w
@@ -625,18 +643,18 @@ func buildLeaves(t *tracker, final map[string]any, inst []*hchart, e *engine) []
 		}
 		out = append(out, l)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
 }
 
 // via says how a value written at another path reached p.
 func via(p string, w *Assignment) string {
 	if w.orig != nil && w.orig.Value == nil {
-		return fmt.Sprintf("the map is empty: %s sets %s to null, which deletes the key under it", describeSource(w.orig.Source), w.orig.Path)
+		return fmt.Sprintf("the map is empty: %s sets %s to null, which deletes the key under it", describeSource(w.orig.From()), w.orig.Path)
 	}
 	from := w.Path
-	if w.Source.Kind == ChartDefault && w.Source.Detail != "" {
-		from = fmt.Sprintf("%s of %s", w.Path, w.Source.Detail)
+	if w.Source.Kind == ChartDefault && w.Detail != "" {
+		from = fmt.Sprintf("%s of %s", w.Path, w.Detail)
 	}
 	for _, k := range SplitPath(p) {
 		if k == "global" {
@@ -659,10 +677,10 @@ func sortedAssignmentKeys(m map[string]*Assignment) []string {
 func lostReason(t *tracker, a, winner *Assignment, p string, tagged map[string]any, inFinal, moved bool) (Outcome, string) {
 	if inFinal && winner != nil {
 		if moved {
-			return Overridden, "overridden by " + describeSource(winner.Source) + " (" + via(p, winner.orig) + ")"
+			return Overridden, "overridden by " + describeSource(winner.From()) + " (" + via(p, winner.orig) + ")"
 		}
 		if a.Source.Kind == ChartDefault || winner.seq > a.seq {
-			return Overridden, "overridden by " + describeSource(winner.Source)
+			return Overridden, "overridden by " + describeSource(winner.From())
 		}
 	}
 	final := plainMap(tagged)
@@ -682,25 +700,25 @@ func lostReason(t *tracker, a, winner *Assignment, p string, tagged map[string]a
 	}
 	if v, ok := lookup(final, p); ok && istable(v) && len(v.(map[string]any)) > 0 {
 		if by != nil {
-			return Replaced, fmt.Sprintf("a map from %s replaced it", describeSource(by.Source))
+			return Replaced, fmt.Sprintf("a map from %s replaced it", describeSource(by.From()))
 		}
 		return Replaced, "the path is a map in the values"
 	}
 	if by != nil {
 		if by.Value == nil && (by.Path == p || isAncestor(by.Path, p)) {
-			return Deleted, fmt.Sprintf("%s sets %s to null, which removes the key and the chart's default under it", describeSource(by.Source), by.Path)
+			return Deleted, fmt.Sprintf("%s sets %s to null, which removes the key and the chart's default under it", describeSource(by.From()), by.Path)
 		}
 		if by.Path == p {
-			return Overridden, "overridden by " + describeSource(by.Source)
+			return Overridden, "overridden by " + describeSource(by.From())
 		}
 		if isAncestor(by.Path, p) {
-			return Replaced, fmt.Sprintf("%s sets %s to %s", describeSource(by.Source), by.Path, describeValue(by.Value))
+			return Replaced, fmt.Sprintf("%s sets %s to %s", describeSource(by.From()), by.Path, describeValue(by.Value))
 		}
 	}
 	for _, anc := range append(ancestors(p), p) {
 		if v, ok := lookup(final, anc); ok && !istable(v) {
 			if w := t.owner[anc]; w != nil {
-				return Replaced, fmt.Sprintf("%s sets %s to %s", describeSource(w.Source), anc, describeValue(v))
+				return Replaced, fmt.Sprintf("%s sets %s to %s", describeSource(w.From()), anc, describeValue(v))
 			}
 			return Replaced, fmt.Sprintf("%s is %s in the values", anc, describeValue(v))
 		}
@@ -709,7 +727,7 @@ func lostReason(t *tracker, a, winner *Assignment, p string, tagged map[string]a
 		return Deleted, "a null removes the key and the chart's default under it"
 	}
 	if w := nullAbove(t, p); w != nil {
-		return Deleted, fmt.Sprintf("%s sets %s to null, which removes the key and the chart's default under it", describeSource(w.Source), w.Path)
+		return Deleted, fmt.Sprintf("%s sets %s to null, which removes the key and the chart's default under it", describeSource(w.From()), w.Path)
 	}
 	return Deleted, "not in the values"
 }
@@ -724,9 +742,9 @@ func nullAbove(t *tracker, p string) *Assignment {
 }
 
 func describeSource(s Source) string {
-	where := s.File
-	if s.Line > 0 {
-		where = fmt.Sprintf("%s:%d:%d", s.File, s.Line, s.Column)
+	where := s.Pos.File
+	if s.Pos.Line > 0 {
+		where = fmt.Sprintf("%s:%d:%d", s.Pos.File, s.Pos.Line, s.Pos.Column)
 	}
 	switch s.Kind {
 	case Set:

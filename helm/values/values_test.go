@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/k3sconf/k3sconf/provenance"
 )
 
 func TestPaths(t *testing.T) {
@@ -98,9 +99,9 @@ func TestProvenance(t *testing.T) {
 	got := map[string][]row{}
 	deleted := map[string]bool{}
 	for _, l := range res.Leaves {
-		deleted[l.Path] = l.Deleted
+		deleted[l.Name] = l.Deleted
 		for _, a := range l.History {
-			got[l.Path] = append(got[l.Path], row{a.Source.Kind, a.Outcome})
+			got[l.Name] = append(got[l.Name], row{a.Source.Kind, a.Outcome})
 		}
 	}
 	want := map[string][]row{
@@ -131,6 +132,6 @@ func FuzzParseSet(f *testing.F) {
 	f.Fuzz(func(t *testing.T, arg string, str bool) {
 		data := map[string]any{"a": "scalar", "l": []any{1.0, map[string]any{"x": 1.0}}, "m": map[string]any{"n": nil}}
 		tr := &tracker{owner: map[string]*Assignment{}, hist: map[string][]*Assignment{}}
-		_ = parseSet(arg, data, str, tr, Source{Kind: Set})
+		_ = parseSet(arg, data, str, tr, Source{Source: provenance.Source{Kind: Set}})
 	})
 }

@@ -64,10 +64,22 @@ const (
 	// Flow writes each list as a one-line flow sequence of FlowItems items
 	// ("key+: [a, b, c, d]"), the shape of issue 19's memory figures.
 	Flow
+	// Flow2 writes each list as a one-line flow sequence of two items ("key+: [a, b]"),
+	// the shape of issue 25's time figures: twice the list items of Block, each list
+	// entry's two assignments and its items kept.
+	Flow2
 )
 
 // FlowItems is the number of items of each list in the Flow shape.
 const FlowItems = 4
+
+// items is the number of items of each list written in the shape (flow shapes only).
+func (s Shape) items() int {
+	if s == Flow2 {
+		return 2
+	}
+	return FlowItems
+}
 
 // Config returns the text of one drop-in with n keys; i makes the values differ per file.
 func Config(i, n int) string { return ConfigShape(i, n, Block) }
@@ -78,9 +90,9 @@ func ConfigShape(i, n int, shape Shape) string {
 	for k := 0; k < n; k++ {
 		key := keys[k%len(keys)]
 		switch {
-		case strings.HasSuffix(key, "+") && shape == Flow:
+		case strings.HasSuffix(key, "+") && shape != Block:
 			fmt.Fprintf(&b, "%s: [", key)
-			for j := 0; j < FlowItems; j++ {
+			for j := 0; j < shape.items(); j++ {
 				if j > 0 {
 					b.WriteString(", ")
 				}

@@ -129,6 +129,12 @@ func BenchmarkProcess(b *testing.B) {
 		b.Fatal(err)
 	}
 	nodes = append(nodes, node{"dropins=2000-flow", flow})
+	// Issue 25's shape: every list a two-item flow sequence (twice the list items).
+	flow2 := filepath.Join(dir, "node2000-flow2")
+	if _, err := benchnode.WriteDirShape(flow2, 2000, 25, benchnode.Flow2); err != nil {
+		b.Fatal(err)
+	}
+	nodes = append(nodes, node{"dropins=2000-flow2", flow2})
 	for _, n := range nodes {
 		for _, c := range commands {
 			b.Run(n.name+"/"+c.name, func(b *testing.B) {
