@@ -254,7 +254,7 @@ func (a *app) strictFlag(fs *pflag.FlagSet) {
 
 func (a *app) showCommand() *cobra.Command {
 	return a.nodeCommand("show", "the effective configuration, one key per line with its origin",
-		"Prints every key that is set, with its value and the assignment that gave it (file:line:column).\n--all adds the keys left at their defaults.",
+		"Prints every key that is set, with its value and the assignment that gave it (file:line:column).\n--all adds the keys left at their defaults. The last line counts the findings check lists\n(errors, warnings, notes), but not those about the running process: show does not inspect it.",
 		"k3sconf show --all\nk3sconf show --json | jq '.keys.disable'",
 		func(fs *pflag.FlagSet) {
 			boolFlag(fs, &a.g.all, "all", "also the keys left at their defaults")

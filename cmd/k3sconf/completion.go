@@ -127,6 +127,8 @@ func (a *app) registerFlagCompletions(c *cobra.Command) {
 				return nil, cobra.ShellCompDirectiveFilterDirs
 			case k == "file":
 				return nil, cobra.ShellCompDirectiveFilterFileExt
+			case k == "host":
+				return filterPrefix(a.inventoryHosts(), toComplete), cobra.ShellCompDirectiveNoFileComp
 			case k == "version":
 				p := a.profile()
 				if p == nil {
@@ -232,6 +234,19 @@ func (a *app) completeKubesprayVars(cmd *cobra.Command, args []string, toComplet
 	}
 	sort.Strings(out)
 	return out, none
+}
+
+// inventoryHosts are the hosts of the inventories given with -i, in their order, for
+// kubespray explain --host.
+func (a *app) inventoryHosts() []string {
+	if len(a.ks.inventory) == 0 {
+		return nil
+	}
+	inv, err := ansible.LoadInventory(a.ks.inventory)
+	if inv == nil || err != nil {
+		return nil
+	}
+	return inv.HostOrder
 }
 
 // completeCharts completes `values CHART`: the HelmCharts in the node's manifests folder, in

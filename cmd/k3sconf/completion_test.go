@@ -90,7 +90,7 @@ func TestComplete(t *testing.T) {
 }
 
 // TestCompleteKubesprayVars: kubespray explain and where complete the variables the
-// checkout's roles and plays define.
+// checkout's roles and plays define, and explain --host the hosts of the -i inventories.
 func TestCompleteKubesprayVars(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, text string) {
@@ -106,6 +106,8 @@ func TestCompleteKubesprayVars(t *testing.T) {
 	write("cluster.yml", "- hosts: all\n  vars:\n    container_from_play: x\n  roles:\n    - role: containerd\n")
 	write("roles/containerd/defaults/main.yml", "containerd_version: 1.7.0\ncontainerd_max_container_log_line_size: 16384\n")
 	write("roles/containerd/vars/main.yml", "containerd_bin_dir: /usr/local/bin\n")
+	write("inventory/hosts.yml", "all:\n  hosts:\n    node1:\n    node2:\n    etcd1:\n")
+	inv := filepath.Join(dir, "inventory", "hosts.yml")
 	for _, tc := range []struct {
 		name   string
 		words  []string
@@ -117,6 +119,8 @@ func TestCompleteKubesprayVars(t *testing.T) {
 		{"play vars", []string{"kubespray", "explain", "--kubespray", dir, "container_"}, []string{"container_from_play"}, "a play's vars:"},
 		{"where takes one", []string{"kubespray", "where", "--kubespray", dir, "containerd_version", ""}, []string{}, "where names one variable"},
 		{"no checkout", []string{"kubespray", "where", "--kubespray", filepath.Join(dir, "nope"), "c"}, []string{}, "no cluster.yml, nothing offered"},
+		{"hosts", []string{"kubespray", "explain", "-i", inv, "--host", "node"}, []string{"node1", "node2"}, "--host: the inventory's hosts"},
+		{"no inventory", []string{"kubespray", "explain", "--host", "n"}, []string{}, "no -i, no hosts"},
 	} {
 		if diff := cmp.Diff(tc.want, complete(tc.words)); diff != "" {
 			t.Errorf("%s: __complete %q (-want +got):\n%s(%s)", tc.name, tc.words, diff, tc.reason)

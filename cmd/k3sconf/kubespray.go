@@ -58,7 +58,7 @@ func (a *app) kubesprayCommand() (*cobra.Command, []*cobra.Command) {
 	fs := explain.Flags()
 	fs.SortFlags = false
 	inventory(fs, "inventory file or folder (repeatable, as ansible-playbook -i)")
-	strFlag(fs, &k.host, "host", "", "", "the inventory host to resolve for", argName("HOST"))
+	strFlag(fs, &k.host, "host", "", "", "the inventory host to resolve for", argName("HOST"), kind("host"))
 	checkout(fs, "the kubespray checkout (default: the current folder)")
 	listFlag(fs, &k.extraVars, "extra-vars", "e", "key=value, a YAML/JSON string, or @file (repeatable)", argName("X"))
 	strFlag(fs, &k.play, "play", "", "", "only the use sites in this play of cluster.yml (its name:)", argName("NAME"))

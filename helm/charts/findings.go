@@ -51,10 +51,22 @@ func (rep *Report) findings(ch *values.Chart, comp *components.Report) {
 			if defaults != nil && !rep.injected(a) {
 				rep.unknownPath(a, defaults)
 			}
-			if a.Source.Kind == values.Set && defaults != nil {
+			if a.Source.Kind == values.Set && defaults != nil && !rep.injected(a) {
 				rep.setType(a, defaults)
 			}
 		}
+	}
+	for _, se := range res.SchemaErrors {
+		rep.schemaFinding(se)
+	}
+	var inj []string
+	for _, a := range rep.Input.Set {
+		if rep.Product == "rke2" && rke2Injected[a.Key] {
+			inj = append(inj, a.Key)
+		}
+	}
+	if len(inj) > 0 {
+		rep.Notes = append(rep.Notes, fmt.Sprintf("spec.set %s: RKE2's cluster configuration, which RKE2 writes into the HelmChart at every start (rancher/rke2 setChartValues, for charts annotated rke2.cattle.io/inject-cluster-config): change cluster-cidr, service-cidr, cluster-dns, cluster-domain or system-default-registry in RKE2's configuration, not here; Helm copies every global into each subchart", strings.Join(inj, ", ")))
 	}
 	rep.configOverridden()
 	for _, c := range res.Conflicts {
@@ -150,6 +162,15 @@ func sourcePos(s provenance.Source) diag.Position { return s.Pos }
 // cannot apply. The job fails and the release keeps what it had.
 func (rep *Report) failure(f *values.Failure) {
 	pos := sourcePos(f.Source.Source)
+	if f.Dependencies {
+		if pos.File == "" {
+			pos = rep.Chart.Pos
+		}
+		rep.diag(diag.Diagnostic{Severity: diag.Error, Code: "values-subchart-invalid", Pos: pos,
+			Message: fmt.Sprintf("Helm refuses the values while it gives the subcharts theirs (%v): a subchart's key must be a map, its .Values; the Helm job fails on every retry and the release keeps the values it had", f.Err),
+			Hint:    "give the subchart's key a map of its values (or remove it); `k3sconf values " + rep.Name + " --all` lists each subchart's values"})
+		return
+	}
 	if f.Source.Kind == values.Set {
 		rep.diag(diag.Diagnostic{Severity: diag.Error, Code: "values-set-failed", Pos: pos,
 			Message: fmt.Sprintf("Helm refuses %s: %v; the Helm job fails on every retry and the release keeps the values it had", f.Source.Detail, f.Err),
@@ -396,4 +417,47 @@ func productName(p string) string {
 		return "RKE2"
 	}
 	return "k3s"
+}
+
+// schemaFinding reports a values.schema.json violation: Helm refuses the values, with the
+// source of the offending value.
+func (rep *Report) schemaFinding(se values.SchemaError) {
+	whose := "the chart's values.schema.json"
+	if se.At != "" {
+		whose = fmt.Sprintf("the values.schema.json of the subchart %s (its .Values are under %s)", se.Chart, se.At)
+	}
+	if se.Unchecked {
+		rep.Notes = append(rep.Notes, fmt.Sprintf("%s is not checked: %s", whose, se.Message))
+		return
+	}
+	pos := rep.Chart.Pos
+	from := ""
+	if se.Source != nil {
+		from = fmt.Sprintf("; %s comes from %s", se.Path, describeAssignment(se.Source))
+		if se.Source.Source.Kind != values.ChartDefault {
+			pos = sourcePos(se.Source.Source)
+		}
+	}
+	at := "at '" + se.Pointer + "'"
+	if se.Path == "" && se.Pointer == "" {
+		at = "for the values as a whole"
+	}
+	rep.diag(diag.Diagnostic{Severity: diag.Error, Code: "values-schema-invalid", Pos: pos, Key: se.Path,
+		Message: fmt.Sprintf("Helm refuses the values: %s says %s: %s%s; the Helm job fails on every retry (\"values don't meet the specifications of the schema(s)\") and the release keeps the values it had", whose, at, se.Message, from),
+		Hint:    fmt.Sprintf("give %s what the schema asks for, or remove it (the chart's values.schema.json says what that is)", orTop(se.Path))})
+}
+
+// describeAssignment names where an assignment was written, for a finding.
+func describeAssignment(a *values.Assignment) string {
+	s := a.Source
+	w := s.Pos.String()
+	switch {
+	case s.Kind == values.ChartDefault && a.Detail != "":
+		return fmt.Sprintf("the chart's own default (%s, %s)", w, a.Detail)
+	case s.Kind == values.ChartDefault:
+		return fmt.Sprintf("the chart's own default (%s, values.yaml)", w)
+	case s.Kind == values.Set:
+		return fmt.Sprintf("spec.set (%s, %s)", w, a.Detail)
+	}
+	return fmt.Sprintf("%s (%s)", s.Kind, w)
 }

@@ -8,9 +8,12 @@ import (
 	"fmt"
 	"io"
 	"path"
+	"regexp"
 	"sort"
 	"strings"
+	"unicode"
 
+	"github.com/Masterminds/semver/v3"
 	"sigs.k8s.io/yaml"
 )
 
@@ -103,12 +106,13 @@ func loadFiles(file, inner string, files map[string][]byte, major, depth int, bu
 				APIVersion   string        `json:"apiVersion"`
 				Name         string        `json:"name"`
 				Version      string        `json:"version"`
+				Type         string        `json:"type"`
 				Dependencies []*Dependency `json:"dependencies"`
 			}
 			if err := yaml.Unmarshal(b, &m); err != nil {
 				return nil, fmt.Errorf("%s: cannot load Chart.yaml: %w", where, err)
 			}
-			ch.APIVersion, ch.Name, ch.Version = m.APIVersion, m.Name, m.Version
+			ch.APIVersion, ch.Name, ch.Version, ch.chartType = m.APIVersion, m.Name, m.Version, m.Type
 			if m.Dependencies != nil {
 				ch.Requirements = m.Dependencies
 			}
@@ -137,6 +141,9 @@ func loadFiles(file, inner string, files map[string][]byte, major, depth int, bu
 				ch.Requirements = m.Dependencies
 			}
 		}
+	}
+	if err := ch.validate(); err != nil {
+		return nil, fmt.Errorf("%s: validation: %w", where, err)
 	}
 	ch.Values = map[string]any{}
 	if ch.Text != nil {
@@ -231,4 +238,71 @@ func (c *Chart) DefaultsTree() map[string]any {
 		}
 	}
 	return out
+}
+
+var aliasFormat = regexp.MustCompile("^[a-zA-Z0-9_-]+$")
+
+// validate is Helm's Metadata.Validate as the loader runs it on every chart (pkg/chart
+// metadata.go, dependency.go; v3.20.2 and v4.1.4 alike), without the maintainers' checks:
+// strings lose their control characters (whitespace becomes a space), and a chart without a
+// name or a semver version, of an unknown type, or with a null dependency, an alias of other
+// characters than letters, digits, _ and -, or two dependencies of one name or alias is
+// refused.
+func (c *Chart) validate() error {
+	if c.APIVersion == "" {
+		c.APIVersion = "v1"
+	}
+	c.Name = sanitize(c.Name)
+	switch {
+	case c.Name == "":
+		return errors.New("chart.metadata.name is required")
+	case c.Name == "." || c.Name == "..":
+		return fmt.Errorf("chart.metadata.name %q is not allowed", c.Name)
+	case c.Name != path.Base(c.Name):
+		return fmt.Errorf("chart.metadata.name %q is invalid", c.Name)
+	case c.Version == "":
+		return errors.New("chart.metadata.version is required")
+	}
+	if _, err := semver.NewVersion(c.Version); err != nil {
+		return fmt.Errorf("chart.metadata.version %q is invalid", c.Version)
+	}
+	if c.chartType != "" && c.chartType != "application" && c.chartType != "library" {
+		return errors.New("chart.metadata.type must be application or library")
+	}
+	seen := map[string]bool{}
+	for _, d := range c.Requirements {
+		if d == nil {
+			return errors.New("dependencies must not contain empty or null nodes")
+		}
+		d.Name, d.Version, d.Repository, d.Condition = sanitize(d.Name), sanitize(d.Version), sanitize(d.Repository), sanitize(d.Condition)
+		for i := range d.Tags {
+			d.Tags[i] = sanitize(d.Tags[i])
+		}
+		if d.Alias != "" && !aliasFormat.MatchString(d.Alias) {
+			return fmt.Errorf("dependency %q has disallowed characters in the alias", d.Name)
+		}
+		key := d.Name
+		if d.Alias != "" {
+			key = d.Alias
+		}
+		if seen[key] {
+			return fmt.Errorf("more than one dependency with name or alias %q", key)
+		}
+		seen[key] = true
+	}
+	return nil
+}
+
+// sanitize is Helm's sanitizeString: whitespace becomes a space, other characters that do
+// not print are dropped.
+func sanitize(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsSpace(r) {
+			return ' '
+		}
+		if unicode.IsPrint(r) {
+			return r
+		}
+		return -1
+	}, s)
 }

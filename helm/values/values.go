@@ -195,6 +195,8 @@ type Chart struct {
 	Subcharts    []*Chart
 	// Dependencies is set when the chart has subcharts or declares dependencies.
 	Dependencies bool
+
+	chartType string
 }
 
 // NullRule is how a Helm release treats a user null below the top level when it coalesces
@@ -261,6 +263,9 @@ type Result struct {
 type Failure struct {
 	Source Source
 	Err    error
+	// Dependencies is set when Helm fails while it gives the subcharts their values (a
+	// subchart's key that is not a map).
+	Dependencies bool
 }
 
 func (f *Failure) Error() string { return f.Err.Error() }
@@ -438,7 +443,7 @@ func Compute(ch *Chart, in Input) *Result {
 // run is ProcessDependencies then CoalesceValues: the chart's .Values, tagged.
 func (e *engine) run(top *hchart, user map[string]any) (map[string]any, *Failure) {
 	fail := func(err error) *Failure {
-		f := &Failure{Err: err}
+		f := &Failure{Err: err, Dependencies: true}
 		var de *depError
 		if errors.As(err, &de) && de.a != nil {
 			f.Source = de.a.From()
