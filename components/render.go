@@ -6,13 +6,14 @@ import (
 	"strings"
 
 	"github.com/k3sconf/k3sconf/diag"
+	"github.com/k3sconf/k3sconf/output"
 	"github.com/k3sconf/k3sconf/report"
 	"github.com/k3sconf/k3sconf/resolve"
 )
 
 // Text writes the report for people: the disable list with its sources, one block per
 // component with its reasons, the --disable-* flags, and the findings.
-func Text(w io.Writer, rep *Report, red *report.Redactor) {
+func Text(w io.Writer, rep *Report, red *output.Redactor) {
 	if rep.Command != "server" || rep.ManifestsDir == "" {
 		if rep.Command != "server" {
 			fmt.Fprintf(w, "%s %s: no packaged components (only servers deploy them)\n", rep.Product, rep.Command)
@@ -87,7 +88,7 @@ func Text(w io.Writer, rep *Report, red *report.Redactor) {
 	writeDiags(w, rep.Diagnostics, red)
 }
 
-func writeDiags(w io.Writer, ds []diag.Diagnostic, red *report.Redactor) {
+func writeDiags(w io.Writer, ds []diag.Diagnostic, red *output.Redactor) {
 	if len(ds) == 0 {
 		fmt.Fprintln(w, "\nno findings")
 		return
@@ -98,7 +99,7 @@ func writeDiags(w io.Writer, ds []diag.Diagnostic, red *report.Redactor) {
 
 // Document is the JSON form of a report: `k3sconf components --json`.
 type Document struct {
-	report.Envelope
+	output.Envelope
 	Manifests   string              `json:"manifests,omitempty"`
 	Disable     []DisableDoc        `json:"disable"`
 	Flags       []FlagDoc           `json:"flags"`
@@ -138,8 +139,8 @@ func sourceDoc(a *resolve.Assignment) report.Source {
 }
 
 // JSON builds the JSON document of a report.
-func JSON(rep *Report, red *report.Redactor) *Document {
-	d := &Document{Envelope: report.NewEnvelope(rep.Product, rep.Command, "components"), Manifests: rep.ManifestsDir, Disable: []DisableDoc{}, Flags: []FlagDoc{}, Components: []ComponentDoc{},
+func JSON(rep *Report, red *output.Redactor) *Document {
+	d := &Document{Envelope: output.NewEnvelope(rep.Product, rep.Command, "components"), Manifests: rep.ManifestsDir, Disable: []DisableDoc{}, Flags: []FlagDoc{}, Components: []ComponentDoc{},
 		Diagnostics: DiagnosticDocs(rep.Diagnostics, red), Error: red.Scrub(rep.Refused)}
 	for _, it := range rep.Disable {
 		dd := DisableDoc{Item: it.Item, From: []report.Source{}, Rule: it.Rule}
@@ -171,7 +172,7 @@ func JSON(rep *Report, red *report.Redactor) *Document {
 }
 
 // DiagnosticDocs renders diagnostics in the JSON shape of report.Document's.
-func DiagnosticDocs(ds []diag.Diagnostic, red *report.Redactor) []report.Diagnostic {
+func DiagnosticDocs(ds []diag.Diagnostic, red *output.Redactor) []report.Diagnostic {
 	out := []report.Diagnostic{}
 	for _, d := range ds {
 		out = append(out, report.Diagnostic{Severity: string(d.Severity), Code: d.Code, File: d.Pos.File, Line: d.Pos.Line,

@@ -7,11 +7,12 @@ import (
 	"strings"
 
 	"github.com/k3sconf/k3sconf/diag"
+	"github.com/k3sconf/k3sconf/output"
 	"github.com/k3sconf/k3sconf/report"
 )
 
 // Text writes the report for people, ending with the compose lines that fix it.
-func Text(w io.Writer, rep *Report, red *report.Redactor) {
+func Text(w io.Writer, rep *Report, red *output.Redactor) {
 	fmt.Fprintf(w, "%s: %d k3s node(s)\n", rep.File.Path, len(rep.Nodes))
 	for _, n := range rep.Nodes {
 		s := n.Service
@@ -111,7 +112,7 @@ func FixYAML(rep *Report) string {
 type Document struct {
 	// The envelope's product is "k3s" and its command "compose": a compose file is not
 	// one node.
-	report.Envelope
+	output.Envelope
 	File        string              `json:"file"`
 	Nodes       []NodeDoc           `json:"nodes"`
 	Survives    bool                `json:"survives"`
@@ -149,8 +150,8 @@ func keepDoc(k Keep) KeepDoc {
 }
 
 // JSON builds the JSON document.
-func JSON(rep *Report, red *report.Redactor) *Document {
-	d := &Document{Envelope: report.NewEnvelope("k3s", "compose", "compose"), File: rep.File.Path, Nodes: []NodeDoc{}, Survives: !rep.Failed(), Fix: FixYAML(rep),
+func JSON(rep *Report, red *output.Redactor) *Document {
+	d := &Document{Envelope: output.NewEnvelope("k3s", "compose", "compose"), File: rep.File.Path, Nodes: []NodeDoc{}, Survives: !rep.Failed(), Fix: FixYAML(rep),
 		Diagnostics: diagDocs(rep.Diagnostics, red)}
 	for _, n := range rep.Nodes {
 		nd := NodeDoc{Service: n.Service.Name, Role: n.Role, Image: n.Service.Image, Args: []string{}, NodeName: n.NodeName,
@@ -165,7 +166,7 @@ func JSON(rep *Report, red *report.Redactor) *Document {
 	return d
 }
 
-func diagDocs(ds []diag.Diagnostic, red *report.Redactor) []report.Diagnostic {
+func diagDocs(ds []diag.Diagnostic, red *output.Redactor) []report.Diagnostic {
 	out := []report.Diagnostic{}
 	for _, d := range ds {
 		out = append(out, report.Diagnostic{Severity: string(d.Severity), Code: d.Code, File: d.Pos.File, Line: d.Pos.Line,
@@ -174,17 +175,17 @@ func diagDocs(ds []diag.Diagnostic, red *report.Redactor) []report.Diagnostic {
 	return out
 }
 
-// Scrubber removes secrets from text; *report.Redactor is one.
+// Scrubber removes secrets from text; *output.Redactor is one.
 type Scrubber = report.Scrubber
 
 // NewRedactor returns the redactor that hides the secrets of every node (tokens in command or
 // environment), or nothing with show set.
-func NewRedactor(rep *Report, show bool) *report.Redactor {
-	var rs []*report.Redactor
+func NewRedactor(rep *Report, show bool) *output.Redactor {
+	var rs []*output.Redactor
 	for _, n := range rep.Nodes {
 		if n.Result != nil {
 			rs = append(rs, report.NewRedactor(n.Result, show))
 		}
 	}
-	return report.Merge(show, rs...)
+	return output.Merge(show, rs...)
 }

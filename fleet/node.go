@@ -15,6 +15,7 @@ import (
 	"github.com/k3sconf/k3sconf/identity"
 	"github.com/k3sconf/k3sconf/internal/rootfs"
 	"github.com/k3sconf/k3sconf/live"
+	"github.com/k3sconf/k3sconf/output"
 	"github.com/k3sconf/k3sconf/profile"
 	"github.com/k3sconf/k3sconf/report"
 	"github.com/k3sconf/k3sconf/resolve"
@@ -259,7 +260,8 @@ func (l *Loader) Folder(dir string) (*Node, error) {
 	}
 	n := l.fromResult(res, dir, KindFolder)
 	if res.InputInvalid() {
-		n.Error = firstNonEmpty(res.Error, "a node file could not be read")
+		// The error as the show document writes it (redacted), never res.Error.
+		n.Error = firstNonEmpty(n.Error, "a node file could not be read")
 		n.Unreadable = true
 	}
 	if res.Command == "server" || res.Command == "agent" {
@@ -371,6 +373,7 @@ func (l *Loader) Show(data []byte, input string) (*Node, error) {
 	if doc.Keys == nil {
 		return nil, errors.New("not a k3sconf show document: no keys")
 	}
+	redactDocument(&doc)
 	role := doc.Command
 	if l.Version != "" && doc.Version != "" && doc.Version != "newest" && doc.Version != l.Version {
 		// A document holds values resolved under its own release; it cannot be re-read
@@ -389,7 +392,7 @@ func (l *Loader) Show(data []byte, input string) (*Node, error) {
 	if n.Secrets == nil {
 		n.Secrets = map[string]string{}
 		for name, k := range doc.Keys {
-			if s, ok := k.Value.(string); ok && s == report.Redacted {
+			if s, ok := k.Value.(string); ok && s == output.Redacted {
 				n.Omitted = append(n.Omitted, name)
 			}
 		}
@@ -435,4 +438,85 @@ func (l *Loader) profileFor() *profile.Profile {
 		return profile.RKE2()
 	}
 	return profile.K3s()
+}
+
+// redactDocument redacts a show document as it is read: one written with --show-secrets
+// holds the node's secrets as they are. The secret flags of its product and command (the
+// profile's) are hidden whole (only the credentials of a URL-valued one) and taught to the
+// redactor, so the document's error, notes and histories that quote them are redacted; the
+// other values are redacted as data (output.Redactor.Data), as show writes them.
+func redactDocument(doc *report.Document) {
+	prof := profile.K3s()
+	if doc.Product == "rke2" {
+		prof = profile.RKE2()
+	}
+	red := output.NewTextRedactor(false)
+	cmd := prof.Command(doc.Command)
+	secret := func(name string) bool {
+		if cmd != nil {
+			if f := cmd.Lookup(name); f != nil {
+				return f.Secret
+			}
+		}
+		return output.SecretName(name)
+	}
+	for name, k := range doc.Keys {
+		if k == nil || !secret(name) {
+			continue
+		}
+		red.LearnData(name, k.Value)
+		for _, h := range k.History {
+			red.Learn(name, h.Value)
+			red.Learn(name, h.Raw)
+			for _, it := range h.Items {
+				red.Learn(name, it)
+			}
+		}
+	}
+	red.Done()
+	hide := func(name, v string) string {
+		if secret(name) {
+			return red.Scrub(red.Value(name, v))
+		}
+		return red.String(name, v)
+	}
+	for name, k := range doc.Keys {
+		if k == nil {
+			continue
+		}
+		switch v := k.Value.(type) {
+		case string:
+			k.Value = hide(name, v)
+		case []any:
+			out := make([]any, len(v))
+			for i, x := range v {
+				if s, ok := x.(string); ok {
+					out[i] = hide(name, s)
+				} else {
+					out[i] = x
+				}
+			}
+			k.Value = out
+		}
+		for i := range k.History {
+			h := &k.History[i]
+			h.Value, h.Raw, h.Reason = hide(name, h.Value), hide(name, h.Raw), red.Scrub(h.Reason)
+			for j := range h.Items {
+				h.Items[j] = hide(name, h.Items[j])
+			}
+		}
+		k.Note = red.Scrub(k.Note)
+		for i := range k.Advice {
+			k.Advice[i] = red.Scrub(k.Advice[i])
+		}
+	}
+	doc.Error = red.Scrub(doc.Error)
+	for i := range doc.Args {
+		doc.Args[i] = red.Scrub(doc.Args[i])
+	}
+	doc.Args = red.Argv(doc.Args)
+	for i := range doc.Diagnostics {
+		d := &doc.Diagnostics[i]
+		d.Message, d.Hint, d.Key = red.Scrub(d.Message), red.Scrub(d.Hint), red.Key(d.Key)
+	}
 }

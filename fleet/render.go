@@ -7,12 +7,13 @@ import (
 	"unicode/utf8"
 
 	"github.com/k3sconf/k3sconf/diag"
+	"github.com/k3sconf/k3sconf/output"
 	"github.com/k3sconf/k3sconf/report"
 )
 
 // Document is the JSON output of `k3sconf fleet --json` (docs/schema/fleet.schema.json).
 type Document struct {
-	report.Envelope
+	output.Envelope
 	Consistent bool         `json:"consistent"`
 	Nodes      []NodeDoc    `json:"nodes"`
 	Inputs     []InputError `json:"unreadable"`
@@ -50,7 +51,7 @@ type FindingDoc struct {
 
 // JSON builds the document.
 func (r *Report) JSON() *Document {
-	d := &Document{Envelope: report.NewEnvelope(r.product(), "fleet", "fleet"),
+	d := &Document{Envelope: output.NewEnvelope(r.product(), "fleet", "fleet"),
 		Consistent: !r.Failed() && !r.Incomplete(), Nodes: []NodeDoc{}, Inputs: []InputError{}, Keys: r.keys(), Findings: []FindingDoc{}}
 	d.Inputs = append(d.Inputs, r.Inputs...)
 	for _, n := range r.Nodes {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/k3sconf/k3sconf/diag"
 	"github.com/k3sconf/k3sconf/internal/rootfs"
+	"github.com/k3sconf/k3sconf/output"
 	"github.com/k3sconf/k3sconf/report"
 	"github.com/k3sconf/k3sconf/resolve"
 )
@@ -265,7 +266,7 @@ func (id *Identity) Write(w io.Writer) {
 	default:
 		fmt.Fprintln(w, "  name from: the host name at k3s's start, which k3sconf cannot see (node-name is not set)")
 	}
-	if id.Base != "" && strings.ToLower(id.Base) != id.Base {
+	if id.Base != "" && strings.ToLower(id.Base) != id.Base && !strings.Contains(id.Base, output.Redacted) {
 		fmt.Fprintf(w, "  lowercased: k3s lowercases the name (%q → %q)\n", id.Base, strings.ToLower(id.Base))
 	}
 	if id.WithNodeID {
@@ -351,4 +352,26 @@ func (id *Identity) JSON() *Document {
 			Line: dg.Pos.Line, Column: dg.Pos.Column, Key: dg.Key, Message: dg.Message, Hint: dg.Hint})
 	}
 	return d
+}
+
+// Redact returns the identity as output shows it: every string that quotes input (the
+// name, its base, the node-password Secret named after it, notes, findings) passed through
+// the redactor, so a node-name that copies a secret (a YAML alias of agent-token, its
+// lower-case form) is hidden in text and JSON alike. id is not changed.
+func (id *Identity) Redact(red *output.Redactor) *Identity {
+	if !red.On() {
+		return id
+	}
+	c := *id
+	c.Name, c.Base, c.Secret, c.NodeID = red.String("node-name", id.Name), red.String("node-name", id.Base), red.Scrub(id.Secret), red.Scrub(id.NodeID)
+	c.Notes = make([]string, len(id.Notes))
+	for i, n := range id.Notes {
+		c.Notes[i] = red.Scrub(n)
+	}
+	c.Diagnostics = make([]diag.Diagnostic, len(id.Diagnostics))
+	for i, d := range id.Diagnostics {
+		d.Message, d.Hint, d.Key = red.Scrub(d.Message), red.Scrub(d.Hint), red.Key(d.Key)
+		c.Diagnostics[i] = d
+	}
+	return &c
 }

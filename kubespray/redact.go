@@ -5,16 +5,16 @@ import (
 	"strings"
 
 	"github.com/k3sconf/k3sconf/ansible"
-	"github.com/k3sconf/k3sconf/report"
+	"github.com/k3sconf/k3sconf/output"
 )
 
 // Redacted replaces a secret value in output (the word the rest of k3sconf uses).
-const Redacted = report.Redacted
+const Redacted = output.Redacted
 
 // IsSecretName reports whether a variable (or dict key) named so holds a secret: the one
-// name rule of k3sconf (report.SecretName, docs/secrets.md), which also decides for k3s
+// name rule of k3sconf (output.SecretName, docs/secrets.md), which also decides for k3s
 // flags, environment variables and pass-through arguments.
-func IsSecretName(name string) bool { return report.SecretName(name) }
+func IsSecretName(name string) bool { return output.SecretName(name) }
 
 // redact replaces secret values in the report, by the nearest name: a variable's value is
 // judged by the variable's name, a dict value by its key (at any depth), a list item by
@@ -25,7 +25,7 @@ func IsSecretName(name string) bool { return report.SecretName(name) }
 // rules (URL passwords, NAME=VALUE). Messages, hints and reasons go through the same
 // redactor, which knows the redacted values.
 func (r *Report) redact() {
-	red := report.NewTextRedactor(false)
+	red := output.NewTextRedactor(false)
 	for _, ex := range r.Vars {
 		for _, v := range exVars(ex) {
 			learnVar(red, v)
@@ -57,10 +57,10 @@ func exVars(ex *Explained) []*ansible.Var {
 }
 
 // RedactError redacts an error's text for stderr (a malformed -e echoed back).
-func RedactError(s string) string { return report.NewTextRedactor(false).Scrub(s) }
+func RedactError(s string) string { return output.NewTextRedactor(false).Scrub(s) }
 
 // learnVar teaches the redactor the secret strings of v, so text quoting them is redacted.
-func learnVar(red *report.Redactor, v *ansible.Var) {
+func learnVar(red *output.Redactor, v *ansible.Var) {
 	if v == nil {
 		return
 	}
@@ -77,10 +77,14 @@ func walkSecrets(name string, v any, f func(name, s string)) {
 			f(name, x)
 		}
 	case *ansible.Map:
+		item := entryName(x)
 		for _, it := range x.Items {
 			k, ok := it.Key.(string)
 			if !ok {
 				k = name
+			}
+			if k == "value" && item != "" {
+				k = item
 			}
 			walkSecrets(k, it.Value, f)
 		}
@@ -92,7 +96,7 @@ func walkSecrets(name string, v any, f func(name, s string)) {
 }
 
 func secretString(name, s string) bool {
-	return report.SecretValue(name, s) || vaulted(s)
+	return output.SecretValue(name, s) || vaulted(s)
 }
 
 // vaulted: an Ansible Vault payload, whatever its name (ansible-core's
@@ -101,7 +105,7 @@ func vaulted(s string) bool {
 	return strings.HasPrefix(strings.TrimSpace(s), "$ANSIBLE_VAULT;")
 }
 
-func (r *Report) redactVar(red *report.Redactor, v *ansible.Var) {
+func (r *Report) redactVar(red *output.Redactor, v *ansible.Var) {
 	if v == nil {
 		return
 	}
@@ -139,13 +143,16 @@ func (r *Report) typeName(v *ansible.Var) string {
 }
 
 // redactNamed redacts v, found under name (see redact).
-func redactNamed(red *report.Redactor, name string, v any) any {
+func redactNamed(red *output.Redactor, name string, v any) any {
 	switch x := v.(type) {
 	case string:
-		if secretString(name, x) {
+		if vaulted(x) {
 			return Redacted
 		}
-		return red.Scrub(x)
+		// The one rule for a value under a name (output.Redactor.String): by the name,
+		// as a copy of a secret, and by what the string holds (URL and DSN credentials,
+		// PEM keys, NAME = VALUE lines, base64 of those).
+		return red.String(name, x)
 	case int64, *big.Int, float64:
 		if IsSecretName(name) {
 			return Redacted
@@ -153,10 +160,14 @@ func redactNamed(red *report.Redactor, name string, v any) any {
 		return v
 	case *ansible.Map:
 		out := &ansible.Map{}
+		item := entryName(x)
 		for _, it := range x.Items {
 			k, ok := it.Key.(string)
 			if !ok {
 				k = name
+			}
+			if k == "value" && item != "" {
+				k = item // {name: DB_PASSWORD, value: x}: the value by the item's name
 			}
 			out.Items = append(out.Items, ansible.MapItem{Key: it.Key, Value: redactNamed(red, k, it.Value)})
 		}
@@ -169,4 +180,16 @@ func redactNamed(red *report.Redactor, name string, v any) any {
 		return out
 	}
 	return v
+}
+
+// entryName is the name an environment-list item gives its value (output.EntryName):
+// {name: DB_PASSWORD, value: x}.
+func entryName(m *ansible.Map) string {
+	plain := map[string]any{}
+	for _, it := range m.Items {
+		if k, ok := it.Key.(string); ok && (k == "name" || k == "value") {
+			plain[k] = it.Value
+		}
+	}
+	return output.EntryName(plain)
 }

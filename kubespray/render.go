@@ -7,6 +7,7 @@ import (
 
 	"github.com/k3sconf/k3sconf/ansible"
 	"github.com/k3sconf/k3sconf/diag"
+	"github.com/k3sconf/k3sconf/output"
 	"github.com/k3sconf/k3sconf/report"
 )
 
@@ -255,7 +256,7 @@ func printDiag(w io.Writer, d diag.Diagnostic) {
 
 // ExplainDoc is the --json document of `k3sconf kubespray explain`.
 type ExplainDoc struct {
-	report.Envelope
+	output.Envelope
 	Host          string             `json:"host"`
 	Groups        []string           `json:"groups"`
 	DynamicGroups []string           `json:"dynamicGroups"`
@@ -337,7 +338,7 @@ func source(a *ansible.Assignment) report.Source {
 
 // JSON builds the explain document.
 func JSON(r *Report) *ExplainDoc {
-	d := &ExplainDoc{Envelope: report.NewEnvelope("kubespray", "kubespray explain", "kubespray explain"),
+	d := &ExplainDoc{Envelope: output.NewEnvelope("kubespray", "kubespray explain", "kubespray explain"),
 		Host: r.Host, Groups: r.Groups, DynamicGroups: r.Added, Keys: map[string]*KeyDoc{}, Diagnostics: []report.Diagnostic{}}
 	if d.Groups == nil {
 		d.Groups = []string{}

@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/k3sconf/k3sconf/report"
+	"github.com/k3sconf/k3sconf/output"
 )
 
 // TagAnswer is what ansible-playbook --tags Tag does with the uses of a variable: the
@@ -289,7 +289,7 @@ func selection(n *TaskNode) string {
 
 // WhereDoc is the --json document of `k3sconf kubespray where`.
 type WhereDoc struct {
-	report.Envelope
+	output.Envelope
 	Variable string      `json:"variable"`
 	Uses     []UseDoc    `json:"uses"`
 	Tags     []string    `json:"tags"`
@@ -386,7 +386,7 @@ func nonNil(xs []string) []string {
 
 // WhereJSON builds the where document.
 func WhereJSON(name string, uses []Use) *WhereDoc {
-	d := &WhereDoc{Envelope: report.NewEnvelope("kubespray", "kubespray where", "kubespray where"), Variable: name, Uses: []UseDoc{}, Tags: []string{}, Answers: []AnswerDoc{}}
+	d := &WhereDoc{Envelope: output.NewEnvelope("kubespray", "kubespray where", "kubespray where"), Variable: name, Uses: []UseDoc{}, Tags: []string{}, Answers: []AnswerDoc{}}
 	for _, u := range uses {
 		ud := UseDoc{File: u.Pos.File, Line: u.Pos.Line, Column: u.Pos.Column, Role: u.Role, Kind: u.Kind, Task: u.Task,
 			Tags: nonNil(u.Tags), AnyTag: u.AnyTag, Plays: nonNil(u.Plays), Sites: []SiteDoc{}}

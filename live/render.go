@@ -8,13 +8,14 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/k3sconf/k3sconf/output"
 	"github.com/k3sconf/k3sconf/report"
 	"github.com/k3sconf/k3sconf/resolve"
 )
 
 // Document is the JSON form of a Status (`k3sconf status --json`).
 type Document struct {
-	report.Envelope
+	output.Envelope
 	Unit string `json:"unit,omitempty"`
 	// Pending is true when a daemon-reload or restart is needed, a key differs, or nothing
 	// is known about the running process; `k3sconf status` then exits 1.
@@ -88,13 +89,13 @@ type DriftDoc struct {
 // annotation's, so a secret that only the running process has is hidden too.
 type renderer struct {
 	s                  *Status
-	today, proc, annot *report.Redactor
-	// all is the three in one (report.Merge): text and argv words are redacted knowing
+	today, proc, annot *output.Redactor
+	// all is the three in one (output.Merge): text and argv words are redacted knowing
 	// every secret at once.
-	all *report.Redactor
+	all *output.Redactor
 }
 
-func newRenderer(s *Status, red *report.Redactor, show bool) *renderer {
+func newRenderer(s *Status, red *output.Redactor, show bool) *renderer {
 	r := &renderer{s: s, today: red}
 	if s.fromProc != nil {
 		r.proc = report.NewRedactor(s.fromProc, show)
@@ -102,13 +103,13 @@ func newRenderer(s *Status, red *report.Redactor, show bool) *renderer {
 	if s.fromAnnotation != nil {
 		r.annot = report.NewRedactor(s.fromAnnotation, show)
 	}
-	r.all = report.Merge(show, r.today, r.proc, r.annot)
+	r.all = output.Merge(show, r.today, r.proc, r.annot)
 	return r
 }
 
 func (r *renderer) scrub(v string) string { return r.all.Scrub(v) }
 
-// words redacts an argv by the one word rule (report.Redactor.Argv) of every resolution;
+// words redacts an argv by the one word rule (output.Redactor.Argv) of every resolution;
 // the words k3s itself omitted stay as k3s wrote them.
 func (r *renderer) words(ws []string) []string {
 	out := r.all.Argv(ws)
@@ -136,7 +137,7 @@ func (r *renderer) value(via, key string, v any) any {
 	return v
 }
 
-func redactAny(k *resolve.Key, v any, red *report.Redactor, r *renderer) any {
+func redactAny(k *resolve.Key, v any, red *output.Redactor, r *renderer) any {
 	switch x := v.(type) {
 	case string:
 		if k.Flag.Secret {
@@ -157,9 +158,9 @@ func redactAny(k *resolve.Key, v any, red *report.Redactor, r *renderer) any {
 }
 
 // JSON builds the document; red is today's redactor (report.NewRedactor(today, show)).
-func (s *Status) JSON(red *report.Redactor, showSecrets bool) *Document {
+func (s *Status) JSON(red *output.Redactor, showSecrets bool) *Document {
 	r := newRenderer(s, red, showSecrets)
-	d := &Document{Envelope: report.NewEnvelope(s.Product, s.Command, "status"), Unit: s.Unit, Pending: s.Pending(),
+	d := &Document{Envelope: output.NewEnvelope(s.Product, s.Command, "status"), Unit: s.Unit, Pending: s.Pending(),
 		Stale: append([]Stale{}, s.Stale...), DaemonReload: s.DaemonReload, DaemonReloadWhy: s.DaemonReloadWhy,
 		Drift: []DriftDoc{}, NotCompared: s.NotCompared, MayChange: append([]KeyInFile{}, s.MayChange...),
 		Diagnostics: []report.Diagnostic{}}
@@ -211,7 +212,7 @@ func (s *Status) JSON(red *report.Redactor, showSecrets bool) *Document {
 }
 
 // Text prints the one-screen status.
-func (s *Status) Text(w io.Writer, red *report.Redactor, showSecrets bool) {
+func (s *Status) Text(w io.Writer, red *output.Redactor, showSecrets bool) {
 	r := newRenderer(s, red, showSecrets)
 	unit := s.unitName()
 	switch p := s.Process; {

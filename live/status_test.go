@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/k3sconf/k3sconf/internal/rootfs"
+	"github.com/k3sconf/k3sconf/output"
 	"github.com/k3sconf/k3sconf/report"
 	"github.com/k3sconf/k3sconf/resolve"
 )
@@ -254,7 +255,7 @@ func TestHiddenArgvWithAnnotation(t *testing.T) {
 	if _, _, ok := st.Value("token", false); ok {
 		t.Error("Value(token) known although k3s redacted it")
 	}
-	if v, _, _ := st.Value("etcd-s3-session-token", false); v != report.Redacted {
+	if v, _, _ := st.Value("etcd-s3-session-token", false); v != output.Redacted {
 		t.Errorf("Value(etcd-s3-session-token) = %q, want redacted", v)
 	}
 }

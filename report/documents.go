@@ -2,12 +2,13 @@ package report
 
 import (
 	"github.com/k3sconf/k3sconf/diag"
+	"github.com/k3sconf/k3sconf/output"
 	"github.com/k3sconf/k3sconf/resolve"
 )
 
 // ArgsDocument is `k3sconf args --json`: the argv k3s parses, each word with its origin.
 type ArgsDocument struct {
-	Envelope
+	output.Envelope
 	Args        []ArgDoc `json:"args"`
 	Error       string   `json:"error,omitempty"`
 	ErrorSource *Source  `json:"errorSource,omitempty"`
@@ -20,7 +21,7 @@ type ArgDoc struct {
 }
 
 // ArgsJSON builds the args document.
-func ArgsJSON(res *resolve.Result, red *Redactor) *ArgsDocument {
+func ArgsJSON(res *resolve.Result, red *output.Redactor) *ArgsDocument {
 	d := &ArgsDocument{Envelope: EnvelopeOf(res, "args"), Args: []ArgDoc{}}
 	d.Error, d.ErrorSource = errorDoc(res, red)
 	for i, v := range Args(res, red) {
@@ -32,7 +33,7 @@ func ArgsJSON(res *resolve.Result, red *Redactor) *ArgsDocument {
 
 // SourcesDocument is `k3sconf sources --json`: every input considered, in precedence order.
 type SourcesDocument struct {
-	Envelope
+	output.Envelope
 	Unit    string      `json:"unit,omitempty"`
 	Config  *ConfigDoc  `json:"config,omitempty"`
 	Sources []SourceDoc `json:"sources"`
@@ -62,7 +63,7 @@ func SourcesJSON(res *resolve.Result) *SourcesDocument {
 
 // CheckDocument is `k3sconf check --json`: the findings, worst first, and k3s's refusal.
 type CheckDocument struct {
-	Envelope
+	output.Envelope
 	Errors      int          `json:"errors"`
 	Warnings    int          `json:"warnings"`
 	Diagnostics []Diagnostic `json:"diagnostics"`
@@ -71,7 +72,7 @@ type CheckDocument struct {
 }
 
 // CheckJSON builds the check document; diagnostics are in the order check prints them.
-func CheckJSON(res *resolve.Result, all []diag.Diagnostic, red *Redactor) *CheckDocument {
+func CheckJSON(res *resolve.Result, all []diag.Diagnostic, red *output.Redactor) *CheckDocument {
 	ds := sortedFindings(all)
 	d := &CheckDocument{Envelope: EnvelopeOf(res, "check"), Diagnostics: []Diagnostic{},
 		Errors: countSeverity(ds, diag.Error), Warnings: countSeverity(ds, diag.Warning)}
@@ -87,7 +88,7 @@ func CheckJSON(res *resolve.Result, all []diag.Diagnostic, red *Redactor) *Check
 
 // ExplainDocument is `k3sconf explain KEY… --json`.
 type ExplainDocument struct {
-	Envelope
+	output.Envelope
 	// Keys holds each key asked for that the command has, under its primary name.
 	Keys map[string]*Key `json:"keys"`
 	// Unknown lists the names asked for that the command has no flag for.
@@ -114,16 +115,16 @@ type RunningValue struct {
 
 // ExplainJSON starts the explain document; the caller adds keys, unknown names and
 // running values.
-func ExplainJSON(res *resolve.Result, red *Redactor) *ExplainDocument {
+func ExplainJSON(res *resolve.Result, red *output.Redactor) *ExplainDocument {
 	d := &ExplainDocument{Envelope: EnvelopeOf(res, "explain"), Keys: map[string]*Key{}}
 	d.Error, d.ErrorSource = errorDoc(res, red)
 	return d
 }
 
 // KeyJSON is one key as show and explain write it.
-func KeyJSON(k *resolve.Key, red *Redactor) *Key { return keyDoc(k, red, false) }
+func KeyJSON(k *resolve.Key, red *output.Redactor) *Key { return keyDoc(k, red, false) }
 
-func errorDoc(res *resolve.Result, red *Redactor) (string, *Source) {
+func errorDoc(res *resolve.Result, red *output.Redactor) (string, *Source) {
 	if res.Error == "" {
 		return "", nil
 	}
@@ -132,4 +133,10 @@ func errorDoc(res *resolve.Result, red *Redactor) (string, *Source) {
 		src = &Source{Kind: "input", File: res.ErrorPos.File, Line: res.ErrorPos.Line, Column: res.ErrorPos.Column}
 	}
 	return red.Scrub(res.Error), src
+}
+
+// EnvelopeOf is the envelope of a document about one resolved node: its product and the
+// subcommand in its argv.
+func EnvelopeOf(res *resolve.Result, document string) output.Envelope {
+	return output.NewEnvelope(res.Product, res.Command, document)
 }

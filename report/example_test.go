@@ -9,7 +9,7 @@ import (
 	"github.com/k3sconf/k3sconf/resolve"
 )
 
-// Explain tells a key's story; secrets stay REDACTED unless the Redactor is made with
+// Explain tells a key's story; secrets stay REDACTED unless the output.Redactor is made with
 // show=true.
 func ExampleExplain() {
 	node := afero.NewMemMapFs()

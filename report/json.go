@@ -4,13 +4,14 @@ import (
 	"io"
 
 	"github.com/k3sconf/k3sconf/diag"
+	"github.com/k3sconf/k3sconf/output"
 	"github.com/k3sconf/k3sconf/resolve"
 	"github.com/k3sconf/k3sconf/sources"
 )
 
 // Document is the JSON output contract of `k3sconf show --json` (docs/json.md).
 type Document struct {
-	Envelope
+	output.Envelope
 	Subcommand  string          `json:"subcommand,omitempty"`
 	Version     string          `json:"version"`
 	CLI         string          `json:"cli"`
@@ -45,7 +46,7 @@ type Key struct {
 	// from, when set, is the key whose history WriteJSON renders entry by entry instead
 	// of reading History (StreamJSON); red redacts it.
 	from *resolve.Key
-	red  *Redactor
+	red  *output.Redactor
 }
 
 // Source says where a value came from. File and Line are absent only for kind "default".
@@ -89,13 +90,13 @@ type Diagnostic struct {
 }
 
 // JSON builds the document for a result. Keys holds every flag of the command.
-func JSON(res *resolve.Result, red *Redactor) *Document { return jsonDoc(res, red, false) }
+func JSON(res *resolve.Result, red *output.Redactor) *Document { return jsonDoc(res, red, false) }
 
 // StreamJSON writes the document of JSON(res, red) compactly, the same bytes as WriteJSON,
 // without building every key's history first: each history entry is rendered as it is
 // written. On a node with thousands of drop-ins the histories were most of the document's
 // memory (docs/performance.md).
-func StreamJSON(w io.Writer, res *resolve.Result, red *Redactor) error {
+func StreamJSON(w io.Writer, res *resolve.Result, red *output.Redactor) error {
 	return WriteJSON(w, StreamingJSON(res, red))
 }
 
@@ -103,10 +104,12 @@ func StreamJSON(w io.Writer, res *resolve.Result, red *Redactor) error {
 // block of show --secret-salt) before WriteJSON. Its keys' histories are rendered by
 // WriteJSON as it writes them, so it is for WriteJSON only; encoding/json would see them
 // empty.
-func StreamingJSON(res *resolve.Result, red *Redactor) *Document { return jsonDoc(res, red, true) }
+func StreamingJSON(res *resolve.Result, red *output.Redactor) *Document {
+	return jsonDoc(res, red, true)
+}
 
 // jsonDoc builds the document; with stream the keys' histories are left to WriteJSON.
-func jsonDoc(res *resolve.Result, red *Redactor, stream bool) *Document {
+func jsonDoc(res *resolve.Result, red *output.Redactor, stream bool) *Document {
 	d := &Document{
 		Envelope:    EnvelopeOf(res, "show"),
 		Subcommand:  res.Subcommand,
@@ -133,7 +136,7 @@ func jsonDoc(res *resolve.Result, red *Redactor, stream bool) *Document {
 	return d
 }
 
-func keyDoc(k *resolve.Key, red *Redactor, stream bool) *Key {
+func keyDoc(k *resolve.Key, red *output.Redactor, stream bool) *Key {
 	kd := &Key{Value: KeyValue(k, red), Source: Source{Kind: string(sources.KindDefault)}, Note: red.Scrub(k.Note)}
 	for _, a := range k.Advice {
 		kd.Advice = append(kd.Advice, red.Scrub(a))
@@ -157,29 +160,30 @@ func keyDoc(k *resolve.Key, red *Redactor, stream bool) *Key {
 }
 
 // KeyValue is the key's value for output, redacted when secret.
-func KeyValue(k *resolve.Key, red *Redactor) any {
+func KeyValue(k *resolve.Key, red *output.Redactor) any {
 	switch v := k.Value.(type) {
 	case string:
 		if k.Flag.Secret {
 			return red.Value(k.Name(), v)
 		}
-		return red.Scrub(v)
+		return red.String(k.Name(), v)
 	case []string:
 		out := make([]string, len(v))
 		for i, s := range v {
 			if k.Flag.Secret {
-				s = red.Value(k.Name(), s)
+				out[i] = red.Scrub(red.Value(k.Name(), s))
+				continue
 			}
-			out[i] = red.Scrub(s)
+			out[i] = red.String(k.Name(), s)
 		}
 		return out
 	}
 	return k.Value
 }
 
-func historyDoc(name string, a *resolve.Assignment, red *Redactor) History {
+func historyDoc(name string, a *resolve.Assignment, red *output.Redactor) History {
 	h := History{Kind: string(a.Kind), File: a.Pos.File, Line: a.Pos.Line, Column: a.Pos.Column,
-		Name: a.Name, Raw: red.Scrub(a.Raw), Value: red.Scrub(a.Value), Outcome: string(a.Outcome), Reason: red.Reason(a)}
+		Name: red.Scrub(a.Name), Raw: red.String(name, a.Raw), Value: red.String(name, a.Value), Outcome: string(a.Outcome), Reason: reason(red, a)}
 	if a.Kind == sources.KindCLI {
 		h.Raw = red.Arg(a.Raw) // command-line words as written: '--token X' is a flag and its value
 	}
@@ -193,16 +197,17 @@ func historyDoc(name string, a *resolve.Assignment, red *Redactor) History {
 		h.Items = make([]string, len(a.Items))
 		for i, it := range a.Items {
 			if a.Secret() {
-				it = red.Value(name, it)
+				h.Items[i] = red.Scrub(red.Value(name, it))
+				continue
 			}
-			h.Items[i] = red.Scrub(it)
+			h.Items[i] = red.String(name, it)
 		}
 	}
 	return h
 }
 
 // Diagnostics renders findings for a JSON document, secrets scrubbed; never nil.
-func Diagnostics(ds []diag.Diagnostic, red *Redactor) []Diagnostic {
+func Diagnostics(ds []diag.Diagnostic, red *output.Redactor) []Diagnostic {
 	out := make([]Diagnostic, 0, len(ds))
 	for _, d := range ds {
 		out = append(out, diagDoc(d, red))
@@ -210,7 +215,7 @@ func Diagnostics(ds []diag.Diagnostic, red *Redactor) []Diagnostic {
 	return out
 }
 
-func diagDoc(d diag.Diagnostic, red *Redactor) Diagnostic {
+func diagDoc(d diag.Diagnostic, red *output.Redactor) Diagnostic {
 	return Diagnostic{Severity: string(d.Severity), Code: d.Code, File: d.Pos.File, Line: d.Pos.Line,
 		Column: d.Pos.Column, Key: red.Key(d.Key), Message: red.Scrub(d.Message), Hint: red.Scrub(d.Hint),
 		Phase: d.Phase, AfterFixing: d.AfterFixing, Assumes: red.Scrub(d.Assumes), Rule: red.Scrub(d.Rule)}
@@ -218,7 +223,7 @@ func diagDoc(d diag.Diagnostic, red *Redactor) Diagnostic {
 
 // Args is the spliced argv with secret values redacted: "--token=x" and the word after a
 // secret flag written without "=".
-func Args(res *resolve.Result, red *Redactor) []string {
+func Args(res *resolve.Result, red *output.Redactor) []string {
 	words := make([]string, len(res.Args))
 	for i, a := range res.Args {
 		words[i] = a.Value

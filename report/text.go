@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/k3sconf/k3sconf/diag"
+	"github.com/k3sconf/k3sconf/output"
 	"github.com/k3sconf/k3sconf/provenance"
 	"github.com/k3sconf/k3sconf/resolve"
 )
@@ -61,7 +62,7 @@ func Header(w io.Writer, res *resolve.Result) {
 // Show prints one line per key that is set (all keys with all), with its origin. The line
 // that counts the findings is [FindingsSummary]'s, which the caller adds: the findings are
 // more than the resolver's (package findings), and show must count what check lists.
-func Show(w io.Writer, res *resolve.Result, red *Redactor, all bool) {
+func Show(w io.Writer, res *resolve.Result, red *output.Redactor, all bool) {
 	Header(w, res)
 	if res.Error != "" {
 		fmt.Fprintf(w, "\n%s %s: %s\n", res.Product, res.RefusalPhrase(), red.Scrub(res.Error))
@@ -130,7 +131,7 @@ func contributors(k *resolve.Key) int {
 }
 
 // PrintArgs prints the argv k3s parses, one argument per line with its origin.
-func PrintArgs(w io.Writer, res *resolve.Result, red *Redactor) {
+func PrintArgs(w io.Writer, res *resolve.Result, red *output.Redactor) {
 	args := Args(res, red)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	for i, a := range res.Args {
@@ -164,13 +165,13 @@ func Sources(w io.Writer, res *resolve.Result) {
 
 // Check prints the diagnostics, worst first, and returns how many errors and warnings
 // there are.
-func Check(w io.Writer, res *resolve.Result, red *Redactor) (errors, warnings int) {
+func Check(w io.Writer, res *resolve.Result, red *output.Redactor) (errors, warnings int) {
 	return CheckFindings(w, res, res.Diagnostics, red)
 }
 
 // CheckFindings is Check over a list of findings gathered beyond the resolver's (package
 // findings adds the components' and status's).
-func CheckFindings(w io.Writer, res *resolve.Result, all []diag.Diagnostic, red *Redactor) (errors, warnings int) {
+func CheckFindings(w io.Writer, res *resolve.Result, all []diag.Diagnostic, red *output.Redactor) (errors, warnings int) {
 	ds := sortedFindings(all)
 	if res.Error != "" {
 		fmt.Fprintf(w, "%s %s: %s\n", res.Product, res.RefusalPhrase(), red.Scrub(res.Error))
@@ -222,7 +223,7 @@ func writeFindings(w io.Writer, ds []diag.Diagnostic, red Scrubber) {
 	}
 }
 
-// Scrubber removes secrets from text; *Redactor is one.
+// Scrubber removes secrets from text; *output.Redactor is one.
 type Scrubber interface{ Scrub(string) string }
 
 func posOrDash(p diag.Position) string {
@@ -244,7 +245,7 @@ func countSeverity(ds []diag.Diagnostic, s diag.Severity) int {
 
 // Explain tells the story of one key: the value in force, where it came from, and every
 // other assignment in precedence order with what became of it.
-func Explain(w io.Writer, res *resolve.Result, k *resolve.Key, red *Redactor) {
+func Explain(w io.Writer, res *resolve.Result, k *resolve.Key, red *output.Redactor) {
 	fmt.Fprintf(w, "%s = %s\n", k.Name(), FormatValue(KeyValue(k, red)))
 	if k.Source == nil {
 		def := k.Flag.Default
@@ -283,7 +284,7 @@ func Explain(w io.Writer, res *resolve.Result, k *resolve.Key, red *Redactor) {
 		}
 		for i, a := range k.History {
 			fmt.Fprintf(w, "  %2d. %-6s  %-*s  %s\n", i+1, a.Kind, posW, a.Pos, describe(k.Name(), a, red))
-			fmt.Fprintf(w, "      %s: %s\n", a.Outcome, red.Reason(a))
+			fmt.Fprintf(w, "      %s: %s\n", a.Outcome, reason(red, a))
 		}
 	}
 	if len(k.Advice) > 0 {
@@ -304,20 +305,21 @@ func Explain(w io.Writer, res *resolve.Result, k *resolve.Key, red *Redactor) {
 
 // describe shows an assignment as written: "write-kubeconfig-mode: 0644" or
 // "--token REDACTED" or "K3S_TOKEN=REDACTED".
-func describe(key string, a *resolve.Assignment, red *Redactor) string {
+func describe(key string, a *resolve.Assignment, red *output.Redactor) string {
 	v := a.Value
 	if a.Secret() {
 		v = red.Value(key, v)
 	} else {
-		v = red.Scrub(v)
+		v = red.String(key, v)
 	}
 	if len(a.Items) > 1 {
 		items := make([]string, len(a.Items))
 		for i, it := range a.Items {
 			if a.Secret() {
-				it = red.Value(key, it)
+				items[i] = red.Scrub(red.Value(key, it))
+				continue
 			}
-			items[i] = red.Scrub(it)
+			items[i] = red.String(key, it)
 		}
 		v = "[" + strings.Join(items, ", ") + "]"
 	}
@@ -328,8 +330,10 @@ func describe(key string, a *resolve.Assignment, red *Redactor) string {
 		raw := a.Raw
 		if raw == "" || a.Secret() || len(a.Items) > 0 {
 			raw = v
+		} else {
+			raw = red.String(key, raw)
 		}
-		return red.Scrub(a.Name + " " + raw)
+		return red.Scrub(a.Name) + " " + raw
 	}
 	if strings.HasSuffix(a.Name, ":") {
 		return a.Name + " " + v
@@ -346,7 +350,7 @@ func describe(key string, a *resolve.Assignment, red *Redactor) string {
 
 // ExplainStray prints the assignments of a name the command has no flag for: config keys k3s
 // skipped, or arguments that made it refuse to start.
-func ExplainStray(w io.Writer, res *resolve.Result, name string, red *Redactor) {
+func ExplainStray(w io.Writer, res *resolve.Result, name string, red *output.Redactor) {
 	var found []*resolve.Assignment
 	for _, a := range res.Stray {
 		n := strings.TrimSuffix(strings.TrimSuffix(strings.TrimLeft(a.Name, "-"), ":"), "+")
@@ -360,6 +364,6 @@ func ExplainStray(w io.Writer, res *resolve.Result, name string, red *Redactor) 
 	fmt.Fprintf(w, "%s is set, but %s %s has no such flag:\n", name, res.Product, res.Command)
 	for i, a := range found {
 		fmt.Fprintf(w, "  %2d. %-6s  %s  %s\n", i+1, a.Kind, a.Pos, describe(name, a, red))
-		fmt.Fprintf(w, "      %s: %s\n", a.Outcome, red.Reason(a))
+		fmt.Fprintf(w, "      %s: %s\n", a.Outcome, reason(red, a))
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/k3sconf/k3sconf/diag"
 	"github.com/k3sconf/k3sconf/findings"
 	"github.com/k3sconf/k3sconf/live"
+	"github.com/k3sconf/k3sconf/output"
 	"github.com/k3sconf/k3sconf/report"
 	"github.com/k3sconf/k3sconf/resolve"
 )
@@ -14,7 +15,7 @@ import (
 // runCheck prints every finding about the node: the resolver's, the components' (servers)
 // and status's where the running process can be inspected (this machine, or --node-json).
 // Exit 1 on errors (--strict: on warnings too), 3 when a node file cannot be read.
-func runCheck(g globals, res *resolve.Result, red *report.Redactor, stdout, stderr io.Writer, code int) int {
+func runCheck(g globals, res *resolve.Result, red *output.Redactor, stdout, stderr io.Writer, code int) int {
 	var st *live.Status
 	if isLiveRoot(g.root) || g.nodeJSON != "" {
 		s, err := inspectLive(g, res)

@@ -7,10 +7,9 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/k3sconf/k3sconf/output"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
-
-	"github.com/k3sconf/k3sconf/report"
 )
 
 // The command tree (spf13/cobra, as kubectl, helm and k3s): each command a constructor that
@@ -27,7 +26,7 @@ type app struct {
 	output       string // -o json|yaml
 	printVersion bool   // --version before any command
 	ks           kubesprayFlags
-	out          *output
+	out          *stdoutWriter
 	errw         io.Writer
 	stdin        io.Reader
 	code         int
@@ -207,7 +206,7 @@ func (a *app) usageError(cmd *cobra.Command, err error, args []string) {
 			msg = fmt.Sprintf("%s: a long flag takes two dashes: --%s", m[1], name)
 		}
 	}
-	msg = report.NewTextRedactor(false).Scrub(msg)
+	msg = output.NewTextRedactor(false).Scrub(msg)
 	fmt.Fprintf(a.errw, "Error: %s\n", msg)
 	fmt.Fprintf(a.errw, "Run '%s --help' for usage.\n", cmd.CommandPath())
 }

@@ -73,30 +73,30 @@ func (c *colorWriter) Flush() {
 	}
 }
 
-// output is standard output as every command sees it: the escaper, then a colorWriter
+// stdoutWriter is standard output as every command sees it: the escaper, then a colorWriter
 // (buffering, and colouring when a node command's text goes to a terminal), then the
 // destination.
-type output struct {
+type stdoutWriter struct {
 	*termesc.Writer
 	color  *colorWriter
 	raw    io.Writer
 	format string // "yaml" for -o yaml (printer.go)
 }
 
-func newOutput(dst io.Writer) *output {
+func newOutput(dst io.Writer) *stdoutWriter {
 	cw := &colorWriter{dst: dst}
-	return &output{Writer: termesc.NewWriter(cw), color: cw, raw: dst}
+	return &stdoutWriter{Writer: termesc.NewWriter(cw), color: cw, raw: dst}
 }
 
 // colorOutput turns colour on for a node command's text, when w is standard output at a
 // terminal and NO_COLOR is unset.
 func colorOutput(w io.Writer) {
-	if o, ok := w.(*output); ok {
+	if o, ok := w.(*stdoutWriter); ok {
 		o.color.on = useColor(o.raw)
 	}
 }
 
-func (o *output) flush() {
+func (o *stdoutWriter) flush() {
 	_ = o.Writer.Flush()
 	o.color.Flush()
 }

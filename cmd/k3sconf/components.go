@@ -8,14 +8,14 @@ import (
 	"github.com/k3sconf/k3sconf/components"
 	"github.com/k3sconf/k3sconf/diag"
 	"github.com/k3sconf/k3sconf/identity"
-	"github.com/k3sconf/k3sconf/report"
+	"github.com/k3sconf/k3sconf/output"
 	"github.com/k3sconf/k3sconf/resolve"
 )
 
 // runComponents prints the server's packaged components and user AddOns. Exit codes as for
 // check: 1 on error findings (--strict: warnings too) or a refused node, 3 when a node file
 // or the manifests folder cannot be read.
-func runComponents(g globals, res *resolve.Result, red *report.Redactor, stdout, stderr io.Writer) int {
+func runComponents(g globals, res *resolve.Result, red *output.Redactor, stdout, stderr io.Writer) int {
 	rep := components.Inspect(k3sconf.Node(g.root), res)
 	code := nodeCode(res)
 	for _, d := range rep.Diagnostics {
@@ -35,18 +35,18 @@ func runComponents(g globals, res *resolve.Result, red *report.Redactor, stdout,
 
 // explainNodeName adds the node identity to `explain node-name`: the name k3s registers,
 // the files behind it, and the node-password rule.
-func explainNodeName(w io.Writer, res *resolve.Result, root string) {
+func explainNodeName(w io.Writer, res *resolve.Result, root string, red *output.Redactor) {
 	if res.Command != "server" && res.Command != "agent" {
 		return
 	}
 	fmt.Fprintln(w)
-	identity.Explain(w, k3sconf.Node(root), res, root)
+	identity.Derive(k3sconf.Node(root), res, root).Redact(red).Write(w)
 }
 
 // nodeNameJSON is the identity for `explain node-name --json`.
-func nodeNameJSON(res *resolve.Result, root string) any {
+func nodeNameJSON(res *resolve.Result, root string, red *output.Redactor) any {
 	if res.Command != "server" && res.Command != "agent" {
 		return nil
 	}
-	return identity.Derive(k3sconf.Node(root), res, root).JSON()
+	return identity.Derive(k3sconf.Node(root), res, root).Redact(red).JSON()
 }

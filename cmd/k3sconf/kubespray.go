@@ -15,7 +15,7 @@ import (
 	"github.com/k3sconf/k3sconf/diag"
 	"github.com/k3sconf/k3sconf/kubespray"
 	"github.com/k3sconf/k3sconf/kubespray/runs"
-	"github.com/k3sconf/k3sconf/report"
+	"github.com/k3sconf/k3sconf/output"
 )
 
 // kubesprayCommand is `k3sconf kubespray explain|where|runs`; it returns the parent and its
@@ -185,7 +185,7 @@ func runKubesprayRuns(logs []string, g globals, k kubesprayFlags, stdout, stderr
 	if err != nil {
 		return kubesprayErr(stderr, err, g.showSecrets)
 	}
-	rep.Redact(report.NewTextRedactor(g.showSecrets))
+	rep.Redact(output.NewTextRedactor(g.showSecrets))
 	code := exitOK
 	if rep.Failed() {
 		code = exitProblem

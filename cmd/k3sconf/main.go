@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -14,6 +13,7 @@ import (
 	"github.com/k3sconf/k3sconf/findings"
 	"github.com/k3sconf/k3sconf/internal/fuzzy"
 	"github.com/k3sconf/k3sconf/internal/termesc"
+	"github.com/k3sconf/k3sconf/output"
 	"github.com/k3sconf/k3sconf/profile"
 	"github.com/k3sconf/k3sconf/report"
 	"github.com/k3sconf/k3sconf/resolve"
@@ -256,7 +256,7 @@ func (a *app) runNode(cmd string, cmdArgs []string) int {
 	return code
 }
 
-func explain(stdout, stderr io.Writer, res *resolve.Result, red *report.Redactor, names []string, g globals, code int) int {
+func explain(stdout, stderr io.Writer, res *resolve.Result, red *output.Redactor, names []string, g globals, code int) int {
 	asJSON, root := g.json, g.root
 	doc := report.ExplainJSON(res, red)
 	// The running value, when a process (or --node-json) tells it (issue 8).
@@ -289,7 +289,7 @@ func explain(stdout, stderr io.Writer, res *resolve.Result, red *report.Redactor
 				doc.Running[k.Name()] = report.RunningValue{Value: v, From: from}
 			}
 			if k.Name() == "node-name" {
-				doc.Identity = nodeNameJSON(res, root)
+				doc.Identity = nodeNameJSON(res, root, red)
 			}
 			continue
 		}
@@ -306,7 +306,7 @@ func explain(stdout, stderr io.Writer, res *resolve.Result, red *report.Redactor
 			}
 		}
 		if k.Name() == "node-name" {
-			explainNodeName(stdout, res, root)
+			explainNodeName(stdout, res, root, red)
 		}
 	}
 	if asJSON {
@@ -352,14 +352,9 @@ func writeJSON(stdout, stderr io.Writer, v any, code int) int {
 		}
 		return code
 	}
-	enc := json.NewEncoder(stdout)
-	enc.SetEscapeHTML(false)
 	// Indented for a person at a terminal; compact for pipes and files, where re-indenting
 	// would cost as much as encoding (jq formats it when wanted).
-	if isTerminal(stdout) {
-		enc.SetIndent("", "  ")
-	}
-	if err := enc.Encode(v); err != nil {
+	if err := output.WriteJSON(stdout, v, isTerminal(stdout)); err != nil {
 		fmt.Fprintf(stderr, "k3sconf: %v\n", err)
 		return exitInput
 	}
@@ -370,7 +365,7 @@ func writeJSON(stdout, stderr io.Writer, v any, code int) int {
 // /dev/null is one too, and output sent there must not be coloured or indented (colouring
 // 300,000 lines cost seconds).
 func isTerminal(w io.Writer) bool {
-	if o, ok := w.(*output); ok {
+	if o, ok := w.(*stdoutWriter); ok {
 		w = o.raw
 	}
 	f, ok := w.(*os.File)

@@ -10,7 +10,7 @@ import (
 
 // outputFormat is -o's value for standard output ("yaml", "json" or "").
 func outputFormat(w io.Writer) string {
-	if o, ok := w.(*output); ok {
+	if o, ok := w.(*stdoutWriter); ok {
 		return o.format
 	}
 	return ""

@@ -13,14 +13,14 @@ import (
 	"github.com/k3sconf/k3sconf"
 	"github.com/k3sconf/k3sconf/internal/rootfs"
 	"github.com/k3sconf/k3sconf/live"
-	"github.com/k3sconf/k3sconf/report"
+	"github.com/k3sconf/k3sconf/output"
 	"github.com/k3sconf/k3sconf/resolve"
 )
 
 // runStatus implements `k3sconf status`: is what the files say what runs? It exits 1 when a
 // restart or daemon-reload is pending, a key's running value differs, or nothing about the
 // running process could be learnt; 3 when a node file cannot be read or parsed (code).
-func runStatus(stdout, stderr io.Writer, g globals, res *resolve.Result, red *report.Redactor, code int) int {
+func runStatus(stdout, stderr io.Writer, g globals, res *resolve.Result, red *output.Redactor, code int) int {
 	st, err := inspectLive(g, res)
 	if err != nil {
 		fmt.Fprintf(stderr, "k3sconf status: %v\n", err)

@@ -15,6 +15,7 @@ import (
 	"github.com/k3sconf/k3sconf/helm/values"
 	"github.com/k3sconf/k3sconf/internal/fuzzy"
 	"github.com/k3sconf/k3sconf/internal/rootfs"
+	"github.com/k3sconf/k3sconf/output"
 	"github.com/k3sconf/k3sconf/report"
 	"github.com/k3sconf/k3sconf/resolve"
 )
@@ -22,7 +23,7 @@ import (
 // runValues prints the values of one HelmChart (docs/values.md). Exit 1 on error findings
 // (--strict: warnings too), an unknown chart or path, or a refused node; 3 when --chart,
 // --objects or a node file cannot be read.
-func runValues(g globals, res *resolve.Result, red *report.Redactor, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func runValues(g globals, res *resolve.Result, red *output.Redactor, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if res.Command != "server" {
 		fmt.Fprintf(stderr, "k3sconf values: %s %s runs no Helm controller; HelmCharts are installed by servers (use --command server)\n", res.Product, res.Command)
 		return exitUsage

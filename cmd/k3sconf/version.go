@@ -6,8 +6,8 @@ import (
 	"runtime"
 	"runtime/debug"
 
+	"github.com/k3sconf/k3sconf/output"
 	"github.com/k3sconf/k3sconf/profile"
-	"github.com/k3sconf/k3sconf/report"
 )
 
 // version is the release version, set by the release build (.goreleaser.yaml:
@@ -22,7 +22,7 @@ var revision string
 // versionDoc is the `k3sconf version --json` document (docs/schema/version.schema.json). It
 // is about k3sconf itself, not a node, so product is "k3sconf" and command "version".
 type versionDoc struct {
-	report.Envelope
+	output.Envelope
 	Version        string `json:"version"`
 	Revision       string `json:"revision,omitempty"`
 	RevisionTime   string `json:"revisionTime,omitempty"`
@@ -38,7 +38,7 @@ type versionDoc struct {
 // build from a clone, v1.2.3 for go install …@v1.2.3) and, for builds in a VCS checkout
 // with -buildvcs (the default), vcs.revision, vcs.time and vcs.modified.
 func buildVersion(bi *debug.BuildInfo, ok bool, ldVersion, ldRevision string) versionDoc {
-	d := versionDoc{Envelope: report.NewEnvelope("k3sconf", "version", "version"),
+	d := versionDoc{Envelope: output.NewEnvelope("k3sconf", "version", "version"),
 		Version: "(unknown)", Go: runtime.Version(), Platform: runtime.GOOS + "/" + runtime.GOARCH,
 		NewestK3s: profile.NewestK3s, NewestRKE2: profile.NewestRKE2, OldestModelled: profile.OldestModelled}
 	if ok && bi != nil {

@@ -4,14 +4,14 @@ import (
 	"testing"
 
 	"github.com/k3sconf/k3sconf/helm/values"
+	"github.com/k3sconf/k3sconf/output"
 	"github.com/k3sconf/k3sconf/provenance"
-	"github.com/k3sconf/k3sconf/report"
 )
 
 // TestRedactValue: chart values are judged by k3sconf's one name rule on their nearest key
 // (docs/secrets.md), as Ansible values are.
 func TestRedactValue(t *testing.T) {
-	on := report.NewTextRedactor(false)
+	on := output.NewTextRedactor(false)
 	for _, tc := range []struct {
 		path   string
 		value  any
@@ -29,17 +29,17 @@ func TestRedactValue(t *testing.T) {
 		{"auth.password", "", false, "an empty value tells nothing"},
 		{"service.port", 9090, false, "not a secret name"},
 	} {
-		got := redactValue(tc.path, tc.value, on)
-		if hidden := got == report.Redacted; hidden != tc.hidden {
-			t.Errorf("redactValue(%q, %v) = %v, hidden %v, want %v: %s", tc.path, tc.value, got, hidden, tc.hidden, tc.reason)
+		got := on.Data(lastKey(tc.path), tc.value)
+		if hidden := got == output.Redacted; hidden != tc.hidden {
+			t.Errorf("Data(%q, %v) = %v, hidden %v, want %v: %s", tc.path, tc.value, got, hidden, tc.hidden, tc.reason)
 		}
 	}
-	nested := redactValue("registries", []any{map[string]any{"host": "r", "password": "pw", "token": true}}, on)
+	nested := on.Data("registries", []any{map[string]any{"host": "r", "password": "pw", "token": true}})
 	item := nested.([]any)[0].(map[string]any)
-	if item["password"] != report.Redacted || item["host"] != "r" || item["token"] != true {
+	if item["password"] != output.Redacted || item["host"] != "r" || item["token"] != true {
 		t.Errorf("nested list of maps: %v, want password hidden, host and the switch shown", item)
 	}
-	if got := redactValue("auth.password", "hunter2", report.NewTextRedactor(true)); got != "hunter2" {
+	if got := output.NewTextRedactor(true).Data("password", "hunter2"); got != "hunter2" {
 		t.Errorf("--show-secrets: %v, want the value", got)
 	}
 }
@@ -58,7 +58,7 @@ func TestLearnSecrets(t *testing.T) {
 		}},
 		Input: values.Input{Set: []values.SetArg{{Key: "hosts[0].password", Value: "setPa55 word"}, {Key: "replicas", Value: "3", Int: true}}},
 	}
-	red := report.NewTextRedactor(false)
+	red := output.NewTextRedactor(false)
 	learnSecrets(rep, red)
 	for _, tc := range []struct{ in, want, reason string }{
 		{`the string "hunter2 two" where`, `the string "REDACTED" where`, "a value in force, quoted with its blank"},
@@ -74,7 +74,7 @@ func TestLearnSecrets(t *testing.T) {
 			t.Errorf("Scrub(%q) = %q, want %q: %s", tc.in, got, tc.want, tc.reason)
 		}
 	}
-	show := report.NewTextRedactor(true)
+	show := output.NewTextRedactor(true)
 	learnSecrets(rep, show)
 	if got := show.Scrub("hunter2 two"); got != "hunter2 two" {
 		t.Errorf("--show-secrets: %q", got)
@@ -84,9 +84,9 @@ func TestLearnSecrets(t *testing.T) {
 // TestSecretLayerRedacted: a value from a valuesSecrets Secret is hidden whatever its key;
 // the same value from valuesContent is judged by the name rule.
 func TestSecretLayerRedacted(t *testing.T) {
-	on := report.NewTextRedactor(false)
+	on := output.NewTextRedactor(false)
 	a := &values.Assignment{Path: "image.tag", Assignment: provenance.Assignment[any]{Value: "1.0", Source: provenance.Source{Kind: values.HelmChartConfigValuesSecret}}}
-	if got := assignmentValue(a, on); got != report.Redacted {
+	if got := assignmentValue(a, on); got != output.Redacted {
 		t.Errorf("from a Secret: %v, want REDACTED", got)
 	}
 	a.Source.Kind = values.HelmChartConfigValuesContent
@@ -94,7 +94,7 @@ func TestSecretLayerRedacted(t *testing.T) {
 		t.Errorf("from valuesContent: %v, want the value", got)
 	}
 	a.Source.Kind = values.HelmChartValuesSecret
-	if got := assignmentValue(a, report.NewTextRedactor(true)); got != "1.0" {
+	if got := assignmentValue(a, output.NewTextRedactor(true)); got != "1.0" {
 		t.Errorf("--show-secrets: %v, want the value", got)
 	}
 }

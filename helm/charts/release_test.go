@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/k3sconf/k3sconf/helm/charts"
+	"github.com/k3sconf/k3sconf/output"
 	"github.com/k3sconf/k3sconf/report"
 )
 
@@ -54,7 +55,7 @@ func TestReleaseSecretsRedacted(t *testing.T) {
 		if strings.Contains(out, dashboardPassword) {
 			t.Errorf("%s: the Secret's value is in the output", name)
 		}
-		if !strings.Contains(out, report.Redacted) {
+		if !strings.Contains(out, output.Redacted) {
 			t.Errorf("%s: nothing REDACTED", name)
 		}
 		shown, _ := renderRelease(t, name, true, nil)

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/k3sconf/k3sconf/internal/termesc"
+	"github.com/k3sconf/k3sconf/output"
 
 	"github.com/k3sconf/k3sconf/components"
 	"github.com/k3sconf/k3sconf/helm/release"
@@ -28,20 +29,6 @@ func shown(l *values.Leaf, all bool) bool {
 	return false
 }
 
-// secretLeaf reports whether v, found under the key name, is a secret: k3sconf's one name
-// rule (report.SecretName, docs/secrets.md) on the nearest key, as for Ansible values. A
-// switch, null or empty value tells nothing and is shown; a number under a secret name is
-// hidden (an unquoted numeric password is common in YAML).
-func secretLeaf(name string, v any) bool {
-	switch x := v.(type) {
-	case string:
-		return report.SecretValue(name, x)
-	case float64, int64, int:
-		return report.SecretName(name)
-	}
-	return false
-}
-
 // lastKey is the nearest key of a dotted leaf path (its last key).
 func lastKey(p string) string {
 	ks := values.SplitPath(p)
@@ -51,34 +38,14 @@ func lastKey(p string) string {
 	return ks[len(ks)-1]
 }
 
-// redactValue hides a leaf's value when its key names a secret, and values under
-// secret-named keys inside lists and maps (a list's items by the list's key).
-func redactValue(p string, v any, red *report.Redactor) any {
-	if !red.On() {
-		return v
-	}
-	return redactUnder(lastKey(p), v)
-}
-
-func redactUnder(name string, v any) any {
-	switch t := v.(type) {
-	case map[string]any:
-		m := make(map[string]any, len(t))
-		for k, x := range t {
-			m[k] = redactUnder(k, x)
-		}
-		return m
-	case []any:
-		l := make([]any, len(t))
-		for i, x := range t {
-			l[i] = redactUnder(name, x)
-		}
-		return l
-	}
-	if secretLeaf(name, v) {
-		return report.Redacted
-	}
-	return v
+// redactValue is a value found at the leaf path p as output shows it, redacted as data by
+// k3sconf's one redactor (output.Redactor.Data, docs/secrets.md): a map value by its key at
+// any depth, a list's items by the list's key, each on its own, an env-list item by its
+// name, and every string by what it holds (URL and DSN credentials, PEM keys, secret lines
+// of a config text, base64 of those, --flag VALUE items). Text and JSON print the same
+// redacted value: the text formats it, and never scrubs the formatted form again.
+func redactValue(p string, v any, red *output.Redactor) any {
+	return red.Data(lastKey(p), v)
 }
 
 // minLearnedDigits: a number password is learned when it has this many digits; a shorter
@@ -102,37 +69,14 @@ func digits(s string) int {
 // redacted wherever it quotes it, blanks and all, as kubespray's learnVar does for Ansible
 // variables. A number under a secret name is learned when it has at least
 // minLearnedDigits digits.
-func learnSecrets(rep *Report, red *report.Redactor) {
+func learnSecrets(rep *Report, red *output.Redactor) {
 	if !red.On() || rep.Result == nil {
 		return
 	}
-	var walk func(name string, v any)
-	walk = func(name string, v any) {
-		switch t := v.(type) {
-		case map[string]any:
-			for k, x := range t {
-				walk(k, x)
-			}
-		case []any:
-			for _, x := range t {
-				walk(name, x)
-			}
-		case string:
-			if secretLeaf(name, t) {
-				red.AddSecret(name, t)
-			}
-		case float64, int64, int:
-			if !secretLeaf(name, t) {
-				return
-			}
-			// As a finding prints it (%v: 1.234567e+06 for a large float) and as JSON.
-			for _, s := range []string{fmt.Sprint(t), formatValue(t)} {
-				if digits(s) >= minLearnedDigits {
-					red.AddSecret(name, s)
-				}
-			}
-		}
-	}
+	// LearnData teaches what Data hides: whole values by their names, and the parts the
+	// content rules hide (a DSN's password, a PEM body, a secret line of a config text).
+	walk := func(name string, v any) { red.LearnData(name, v) }
+	defer red.Done()
 	// A spec.set Helm refuses is in no leaf, but the args and the finding quote it.
 	for _, a := range rep.Input.Set {
 		if !a.Int {
@@ -166,7 +110,7 @@ func learnSecrets(rep *Report, red *report.Redactor) {
 }
 
 // learnAll teaches the redactor every string and number under v (a value from a Secret).
-func learnAll(red *report.Redactor, name string, v any) {
+func learnAll(red *output.Redactor, name string, v any) {
 	switch t := v.(type) {
 	case map[string]any:
 		for k, x := range t {
@@ -199,15 +143,15 @@ func secretPaths(rep *Report) map[string]bool {
 }
 
 // assignmentValue is an assignment's value as output: a Secret's values are hidden whole.
-func assignmentValue(a *values.Assignment, red *report.Redactor) any {
+func assignmentValue(a *values.Assignment, red *output.Redactor) any {
 	if red.On() && secretKind(a.Source.Kind) {
-		return report.Redacted
+		return output.Redacted
 	}
 	return redactValue(a.Path, a.Value, red)
 }
 
 // leafValue is a leaf's value as output.
-func leafValue(l *values.Leaf, red *report.Redactor) any {
+func leafValue(l *values.Leaf, red *output.Redactor) any {
 	if l.Source != nil {
 		return assignmentValue(l.Source, red)
 	}
@@ -216,11 +160,11 @@ func leafValue(l *values.Leaf, red *report.Redactor) any {
 
 // releaseShow renders a value the release has at a path: hidden whole where a Secret's
 // values file sets the path now, else by the name rule.
-func releaseShow(rep *Report, red *report.Redactor) func(string, any) any {
+func releaseShow(rep *Report, red *output.Redactor) func(string, any) any {
 	secret := secretPaths(rep)
 	return func(p string, v any) any {
 		if red.On() && secret[p] {
-			return report.Redacted
+			return output.Redacted
 		}
 		return redactValue(p, v, red)
 	}
@@ -284,7 +228,7 @@ func objectLine(ob *components.HelmObject, product string) string {
 }
 
 // Text prints the report in explain's layout.
-func Text(w io.Writer, rep *Report, red *report.Redactor, all bool) {
+func Text(w io.Writer, rep *Report, red *output.Redactor, all bool) {
 	// k3sconf's one control-character escaper (the command's output passes it again, which
 	// changes nothing): a key or value from a manifest cannot drive the terminal of a
 	// library caller either.
@@ -316,7 +260,7 @@ func Text(w io.Writer, rep *Report, red *report.Redactor, all bool) {
 	}
 	show := releaseShow(rep, red)
 	if rep.Release != nil {
-		for _, l := range rep.Release.Lines(func(p string, v any) string { return red.Scrub(formatValue(show(p, v))) }, red.Scrub) {
+		for _, l := range rep.Release.Lines(func(p string, v any) string { return formatValue(show(p, v)) }, red.Scrub) {
 			fmt.Fprintln(w, l)
 		}
 	}
@@ -333,7 +277,7 @@ func Text(w io.Writer, rep *Report, red *report.Redactor, all bool) {
 		} else if l.Replaced {
 			fmt.Fprintf(w, "%s  replaced (no longer a value of its own)\n", l.Name)
 		} else {
-			fmt.Fprintf(w, "%s = %s\n", l.Name, red.Scrub(val))
+			fmt.Fprintf(w, "%s = %s\n", l.Name, val)
 		}
 		if l.Source != nil {
 			fmt.Fprintf(w, "  from: %s %s\n", l.Source.Kind, red.Scrub(where(l.Source.From())))
@@ -352,7 +296,7 @@ func Text(w io.Writer, rep *Report, red *report.Redactor, all bool) {
 		if len(l.History) > 1 || l.Deleted || l.Replaced {
 			fmt.Fprintln(w, "  every assignment, lowest first:")
 			for i, a := range l.History {
-				fmt.Fprintf(w, "   %d. %-29s %s  %s\n", i+1, a.Source.Kind, red.Scrub(where(a.From())), red.Scrub(formatValue(assignmentValue(a, red))))
+				fmt.Fprintf(w, "   %d. %-29s %s  %s\n", i+1, a.Source.Kind, red.Scrub(where(a.From())), formatValue(assignmentValue(a, red)))
 				fmt.Fprintf(w, "      %s: %s\n", a.Outcome, red.Scrub(a.Reason))
 			}
 		}
@@ -368,7 +312,7 @@ func Text(w io.Writer, rep *Report, red *report.Redactor, all bool) {
 
 // Document is `k3sconf values --json`.
 type Document struct {
-	report.Envelope
+	output.Envelope
 	Chart           string              `json:"chart"`
 	Namespace       string              `json:"namespace"`
 	HelmChart       ObjectDoc           `json:"helmChart"`
@@ -436,12 +380,12 @@ func objectDoc(ob *components.HelmObject) ObjectDoc {
 	return ObjectDoc{Namespace: ob.Namespace, Name: ob.Name, File: ob.File, Line: ob.Pos.Line, Column: ob.Pos.Column, State: string(ob.State), Component: ob.Component}
 }
 
-func sourceDoc(s values.Source, red *report.Redactor) SourceDoc {
+func sourceDoc(s values.Source, red *output.Redactor) SourceDoc {
 	return SourceDoc{Kind: string(s.Kind), File: s.Pos.File, Line: s.Pos.Line, Column: s.Pos.Column, Detail: red.Scrub(s.Detail)}
 }
 
 // JSON is the report as the "values" document.
-func JSON(rep *Report, env report.Envelope, red *report.Redactor, all bool) *Document {
+func JSON(rep *Report, env output.Envelope, red *output.Redactor, all bool) *Document {
 	learnSecrets(rep, red)
 	d := &Document{Envelope: env, Chart: rep.Name, Namespace: rep.Namespace, HelmChart: objectDoc(rep.Chart),
 		Helm: HelmJobs[rep.Helm].Release, Args: []string{}, Notes: []string{}, Values: map[string]ValueDoc{},

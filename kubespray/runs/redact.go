@@ -2,7 +2,7 @@ package runs
 
 import (
 	"github.com/k3sconf/k3sconf/ansible/runlog"
-	"github.com/k3sconf/k3sconf/report"
+	"github.com/k3sconf/k3sconf/output"
 )
 
 // Redact hides the secrets the report quotes from its logs and the checkout: every name
@@ -15,7 +15,7 @@ import (
 // It runs after Build: the runs are compared by the names as logged, and two tasks that
 // differ only in a secret stay two tasks. With a redactor that hides nothing it changes
 // nothing.
-func (r *Report) Redact(red *report.Redactor) {
+func (r *Report) Redact(red *output.Redactor) {
 	if !red.On() {
 		return
 	}

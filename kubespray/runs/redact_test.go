@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/k3sconf/k3sconf/report"
+	"github.com/k3sconf/k3sconf/output"
 )
 
 // TestRedact: the names and ERROR! lines a report quotes from its logs pass the one
@@ -39,7 +39,7 @@ func TestRedact(t *testing.T) {
 		}
 	}
 	r := build()
-	r.Redact(report.NewTextRedactor(false))
+	r.Redact(output.NewTextRedactor(false))
 	got := text(r)
 	for _, s := range secrets {
 		if strings.Contains(got, s) {
@@ -53,7 +53,7 @@ func TestRedact(t *testing.T) {
 		}
 	}
 	shown := build()
-	shown.Redact(report.NewTextRedactor(true))
+	shown.Redact(output.NewTextRedactor(true))
 	if s := text(shown); s != plain {
 		t.Errorf("--show-secrets changed the report:\n%s", s)
 	}

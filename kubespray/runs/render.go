@@ -2,15 +2,16 @@ package runs
 
 import (
 	"fmt"
-	"github.com/k3sconf/k3sconf/internal/termesc"
 	"io"
 	"sort"
 	"strconv"
 	"strings"
 	"text/tabwriter"
 
+	"github.com/k3sconf/k3sconf/internal/termesc"
+	"github.com/k3sconf/k3sconf/output"
+
 	"github.com/k3sconf/k3sconf/ansible/runlog"
-	"github.com/k3sconf/k3sconf/report"
 )
 
 // safe escapes what a log carries (task, play and host names) with k3sconf's one
@@ -388,7 +389,7 @@ func varLine(vh VarHost) string {
 
 // Doc is the --json document of `k3sconf kubespray runs`.
 type Doc struct {
-	report.Envelope
+	output.Envelope
 	// Verdict is the last run's: ok, failed, incomplete ("" with no run).
 	Verdict  string       `json:"verdict"`
 	Runs     []RunDoc     `json:"runs"`
@@ -525,7 +526,7 @@ func changeDocs(cs []runlog.Change) []ChangeDoc {
 
 // JSON builds the --json document.
 func JSON(r *Report) *Doc {
-	d := &Doc{Envelope: report.NewEnvelope("kubespray", "kubespray runs", "kubespray runs"), Runs: []RunDoc{}, Unread: nonNil(r.Unread), Last: []HostDoc{}, Missing: nonNil(r.Missing)}
+	d := &Doc{Envelope: output.NewEnvelope("kubespray", "kubespray runs", "kubespray runs"), Runs: []RunDoc{}, Unread: nonNil(r.Unread), Last: []HostDoc{}, Missing: nonNil(r.Missing)}
 	if len(r.Runs) > 0 {
 		d.Verdict = string(r.Runs[len(r.Runs)-1].Verdict())
 	}

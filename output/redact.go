@@ -1,4 +1,4 @@
-package report
+package output
 
 import (
 	"net/url"
@@ -6,9 +6,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-
-	"github.com/k3sconf/k3sconf/profile"
-	"github.com/k3sconf/k3sconf/resolve"
 )
 
 // Redacted replaces a secret in output.
@@ -40,8 +37,10 @@ type Redactor struct {
 	// the secret ones, for typos.
 	flags       map[string]flagInfo
 	secretFlags []string
-	// learn, while NewRedactor collects, records the values the word rules hide.
+	// learn, while the word rules collect (LearnInside, LearnArgv), records the values
+	// they hide; seen, while a face teaches, the values already recorded.
 	learn map[string]bool
+	seen  map[string]bool
 	// typos caches the typo rule (Redactor.typo).
 	mu    sync.Mutex
 	typos map[string]bool
@@ -128,75 +127,83 @@ func (r *Redactor) addValue(s string, seen map[string]bool) {
 		return
 	}
 	r.secrets = append(r.secrets, s)
+	// A copy of the secret in lower case ("lowercased (X → x)", as node-name is) is the
+	// secret too.
+	if low := strings.ToLower(s); low != s && !seen[low] && !plainWord(low) {
+		seen[low] = true
+		r.secrets = append(r.secrets, low)
+	}
 }
 
-// NewRedactor collects every secret value in the result; with show set it redacts nothing.
-func NewRedactor(res *resolve.Result, show bool) *Redactor {
-	r := NewTextRedactor(show)
-	if show {
-		return r
+// Flag tells the redactor a flag of the command the text is about (each of its names,
+// aliases included): a secret flag's value is hidden whole (only the credentials for a
+// URL-valued one), a switch takes no value. The first call replaces the default secret
+// flags the typo rule compares with (k3s's and RKE2's) by the command's own. A face that
+// knows a product's flag catalog (the node's, from its profile) calls it for every flag
+// before it teaches values.
+func (r *Redactor) Flag(name string, secret, isBool bool) {
+	if !r.on {
+		return
 	}
-	r.flags = map[string]flagInfo{}
-	r.secretFlags = r.secretFlags[:0]
-	for _, k := range res.Keys {
-		for _, n := range k.Flag.Names() {
-			r.flags[n] = newFlagInfo(n, k.Flag.Secret, k.Flag.Type == profile.Bool)
-			if k.Flag.Secret {
-				r.secretFlags = append(r.secretFlags, n)
-			}
-		}
+	if r.flags == nil {
+		r.flags = map[string]flagInfo{}
+		r.secretFlags = r.secretFlags[:0]
 	}
-	seen := map[string]bool{}
-	visit := func(name string, a *resolve.Assignment) {
-		if !a.Secret() {
-			// Credentials inside other values: URL passwords, NAME=VALUE items. The raw
-			// text is most often the value itself: the same words teach the same secrets.
-			r.collect(a.Value, seen)
-			if a.Raw != a.Value {
-				r.collect(a.Raw, seen)
-			}
-			for _, v := range a.Items {
-				r.collect(v, seen)
-			}
-			return
-		}
-		r.add(name, a.Value, seen)
-		r.add(name, a.Raw, seen)
-		for _, it := range a.Items {
-			r.add(name, it, seen)
-		}
+	r.flags[name] = newFlagInfo(name, secret, isBool)
+	if secret {
+		r.secretFlags = append(r.secretFlags, name)
 	}
-	for _, k := range res.Keys {
-		for _, a := range k.History {
-			visit(k.Name(), a)
-		}
+}
+
+// Learn teaches the redactor a secret value it was handed whole: the value of the named
+// flag or variable (its URL password only, for a URL-valued name). Unlike AddSecret it
+// leaves the values unsorted until Done: a face teaching thousands calls Done once.
+func (r *Redactor) Learn(name, v string) {
+	if !r.on {
+		return
 	}
-	for _, a := range res.Stray {
-		visit(strings.TrimSuffix(strings.TrimLeft(a.Name, "-"), ":"), a)
+	r.add(name, v, r.seenSet())
+}
+
+// LearnInside teaches the secrets inside a value that is not secret as a whole: URL
+// passwords and the VALUE of secret NAME=VALUE words (an argv word, a pass-through item).
+func (r *Redactor) LearnInside(v string) {
+	if !r.on {
+		return
 	}
-	for _, ev := range res.Env {
-		for _, a := range ev.Assignments {
-			visit(ev.Name, a)
-		}
+	r.collect(v, r.seenSet())
+}
+
+// LearnArgv teaches the values of secret flags in input words (the word after
+// --agent-tokn, the value in '--token X'), read by the argv rules.
+func (r *Redactor) LearnArgv(words []string) {
+	if !r.on {
+		return
 	}
-	// A secret flag whose value k3s never parsed (it sits inside a word k3s rejected, such
-	// as one ${VAR} holding "--token x --server y", or after a typo of the flag) is in no
-	// assignment: find it in the input words (command-line words, stray assignments,
-	// environment values) by the word rules, never in prose, and redact it wherever it
-	// appears.
-	words := make([]string, 0, len(res.Args))
-	for _, a := range res.Args {
-		words = append(words, a.Value)
+	r.collectArgv(words, r.seenSet())
+}
+
+// Done ends teaching (Learn, LearnInside, LearnArgv): the values learnt are put longest
+// first, as the redactor replaces them. A redactor is used only after Done.
+func (r *Redactor) Done() {
+	if !r.on {
+		return
 	}
-	r.collectArgv(words, seen)
-	for _, a := range res.Stray {
-		// A stray name is a flag k3s does not know (config keys too: "agent-tokn:").
-		name := "--" + strings.TrimSuffix(strings.TrimSuffix(strings.TrimLeft(a.Name, "-"), ":"), "+")
-		r.collectArgv([]string{name, a.Value}, seen)
-		r.collectArgv([]string{name, a.Raw}, seen)
-	}
+	r.seen = nil
 	r.sortSecrets()
-	return r
+}
+
+func (r *Redactor) seenSet() map[string]bool {
+	if r.seen == nil {
+		r.seen = map[string]bool{}
+		for _, s := range r.secrets {
+			r.seen[s] = true
+		}
+		for s := range r.plain {
+			r.seen[s] = true
+		}
+	}
+	return r.seen
 }
 
 // Value redacts a value of the named flag or variable: all of it for tokens and keys, only

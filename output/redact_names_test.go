@@ -1,43 +1,6 @@
-package report
+package output
 
-import (
-	"testing"
-
-	"github.com/k3sconf/k3sconf/profile"
-)
-
-// TestSecretNameProfiles: for every flag of the k3s and RKE2 profiles the name rule agrees
-// with the profile's secret flags, but for the listed names (the profile decides for its
-// own flags; the rule is for names no profile lists). No flag that is not secret is a
-// typo of a secret one (the typo rule would hide its value).
-func TestSecretNameProfiles(t *testing.T) {
-	exceptions := map[string]string{
-		"t":                     "the alias of token: secret by the profile",
-		"datastore-endpoint":    "a URL: only its password is secret (urlValuedName)",
-		"etcd-s3-config-secret": "names a Kubernetes Secret holding the S3 settings: the name is shown",
-		"s3-config-secret":      "etcd-snapshot's spelling of etcd-s3-config-secret",
-	}
-	r := NewTextRedactor(false)
-	checked := 0
-	for _, p := range []*profile.Profile{profile.K3s(), profile.RKE2()} {
-		for _, c := range p.Commands {
-			for _, f := range c.Flags {
-				for _, n := range f.Names() {
-					checked++
-					if _, ok := exceptions[n]; !ok && SecretName(n) != f.Secret {
-						t.Errorf("%s %s --%s: SecretName %v, the profile says secret=%v", p.Name, c.Name, n, SecretName(n), f.Secret)
-					}
-					if !f.Secret && nearMiss(n, r.secretFlags) {
-						t.Errorf("%s %s --%s is not secret but a typo of a secret flag by the typo rule", p.Name, c.Name, n)
-					}
-				}
-			}
-		}
-	}
-	if checked < 300 {
-		t.Fatalf("only %d flag names checked", checked)
-	}
-}
+import "testing"
 
 // TestSecretName: the rule on the names of kubespray's variables
 // (kubernetes-sigs/kubespray 46dbdd39: roles/*/defaults, inventory/sample), Kubernetes

@@ -1,6 +1,4 @@
-package report
-
-import "github.com/k3sconf/k3sconf/resolve"
+package output
 
 // SchemaVersion is the version of the JSON output contract shared by every document
 // (docs/json.md). Version 2 put every document in one envelope and changed the shapes of
@@ -12,10 +10,10 @@ const SchemaVersion = 2
 // of a document struct (without a json tag) and encoding/json writes its fields first:
 //
 //	type FleetDoc struct {
-//		report.Envelope
+//		output.Envelope
 //		Nodes []NodeDoc `json:"nodes"`
 //	}
-//	doc := FleetDoc{Envelope: report.NewEnvelope("k3s", "fleet", "fleet")}
+//	doc := FleetDoc{Envelope: output.NewEnvelope("k3s", "fleet", "fleet")}
 //
 // Command is the product's subcommand (server, agent, etcd-snapshot) for documents about
 // one node; for documents that are not about one node (compose, fleet, kubespray) it is the
@@ -33,10 +31,4 @@ type Envelope struct {
 // NewEnvelope is the envelope of a document at the current SchemaVersion.
 func NewEnvelope(product, command, document string) Envelope {
 	return Envelope{SchemaVersion: SchemaVersion, Product: product, Command: command, Document: document}
-}
-
-// EnvelopeOf is the envelope of a document about one resolved node: its product and the
-// subcommand in its argv.
-func EnvelopeOf(res *resolve.Result, document string) Envelope {
-	return NewEnvelope(res.Product, res.Command, document)
 }

@@ -1,10 +1,6 @@
-package report
+package output
 
-import (
-	"strings"
-
-	"github.com/k3sconf/k3sconf/resolve"
-)
+import "strings"
 
 // The word rules of the Redactor (docs/secrets.md): text is redacted where it quotes
 // input, one word (a run of non-blank bytes) at a time, never by replacing a substring of
@@ -26,6 +22,7 @@ func (r *Redactor) nameKind(name string) (kind, bool) {
 	if name == "" {
 		return notSecret, false
 	}
+	name = skeleton(name)
 	if name[0] != '-' && !couldBeSecret(name) {
 		// Not a flag word, and no secret word's last letter: the common case (a
 		// pass-through key, a YAML key), decided without a map lookup.
@@ -97,8 +94,10 @@ func isName(s string) bool {
 	return true
 }
 
+// isNameByte: a byte of a name; a byte of a non-ASCII letter too, as a name may be spelt
+// with a look-alike letter (skeleton).
 func isNameByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.' || c == '+'
+	return c >= 0x80 || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.' || c == '+'
 }
 
 // redactAs redacts one value of the kind; a switch ("true") or an empty value stays.
@@ -128,18 +127,15 @@ func (r *Redactor) Scrub(s string) string {
 	return r.text(s, false, nil)
 }
 
-// Reason redacts why an assignment has its outcome. A reason k3sconf rendered from its own
-// record of the config entry that replaced it (Assignment.Reason empty) quotes only that
-// entry's key and position: only the distinctive secrets are looked for. Any other reason
-// may quote input and goes through Scrub.
-func (r *Redactor) Reason(a *resolve.Assignment) string {
-	if !r.on {
-		return a.Why()
+// Known redacts text k3sconf rendered itself from its own records, that quotes no input
+// but may hold a value the node sets (a reason "replaced by KEY: at FILE:LINE:COLUMN"):
+// only the distinctive secrets are looked for. Text that may quote input goes through
+// Scrub.
+func (r *Redactor) Known(s string) string {
+	if !r.on || s == "" {
+		return s
 	}
-	if a.Reason == "" {
-		return r.known(a.Why())
-	}
-	return r.Scrub(a.Reason)
+	return r.known(s)
 }
 
 // Argv redacts a command line given as words (argv, node-args, a compose command): the
@@ -187,6 +183,8 @@ func (r *Redactor) Key(s string) string {
 type pend struct {
 	k    kind
 	name string
+	// quoted: the name was a key ("name": or name:), after which a quoted word is a value.
+	quoted bool
 	// until: the value is quoted with this byte and goes on to the word that closes it.
 	until byte
 }
@@ -247,6 +245,7 @@ func (r *Redactor) text(s string, argv bool, carry *pend) string {
 	// "/usr/local/bin/k3s server --token x …"): inside a double-quoted span that starts with
 	// an absolute path the words are argv words.
 	cmdline := false
+	prev := ""
 	i := 0
 	for i < len(s) {
 		j := i
@@ -258,7 +257,13 @@ func (r *Redactor) text(s string, argv bool, carry *pend) string {
 			if !argv && !cmdline && strings.HasPrefix(w, "\"/") {
 				cmdline = true
 			}
-			nw := r.word(w, argv || cmdline, &pending)
+			var nw string
+			if eq, ok := r.blankAssignment(w, prev, &pending); ok {
+				nw = eq
+			} else {
+				nw = r.word(w, argv || cmdline, &pending)
+			}
+			prev = w
 			if t := strings.TrimRight(w, ";:,."); cmdline && len(t) > 1 && t[len(t)-1] == '"' {
 				cmdline = false
 			}
@@ -322,6 +327,13 @@ func (r *Redactor) mayQuote(s string) bool {
 				// and it starts after a blank or an opener, where nameStart stops too).
 				return lastSecret
 			}
+			if j := i; j > 0 && s[j-1] == ' ' {
+				// NAME = VALUE, blanks around '=' (ini, properties, a pass-through item).
+				for j > 0 && s[j-1] == ' ' {
+					j--
+				}
+				return secretAt(nameStart(j), j)
+			}
 			return secretAt(nameStart(i), i)
 		case ':':
 			if i+2 < len(s) && s[i+1] == '/' && s[i+2] == '/' {
@@ -336,7 +348,7 @@ func (r *Redactor) mayQuote(s string) bool {
 				return (st == 0 || isBlank(s[st-1]) || isOpener[s[st-1]]) && secretAt(st, i)
 			}
 		case '-':
-			if i == 0 || isBlank(s[i-1]) || isOpener[s[i-1]] {
+			if i == 0 || isBlank(s[i-1]) || isOpener[s[i-1]] || s[i-1] == '=' {
 				e := i
 				for e < len(s) && isNameByte(s[e]) {
 					e++
@@ -344,7 +356,15 @@ func (r *Redactor) mayQuote(s string) bool {
 				return secretAt(i, e)
 			}
 		default: // "registry_password": — the key ends before the quote
-			return i+1 < len(s) && s[i+1] == ':' && secretAt(nameStart(i), i)
+			if i+1 < len(s) && s[i+1] == ':' {
+				return secretAt(nameStart(i), i)
+			}
+			// "K3S_TOKEN value": an environment line quoted without its '='.
+			e := i + 1
+			for e < len(s) && isNameByte(s[e]) {
+				e++
+			}
+			return e < len(s) && s[e] == ' ' && envName(s[i+1:e]) && secretAt(i+1, e)
 		}
 		return false
 	}
@@ -353,9 +373,9 @@ func (r *Redactor) mayQuote(s string) bool {
 	skip := func(i int, c byte) bool {
 		switch c {
 		case '-':
-			return i > 0 && !isBlank(s[i-1]) && !isOpener[s[i-1]]
+			return i > 0 && !isBlank(s[i-1]) && !isOpener[s[i-1]] && s[i-1] != '='
 		case '"', '\'':
-			return i+1 >= len(s) || s[i+1] != ':'
+			return i+1 >= len(s) || (s[i+1] != ':' && !(s[i+1] >= 'A' && s[i+1] <= 'Z'))
 		}
 		return false
 	}
@@ -395,7 +415,7 @@ func (r *Redactor) word(w string, argv bool, pending *pend) string {
 		lo++
 	}
 	if pending.k == notSecret && (lo == hi || w[lo] != '-') && w[len(w)-1] != ':' &&
-		strings.IndexByte(w, '=') < 0 && !strings.Contains(w, "://") {
+		strings.IndexByte(w, '=') < 0 && !strings.Contains(w, "://") && (lo == 0 || lo == hi || w[lo] < 'A' || w[lo] > 'Z') {
 		return w // no rule applies
 	}
 	for hi > lo && isCloser[w[hi-1]] {
@@ -416,7 +436,8 @@ func (r *Redactor) word(w string, argv bool, pending *pend) string {
 			*pending = pend{k: p.k, name: p.name, until: q}
 			return w[:1] + Redacted
 		}
-		if core != "" && (argv || r.plain[core] || valueLike(core)) {
+		quoted := (w[0] == '"' || w[0] == '\'') && p.quoted
+		if core != "" && (argv || quoted || r.plain[core] || valueLike(core)) {
 			if red := r.hide(p.k, p.name, core); red != core {
 				return w[:lo] + red + w[hi:]
 			}
@@ -428,7 +449,24 @@ func (r *Redactor) word(w string, argv bool, pending *pend) string {
 		key := strings.HasPrefix(w[hi:], ":") || strings.HasPrefix(w[hi:], "\":") || strings.HasPrefix(w[hi:], "':")
 		if strings.HasPrefix(core, "-") || key {
 			if k, isBool := r.nameKind(core); k != notSecret && !isBool {
-				*pending = pend{k: k, name: core}
+				// After a key ("registry_password": "x"), a quoted word is its value
+				// whatever it says.
+				*pending = pend{k: k, name: core, quoted: key}
+			}
+		} else if lo > 0 && (w[lo-1] == '"' || w[lo-1] == '\'') && hi == len(w) && envName(core) {
+			// "K3S_TOKEN value": an environment line quoted without its '=' (systemd
+			// ignores it): the rest of the quoted span is the value.
+			if k, _ := r.nameKind(core); k != notSecret {
+				*pending = pend{k: k, name: core, until: w[lo-1]}
+			}
+		}
+	}
+	if i := strings.LastIndexByte(core, '='); i >= 0 && i+1 < len(core) && core[i+1] == '-' {
+		// --kubelet-arg=--registry-password: a pass-through flag whose value is the next
+		// word.
+		if n := core[i+1:]; isName(strings.TrimLeft(n, "-")) {
+			if k, isBool := r.nameKind(n); k != notSecret && !isBool {
+				*pending = pend{k: k, name: n}
 			}
 		}
 	}
@@ -628,4 +666,46 @@ func (r *Redactor) hide(k kind, name, v string) string {
 		}
 	}
 	return red
+}
+
+// blankAssignment redacts the value of NAME = VALUE written with blanks around '=' (an ini
+// or properties line, "oidc-client-secret = x" in a pass-through item): w is "=" or
+// "=VALUE" after a secret NAME (prev), or prev is "NAME=" and w the value.
+func (r *Redactor) blankAssignment(w, prev string, pending *pend) (string, bool) {
+	if prev == "" || pending.k != notSecret || w == "" {
+		return "", false
+	}
+	name := strings.TrimLeft(prev, openers)
+	if w[0] == '=' {
+		if strings.HasSuffix(name, "=") {
+			return "", false
+		}
+	} else if strings.HasSuffix(name, "=") && strings.Count(name, "=") == 1 {
+		name = strings.TrimSuffix(name, "=")
+	} else {
+		return "", false
+	}
+	if i := strings.LastIndexAny(name, "=,;"); i >= 0 {
+		name = name[i+1:]
+	}
+	if !isName(skeleton(name)) {
+		return "", false
+	}
+	k, isBool := r.nameKind(name)
+	if k == notSecret || isBool {
+		return "", false
+	}
+	if w == "=" {
+		*pending = pend{k: k, name: name}
+		return w, true
+	}
+	v := strings.TrimPrefix(w, "=")
+	hi := len(v)
+	for hi > 0 && isCloser[v[hi-1]] {
+		hi--
+	}
+	if hi == 0 {
+		return "", false
+	}
+	return w[:len(w)-len(v)] + r.hide(k, name, v[:hi]) + v[hi:], true
 }

@@ -1,0 +1,88 @@
+package report
+
+import (
+	"strings"
+
+	"github.com/k3sconf/k3sconf/output"
+	"github.com/k3sconf/k3sconf/profile"
+	"github.com/k3sconf/k3sconf/resolve"
+)
+
+// NewRedactor is the redactor of a resolved node: it knows the command's flags (which are
+// secret, which are switches, from the profile) and every secret value the node sets; with
+// show set it redacts nothing. The rules themselves are [output.Redactor]'s.
+func NewRedactor(res *resolve.Result, show bool) *output.Redactor {
+	r := output.NewTextRedactor(show)
+	if show {
+		return r
+	}
+	for _, k := range res.Keys {
+		for _, n := range k.Flag.Names() {
+			r.Flag(n, k.Flag.Secret, k.Flag.Type == profile.Bool)
+		}
+	}
+	visit := func(name string, a *resolve.Assignment) {
+		if !a.Secret() {
+			// Credentials inside other values: URL passwords, NAME=VALUE items. The raw
+			// text is most often the value itself: the same words teach the same secrets.
+			r.LearnInside(a.Value)
+			if a.Raw != a.Value {
+				r.LearnInside(a.Raw)
+			}
+			for _, v := range a.Items {
+				r.LearnInside(v)
+			}
+			return
+		}
+		r.Learn(name, a.Value)
+		r.Learn(name, a.Raw)
+		for _, it := range a.Items {
+			r.Learn(name, it)
+		}
+	}
+	for _, k := range res.Keys {
+		for _, a := range k.History {
+			visit(k.Name(), a)
+		}
+	}
+	for _, a := range res.Stray {
+		visit(strings.TrimSuffix(strings.TrimLeft(a.Name, "-"), ":"), a)
+	}
+	for _, ev := range res.Env {
+		for _, a := range ev.Assignments {
+			visit(ev.Name, a)
+		}
+	}
+	// A secret flag whose value k3s never parsed (it sits inside a word k3s rejected, such
+	// as one ${VAR} holding "--token x --server y", or after a typo of the flag) is in no
+	// assignment: find it in the input words (command-line words, stray assignments,
+	// environment values) by the word rules, never in prose, and redact it wherever it
+	// appears.
+	words := make([]string, 0, len(res.Args))
+	for _, a := range res.Args {
+		words = append(words, a.Value)
+	}
+	r.LearnArgv(words)
+	for _, a := range res.Stray {
+		// A stray name is a flag k3s does not know (config keys too: "agent-tokn:").
+		name := "--" + strings.TrimSuffix(strings.TrimSuffix(strings.TrimLeft(a.Name, "-"), ":"), "+")
+		r.LearnArgv([]string{name, a.Value})
+		r.LearnArgv([]string{name, a.Raw})
+	}
+	r.Done()
+	return r
+}
+
+// reason redacts why an assignment has its outcome. A reason k3sconf rendered from its own
+// record of the config entry that replaced it (Assignment.Reason empty) quotes only that
+// entry's key and position: only the distinctive secrets are looked for. Any other reason
+// may quote input and goes through Scrub.
+func reason(red *output.Redactor, a *resolve.Assignment) string {
+	if !red.On() {
+		return a.Why()
+	}
+	if a.Reason == "" {
+		return red.Known(a.Why())
+	}
+	return red.Scrub(a.Reason)
+}
