@@ -59,7 +59,7 @@ func Example_library() {
 	//    replaced /etc/rancher/k3s/config.yaml:1:24 replaced by write-kubeconfig-mode: at /etc/rancher/k3s/config.yaml.d/10-mode.yaml:1:24: a later config file wins
 	//    overridden /etc/rancher/k3s/config.yaml.d/10-mode.yaml:1:24 overridden by --write-kubeconfig-mode at /etc/systemd/system/k3s.service:2:37: for a single-value flag the last occurrence wins; k3s puts config-file values before the command line, so the command line wins
 	//    applied /etc/systemd/system/k3s.service:2:37 the last occurrence of a single-value flag wins
-	// findings: 0 errors: false
+	// findings: 1 errors: false
 	// logs.level = DEBUG from helmchartconfig-valuescontent traefik-config.yaml:9:7
 	// container_manager = crio from group_vars kubespray/testdata/inv/group_vars/k8s_cluster/k8s-cluster.yml:3:1
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/k3sconf/k3sconf/diag"
+	"github.com/k3sconf/k3sconf/profile"
 	"github.com/k3sconf/k3sconf/report"
 )
 
@@ -442,11 +443,24 @@ func (a *analysis) components() {
 		key := "disable"
 		if a.servers[0].Product == "rke2" {
 			key = rke2ComponentKey(c)
+			base := strings.Fields(c)[0]
+			for _, s := range without {
+				if slices.Contains(splitItems(keyList(s, "disable"), true), base) {
+					key = "disable"
+				}
+			}
+		}
+		base := strings.Fields(c)[0]
+		fix := fmt.Sprintf("disable it on every server or on none: %s on %s (%s)", key, with[0].Name, source(with[0], key))
+		if key == "disable" && a.servers[0].Product == "rke2" {
+			// Packaged components are not synced between servers: each server's own
+			// files decide, so the fix is on the servers, not on one (issue 29).
+			fix = fmt.Sprintf("disable it on every server or on none: add %s to disable on %s, or remove it from disable on %s; then restart each server you changed", base, names2(with), names2(without))
 		}
 		f := newFinding(diag.Warning, "component-differs",
-			fmt.Sprintf("%s is deployed by %s but not by %s: every server's deploy controller writes the manifests it does not disable, so %s comes back whenever %s starts",
-				c, names2(with), names2(without), c, names2(with)),
-			fmt.Sprintf("disable it on every server or on none: %s on %s (%s)", key, with[0].Name, source(with[0], key)))
+			fmt.Sprintf("%s is deployed by %s but not by %s: packaged components are not synced between servers, every server's deploy controller writes the manifests it does not disable, so %s comes back whenever %s starts",
+				c, names2(with), names2(without), base, names2(with)),
+			fix)
 		f.Pos = sourcePos(with[0], key)
 		for _, s := range a.servers {
 			f.set(s, key, displayKey(s, key))
@@ -477,10 +491,19 @@ func rke2Components(s *Node) []string {
 	}
 	ing := splitItems(keyList(s, "ingress-controller"), true)
 	if len(ing) == 0 {
-		// Unset: traefik, or ingress-nginx where its HelmChart is already deployed (a
-		// runtime choice each server makes by itself).
-		ing = []string{"(default ingress: traefik or ingress-nginx)"}
-		out = append(out, ing[0])
+		// Unset: the release's default (profile's release facts: ingress-nginx before
+		// v1.36, the flag's default from v1.31; from v1.36 traefik, or ingress-nginx where
+		// its HelmChart is already deployed, a choice each server makes by itself). The
+		// server's own disable list still applies: packaged components are not synced
+		// between servers, each server's files decide (issue 29).
+		if f := profile.RKE2().FactAt("default ingress-controller", s.Release); f != nil && f.Value[0] == "traefik" {
+			add("rke2-traefik")
+			if !slices.Contains(disabled, "rke2-ingress-nginx") {
+				out = append(out, legacyIngressNginx)
+			}
+		} else {
+			add("rke2-ingress-nginx")
+		}
 	} else {
 		for _, c := range ing {
 			if c != "none" {
@@ -496,6 +519,11 @@ func rke2Components(s *Node) []string {
 	}
 	return out
 }
+
+// legacyIngressNginx is what an RKE2 v1.36 server without ingress-controller deploys besides
+// (or instead of) traefik: rancher/rke2 003f022f8 keeps ingress-nginx where its HelmChart
+// is already deployed, an upgraded cluster.
+const legacyIngressNginx = "rke2-ingress-nginx (kept by default where its HelmChart is already deployed)"
 
 func rke2ComponentKey(c string) string {
 	switch {

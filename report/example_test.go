@@ -31,4 +31,7 @@ func ExampleExplain() {
 	//
 	//   what to do:
 	//   - K3S_TOKEN (/etc/systemd/system/k3s.service:2:13) is ignored because the config file sets the flag (/etc/rancher/k3s/config.yaml:1:8), and config values are passed as arguments. Set the value in the config file, or remove it there to let the variable count; then `systemctl restart k3s`.
+	//
+	//   warning[env-shadowed] K3S_TOKEN sets token, but token: at /etc/rancher/k3s/config.yaml:1:8 sets it too and wins (k3s uses a flag's variable only when no argument sets it, and config-file values are passed as arguments), so k3s runs with config's value, not the variable's (both hidden)
+	//     fix: set the value in /etc/rancher/k3s/config.yaml (or remove token: there so the variable decides), then `systemctl daemon-reload && systemctl restart k3s`
 }

@@ -37,6 +37,12 @@ type checkRule struct {
 	message string
 	// backports are the older minor lines that got the change, minor → first patch.
 	backports map[int]int
+	// untilBackports are the older minor lines where the check went away earlier than
+	// until, minor → first patch without it.
+	untilBackports map[int]int
+	// agentPart: the check is made by the server's agent part after the server part
+	// started (pkg/agent/run.go run), not by the kubelet.
+	agentPart bool
 	// removal names a removal row of profile/data/flag-releases.tsv: the check is k3s's
 	// refusal of a deprecated flag, made from the row's fatal_from until its removal (since
 	// and until come from the row, so the releases are in one place), and source is read at
@@ -125,6 +131,13 @@ var checkRules = []checkRule{
 	{id: "join-token-format", message: "… failed to validate token: invalid token CA hash length | invalid token format", source: "pkg/cluster/bootstrap.go:131 → pkg/clientaccess/token.go:239,251", phase: PhaseStart},
 	{id: "join-url", message: "… failed to validate token: Invalid server url, failed to parse: … | only https:// URLs are supported, invalid scheme: …", source: "pkg/cluster/bootstrap.go:131 → pkg/clientaccess/token.go:367,371", phase: PhaseStart},
 	{id: "server-ignored", message: "(no message: k3s starts alone on kine/sqlite)", source: "pkg/cluster/managed.go:99 (no managed datastore without a token: kine on sqlite)", phase: PhaseStart},
+	// pkg/agent/run.go run: the agent part of a server (after the server part started)
+	{id: "ip-family-service", message: "cluster-cidr: […] and service-cidr: […], must share the same IP version (IPv4, IPv6 or dual-stack)", source: "pkg/agent/run.go:82", since: "v1.24.0", backports: map[int]int{23: 7},
+		commit: "314e3f56d (#5492, 2022-05-03; rancher/rke2 v1.24.1+rke2r1's k3s 491aa11e1068 has it, v1.23.6+rke2r2's 3d425e5d2030 not; the release-1.23 backport validated on v1.23.6+k3s-2f22703c, k3s-io/k3s#5491)", phase: PhaseAfterStart, agentPart: true},
+	{id: "ip-family-node-strict", message: "cluster-cidr: […] and node-ip: […], must share the same IP version (IPv4, IPv6 or dual-stack)", source: "pkg/agent/run.go run at 314e3f56d (node-ip autodetected as one IPv4 address)", since: "v1.24.0", until: "v1.24.4", backports: map[int]int{23: 7}, untilBackports: map[int]int{23: 10},
+		commit: "314e3f56d (#5492) until d90ba3035 (#5918, 2022-07-29: rancher/rke2 v1.24.4+rke2r1's k3s 7d6982d1fab6 has it, v1.24.3+rke2r1's 4f4cf18fb6a4 not; the release-1.23 backport k3s-io/k3s#5943 was reproduced on v1.23.9+k3s1 and validated on the 1.23 branch for v1.23.10)", phase: PhaseAfterStart, agentPart: true},
+	{id: "ip-family-node", message: "cluster-cidr: […] and node-ip: […], must share the same IP version (IPv4, IPv6 or dual-stack)", source: "pkg/agent/run.go:87", since: "v1.24.4", backports: map[int]int{23: 10},
+		commit: "d90ba3035 (#5918, 2022-07-29)", phase: PhaseAfterStart, agentPart: true},
 	// the kubelet k3s runs in-process (pkg/executor/embed/embed.go:209: "kubelet exited")
 	{id: "kubelet-node-ip", message: "bad --node-ip \"…\": must contain either a single IP or a dual-stack pair of IPs | dual-stack node IP cannot include '0.0.0.0' or '::'", source: "pkg/executor/embed/embed.go:209 (k8s.io/component-helpers/node/util ParseNodeIPArgument)", phase: PhaseAfterStart},
 	{id: "kubelet-node-label", message: "invalid argument \"…\" for \"--node-labels\" flag: malformed pair, expect string=string", source: "pkg/executor/embed/embed.go:209 (k8s.io/component-base/cli/flag MapStringString)", phase: PhaseAfterStart},
@@ -132,8 +145,8 @@ var checkRules = []checkRule{
 	{id: "snapshot-save-args", message: "this command does not take any arguments", source: "pkg/cli/etcdsnapshot/etcd_snapshot.go:113", commit: "e998cd110 (2021-05)", phase: PhaseStart},
 	{id: "snapshot-delete-names", message: "no snapshots given for removal", source: "pkg/cli/etcdsnapshot/etcd_snapshot.go:158", commit: "e998cd110 (2021-05)", phase: PhaseStart},
 	{id: "snapshot-ls-format", message: "invalid output format: …", source: "pkg/cli/etcdsnapshot/etcd_snapshot.go:214", since: "v1.23.5", commit: "40a46e141 (2022-02-25, main on v1.23.4)", phase: PhaseStart},
-	{id: "snapshot-token", message: "open …/server/token: no such file or directory", source: "pkg/cli/etcdsnapshot/etcd_snapshot.go:84", since: "v1.30.0", commit: "fe465cc83 (2024-03-28)", phase: PhaseStart},
-	{id: "snapshot-join-token", message: "invalid token CA hash length | invalid token format | only https:// URLs are supported, invalid scheme: …", source: "pkg/cli/etcdsnapshot/etcd_snapshot.go:90 → pkg/clientaccess/token.go:239,251,367,371", since: "v1.30.0", commit: "fe465cc83 (2024-03-28)", phase: PhaseStart},
+	{id: "snapshot-token", message: "open …/server/token: no such file or directory", source: "pkg/cli/etcdsnapshot/etcd_snapshot.go:84", since: "v1.29.4", commit: "fe465cc83 (2024-04-09 on main; rancher/rke2 v1.29.4+rke2r1 names k3s 94e29e2ef5d7, which has it, v1.29.3+rke2r1 names bba3e3c66b22, which does not)", phase: PhaseStart},
+	{id: "snapshot-join-token", message: "invalid token CA hash length | invalid token format | only https:// URLs are supported, invalid scheme: …", source: "pkg/cli/etcdsnapshot/etcd_snapshot.go:90 → pkg/clientaccess/token.go:239,251,367,371", since: "v1.29.4", commit: "fe465cc83 (2024-04-09 on main; rancher/rke2 v1.29.4+rke2r1 names k3s 94e29e2ef5d7, which has it, v1.29.3+rke2r1 names bba3e3c66b22, which does not)", phase: PhaseStart},
 }
 
 // rule finds a check's rule; a missing id is a bug in validate.go (TestCheckRules).
@@ -149,6 +162,14 @@ func ruleByID(id string) *checkRule {
 // releases renders the rule's release range for messages and JSON.
 func (c *checkRule) releases() string {
 	switch {
+	case c.since != "" && c.until != "" && (len(c.backports) > 0 || len(c.untilBackports) > 0):
+		var bs []string
+		for minor := 40; minor > 0; minor-- {
+			if p, ok := c.backports[minor]; ok {
+				bs = append(bs, fmt.Sprintf("v1.%d.%d to before v1.%d.%d", minor, p, minor, c.untilBackports[minor]))
+			}
+		}
+		return c.since + " to before " + c.until + " (and " + strings.Join(bs, ", ") + ")"
 	case c.since != "" && c.until != "":
 		return c.since + " to before " + c.until
 	case c.since != "" && len(c.backports) > 0:
@@ -185,6 +206,9 @@ func (c *checkRule) applies(beh profile.Behaviour) bool {
 	if c.until != "" {
 		u, _ := profile.ParseVersion(c.until)
 		if !v.Less(u) {
+			return false
+		}
+		if p, ok := c.untilBackports[v.Minor]; ok && v.Major == 1 && v.Patch >= p {
 			return false
 		}
 	}

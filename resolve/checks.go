@@ -40,6 +40,8 @@ func (r *resolver) checks() {
 	r.checkRKE2Profile()
 	r.checkDeprecatedFlags()
 	r.checkComponentFlags()
+	r.checkAdmissionPlugins()
+	r.checkOverridden()
 }
 
 // kubeletLabels and kubeletLabelNamespaces are what the kubelet lets a node set on itself in
@@ -420,9 +422,22 @@ func (r *resolver) checkCommandLine(cmd *profile.Command) {
 							harmless[d.Pos] = true
 							continue
 						}
+						// One mistake, one finding: the error replaces the positional-argument
+						// warning at the same word (issue 29).
+						harmless[d.Pos] = true
+						msg := fmt.Sprintf("a second %q on the command line, so every flag after it is ignored", t.text)
+						hint := fmt.Sprintf("remove the second %q from ExecStart: %s", t.text, fmt.Sprintf(r.p.ExecStartEdit, r.serviceName()))
+						if r.p.Name == "k3s" {
+							// install.sh setup_env (k3s-io/k3s at 66a14f0e8) runs `eval set --
+							// ${INSTALL_K3S_EXEC} "$@"` and takes the first word as the command
+							// only when it does not start with "-"; otherwise it puts server (or
+							// agent, with K3S_URL) in front, and a command word later in
+							// INSTALL_K3S_EXEC stays where it was.
+							msg = fmt.Sprintf("a second %q on the command line: the install script takes the command from the first word of INSTALL_K3S_EXEC (and its arguments) and, when that word is a flag, puts %q in front, so %q appears twice and every flag after the second one is ignored", t.text, t.text, t.text)
+							hint = fmt.Sprintf("write %q as the first word of INSTALL_K3S_EXEC (INSTALL_K3S_EXEC=\"%s --flag …\"), or leave it out there, and re-run the install script; or remove the second %q with `systemctl edit --full %s`", t.text, t.text, t.text, r.serviceName())
+						}
 						r.diag(diag.Diagnostic{Severity: diag.Error, Code: "cli-repeated-command", Pos: d.Pos,
-							Message: fmt.Sprintf("a second %q on the command line: the install script adds the command when INSTALL_K3S_EXEC starts with a flag, so %q appears twice and every flag after the second one is ignored", t.text, t.text),
-							Hint:    fmt.Sprintf("remove the second %q from ExecStart: %s", t.text, fmt.Sprintf(r.p.ExecStartEdit, r.serviceName()))})
+							Message: msg, Hint: hint})
 					}
 				}
 			}
@@ -442,7 +457,20 @@ func (r *resolver) checkCommandLine(cmd *profile.Command) {
 				if !strings.HasPrefix(flagTok, "-") || strings.Contains(flagTok, "=") || strings.HasPrefix(valTok, "-") || strings.HasPrefix(t.text, "-") || t.text == "server" || t.text == "agent" {
 					continue
 				}
-				if f := cmd.Lookup(strings.TrimLeft(flagTok, "-")); f != nil && f.Type == profile.StringSlice {
+				f := cmd.Lookup(strings.TrimLeft(flagTok, "-"))
+				if f != nil && f.Type != profile.Bool && valTok == "value" {
+					// "value" is urfave/cli's placeholder in `k3s server --help`
+					// ("--write-kubeconfig-mode value"), copied with the flag: the flag takes
+					// it as its value and the real value is the stray word. Removing the
+					// stray word would keep the placeholder (issue 29).
+					d.Message = fmt.Sprintf("%s takes the next word as its value, so it is %q (the placeholder `%s %s --help` prints), and %q after it is a positional argument: it and everything after it are ignored", flagTok, valTok, r.p.Program, r.res.Command, t.text)
+					if f.Name == "write-kubeconfig-mode" {
+						d.Message += "; k3s logs `Failed to set … to mode …: strconv.ParseInt: parsing \"value\": invalid syntax` and k3s.yaml keeps mode 0600 (pkg/server/server.go writeKubeConfig)"
+					}
+					d.Hint = fmt.Sprintf("remove the word \"value\": write '%s' '%s' in ExecStart: %s", flagTok, t.text, fmt.Sprintf(r.p.ExecStartEdit, r.serviceName()))
+					continue
+				}
+				if f != nil && f.Type == profile.StringSlice {
 					d.Message += fmt.Sprintf("; it reads like a second value of %s, but a flag takes one value per occurrence", flagTok)
 					d.Hint = fmt.Sprintf("give the value its own flag: '%s' '%s' in ExecStart: %s", flagTok, t.text, fmt.Sprintf(r.p.ExecStartEdit, r.serviceName()))
 				}

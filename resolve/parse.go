@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/k3sconf/k3sconf/diag"
 	"github.com/k3sconf/k3sconf/internal/fuzzy"
@@ -342,6 +343,9 @@ func suggestion(name string, cmd *profile.Command) string {
 
 // suggestHint proposes the closest flag name for a misspelt key.
 func suggestHint(name string, cmd *profile.Command) string {
+	if f := foldedFlag(name, cmd); f != "" && f != name {
+		return fmt.Sprintf("did you mean %q?", f)
+	}
 	best, bestD := "", max(2, len(name)/3+1)
 	for _, f := range cmd.Flags {
 		for _, n := range f.Names() {
@@ -359,6 +363,36 @@ func suggestHint(name string, cmd *profile.Command) string {
 		return fmt.Sprintf("did you mean %q?", best)
 	}
 	return fmt.Sprintf("remove the key, or check `k3s %s --help` for the flag you meant", cmd.Name)
+}
+
+// foldedFlag is the flag a key names in another spelling: the Go field of k3s's config
+// struct (NodeLabels, WriteKubeconfigMode, TLSSan; pkg/cli/cmds) or snake_case, with or
+// without a plural s. Case, "-" and "_" are dropped before comparing. "" when none matches.
+// Such a key is a rename, not a removal: removing it would lose the setting (issue 29).
+func foldedFlag(name string, cmd *profile.Command) string {
+	fold := func(s string) string {
+		return strings.Map(func(r rune) rune {
+			if r == '-' || r == '_' {
+				return -1
+			}
+			return unicode.ToLower(r)
+		}, s)
+	}
+	n := fold(name)
+	if n == "" {
+		return ""
+	}
+	for _, f := range cmd.Flags {
+		for _, fn := range f.Names() {
+			if len(fn) < 2 {
+				continue
+			}
+			if k := fold(fn); k == n || k+"s" == n {
+				return f.Name
+			}
+		}
+	}
+	return ""
 }
 
 // argvCommand is the command the argv names: the first word after the app-level flags, as

@@ -2,6 +2,8 @@ package resolve
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/k3sconf/k3sconf/diag"
 )
@@ -51,7 +53,19 @@ func (r *resolver) checkRKE2Profile() {
 	if k == nil || k.Source == nil {
 		return
 	}
-	if v, _ := k.Value.(string); v != "cis-1.23" {
+	v, _ := k.Value.(string)
+	if v != "cis-1.23" {
+		// Any other value validateProfile does not know is refused before RKE2 hands over
+		// to k3s (profile's "profile values" rows, by tag).
+		vals := r.p.FactAt("profile values", r.res.Version)
+		if v == "" || vals == nil || slices.Contains(vals.Value, v) {
+			return
+		}
+		msg := "invalid value provided for --profile flag"
+		r.diag(diag.Diagnostic{Severity: diag.Error, Code: "rke2-profile-removed", Pos: k.Source.Pos, Key: "profile",
+			Message: fmt.Sprintf("rke2 %s refuses to start: %q — this release's profiles are %s (%s)", releaseName(r.res.Version), msg, strings.Join(vals.Value, ", "), vals.Source),
+			Hint:    fmt.Sprintf("write profile: %s (the CIS profile of this release)", cisProfile(vals.Value))})
+		r.failAt(stageValidate, msg, k.Source.Pos)
 		return
 	}
 	f := r.p.FactAt("profile cis-1.23", r.res.Version)
@@ -60,7 +74,21 @@ func (r *resolver) checkRKE2Profile() {
 	}
 	msg := f.Value[0]
 	r.diag(diag.Diagnostic{Severity: diag.Error, Code: "rke2-profile-removed", Pos: k.Source.Pos, Key: "profile",
-		Message: fmt.Sprintf("rke2 %s refuses to start: %q — profile cis-1.23 was deprecated for cis and refused from v1.30.1 (%s)", releaseName(r.res.Version), msg, f.Source),
+		Message: fmt.Sprintf("rke2 %s refuses to start: %q — profile cis-1.23 was deprecated for cis and refused from v1.30.0 (%s)", releaseName(r.res.Version), msg, f.Source),
 		Hint:    "write profile: cis (the CIS profile for every Kubernetes version RKE2 supports)"})
 	r.failAt(stageValidate, msg, k.Source.Pos)
+}
+
+// cisProfile is the CIS profile to suggest among a release's profile values: cis where it
+// exists, else the release's versioned one.
+func cisProfile(vals []string) string {
+	if slices.Contains(vals, "cis") {
+		return "cis"
+	}
+	for _, v := range vals {
+		if strings.HasPrefix(v, "cis") {
+			return v
+		}
+	}
+	return vals[0]
 }

@@ -44,7 +44,9 @@ func (r *resolver) validate() {
 		// one port (k3s; RKE2 has them apart) runs without the agent.
 		resetNoAgent := r.boolValue("cluster-reset") && r.p.Name == "k3s"
 		if ok && !r.boolValue("disable-agent") && !resetNoAgent {
-			r.refuseNoFlannel("then `systemctl restart " + strings.TrimSuffix(r.p.Units["server"], ".service") + "`")
+			restart := "then `systemctl restart " + strings.TrimSuffix(r.p.Units["server"], ".service") + "`"
+			r.refuseNoFlannel(restart)
+			r.checkIPFamilies(restart)
 			r.validateKubelet()
 		}
 	}
@@ -86,6 +88,8 @@ func (r *resolver) refuse(code string, f refusal) {
 	src := "k3s-io/k3s@" + at + " " + rule.source
 	var m string
 	switch {
+	case rule.phase == PhaseAfterStart && rule.agentPart:
+		m = fmt.Sprintf("%s starts, then exits when its agent part checks the node's networks: %q (%s)", r.p.Program, f.msg, src)
 	case rule.phase == PhaseAfterStart && rule.removal != "":
 		m = fmt.Sprintf("%s starts, then exits when its agent part reads its configuration: %q (%s)", r.p.Program, f.msg, src)
 	case rule.phase == PhaseAfterStart:

@@ -317,7 +317,9 @@ func (a *app) valuesCommand() *cobra.Command {
 			"assignment, lowest first, with why it lost: the chart's defaults < the HelmChart's\n"+
 			"valuesContent < values < valuesSecrets < the HelmChartConfig of the same name and namespace\n"+
 			"(valuesContent, values, valuesSecrets) < spec.set (--set, then --set-string). Values from\n"+
-			"Secrets are named, never read. PATHs limit the output; --all adds the chart's defaults\n"+
+			"Secrets are read from --objects when it has them (and REDACTED), else named. With the release\n"+
+			"Secrets and Jobs in --objects, each value says whether the release has it. PATHs limit the\n"+
+			"output; --all adds the chart's defaults\n"+
 			"nobody overrode. Exit 1 on an unknown chart or path (with a did-you-mean) or an error\n"+
 			"finding (--strict: warnings too); 3 when --chart or --objects cannot be read.\n"+
 			"Reference: docs/values.md.",
@@ -326,8 +328,10 @@ func (a *app) valuesCommand() *cobra.Command {
 			strFlag(fs, &a.g.namespace, "namespace", "", "kube-system", "the HelmChart's namespace (default kube-system)", argName("NS"))
 			strFlag(fs, &a.g.chart, "chart", "", "", "the chart archive (.tgz, what helm pull writes) for its defaults,\nwhen the node does not have it",
 				argName("FILE"), kind("file"))
-			strFlag(fs, &a.g.objects, "objects", "", "", "kubectl get helmcharts,helmchartconfigs -A -o json (- for standard\ninput); these objects win over the manifests' for the same name",
+			strFlag(fs, &a.g.objects, "objects", "", "", "kubectl get helmcharts,helmchartconfigs,jobs,secrets -n kube-system -o json\n(- for standard input); these objects win over the manifests' for the same name",
 				argName("FILE"), kind("file"))
+			strFlag(fs, &a.g.render, "render", "", "", "render the chart with this helm binary (helm template, no network) to\ncatch template and schema failures",
+				argName("HELM"), kind("file"))
 			strFlag(fs, &a.g.helm, "helm", "", "4", "the Helm of the Helm job image: 4 (v4.1.4, klipper-helm v0.11.0\nand later; default), 3 (v3.20.2, v0.9.15 to v0.10.x), 3.19.5 (v0.9.13,\nv0.9.14), 3.19 (v3.18.4 to v3.19.4, v0.9.8 to v0.9.12)",
 				argName("4|3|3.19.5|3.19"), fixed("4", "3", "3.19.5", "3.19"))
 			boolFlag(fs, &a.g.all, "all", "also the chart's defaults nobody overrode")

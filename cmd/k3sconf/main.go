@@ -128,7 +128,7 @@ Examples:
 type globals struct {
 	root, command, unit, config, version, product string
 	nodeJSON, secretSalt, nodesJSON               string
-	namespace, chart, objects, helm               string
+	namespace, chart, objects, helm, render       string
 	json, showSecrets                             bool
 	all, strict                                   bool
 }

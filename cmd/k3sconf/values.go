@@ -29,7 +29,7 @@ func runValues(g globals, res *resolve.Result, red *output.Redactor, args []stri
 		return exitUsage
 	}
 	o := charts.Options{Node: k3sconf.Node(g.root), Res: res, Name: args[0], Namespace: g.namespace}
-	o.Helm = g.helm
+	o.Helm, o.HelmBinary = g.helm, g.render
 	if _, ok := charts.HelmJobs[o.Helm]; !ok && o.Helm != "" {
 		fmt.Fprintf(stderr, "k3sconf values: --helm %q: give 4 (Helm v4.1.4), 3 (v3.20.2), 3.19.5 (v3.19.5) or 3.19 (v3.19.0)\n", g.helm)
 		return exitUsage

@@ -16,6 +16,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -37,6 +38,7 @@ var update = flag.Bool("update", false, "rewrite the want/ files of testdata/val
 type scenario struct {
 	desc, chart, namespace, objects, chartFile string
 	helm                                       string
+	render                                     bool
 	sev                                        diag.Severity
 	pos                                        diag.Position
 	hasWant                                    bool
@@ -62,6 +64,8 @@ func parseComment(c string) (scenario, error) {
 			s.objects = v
 		case "chartfile":
 			s.chartFile = v
+		case "render":
+			s.render = v == "true"
 		case "want":
 			sev, p, _ := strings.Cut(v, " ")
 			s.sev, s.hasWant = diag.Severity(sev), true
@@ -150,6 +154,12 @@ func inspect(t *testing.T, fs afero.Fs, ar *txtar.Archive, s scenario, prefix st
 		o.ObjectsFile, o.ObjectsData = s.objects, fileData(ar, prefix+s.objects)
 		if o.ObjectsData == nil {
 			o.ObjectsData = fileData(ar, s.objects)
+		}
+	}
+	if s.render {
+		// helm template with the real helm: K3SCONF_HELM4 (.ci/run builds it).
+		if o.HelmBinary = os.Getenv("K3SCONF_HELM4"); o.HelmBinary == "" {
+			t.Skip("render: true needs a helm binary: set K3SCONF_HELM4")
 		}
 	}
 	if s.chartFile != "" {

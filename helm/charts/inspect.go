@@ -17,6 +17,7 @@ import (
 	"github.com/k3sconf/k3sconf/components"
 	"github.com/k3sconf/k3sconf/diag"
 	"github.com/k3sconf/k3sconf/helm/release"
+	"github.com/k3sconf/k3sconf/helm/render"
 	"github.com/k3sconf/k3sconf/helm/values"
 	"github.com/k3sconf/k3sconf/internal/fuzzy"
 	"github.com/k3sconf/k3sconf/internal/rootfs"
@@ -39,6 +40,9 @@ type Options struct {
 	// -A -o json.
 	ObjectsFile string
 	ObjectsData []byte
+	// HelmBinary, when set, is a helm binary to render the chart with (helm template, no
+	// network; [render.Render]): a template or schema failure is then reported.
+	HelmBinary string
 }
 
 // HelmJob is one Helm release of the Helm job image and what models it.
@@ -89,6 +93,10 @@ type Report struct {
 	// defaults are unknown): with them the job's values can be recomputed by Helm itself.
 	Input     values.Input
 	ChartData []byte
+
+	// Render is what helm template said (nil without Options.HelmBinary, or without the
+	// chart's archive).
+	Render *render.Result
 
 	// Release is what --objects says about the Helm release (its revisions, the job, and
 	// whether they have the values above); nil without --objects.
@@ -193,6 +201,7 @@ func Inspect(o Options) (*Report, error) {
 	}
 	rep.findings(ch, comp)
 	rep.compareRelease()
+	rep.render(o)
 	rep.Effect = effects(rep)
 	sortDiags(rep.Diagnostics)
 	return rep, nil

@@ -1,12 +1,14 @@
 package charts
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
 	"github.com/k3sconf/k3sconf/components"
 	"github.com/k3sconf/k3sconf/diag"
 	"github.com/k3sconf/k3sconf/helm/release"
+	"github.com/k3sconf/k3sconf/helm/render"
 	"github.com/k3sconf/k3sconf/helm/values"
 )
 
@@ -75,4 +77,72 @@ func (rep *Report) compareRelease() {
 // a secret, whatever its key.
 func secretKind(k values.Kind) bool {
 	return k == values.HelmChartValuesSecret || k == values.HelmChartConfigValuesSecret
+}
+
+// render asks helm to render the chart with the job's values (Options.HelmBinary), and
+// reports a failure at the source of the value Helm names.
+func (rep *Report) render(o Options) {
+	if o.HelmBinary == "" {
+		return
+	}
+	if rep.ChartData == nil || rep.Result.Err != nil {
+		rep.Notes = append(rep.Notes, "the chart is not rendered: "+map[bool]string{true: "its archive was not read", false: "Helm refuses the values before any template runs"}[rep.ChartData == nil])
+		return
+	}
+	ns := scalar(field(rep.Chart.Doc, "spec"), "targetNamespace")
+	if ns == "" {
+		ns = rep.Namespace
+	}
+	res, err := render.Render(context.Background(), render.Options{Helm: o.HelmBinary, Chart: rep.ChartData, Release: rep.Name, Namespace: ns, Input: rep.Input})
+	if err != nil {
+		rep.Incomplete = true
+		rep.Notes = append(rep.Notes, fmt.Sprintf("the chart is not rendered: %v", err))
+		return
+	}
+	rep.Render = res
+	for _, s := range res.Skipped {
+		rep.Notes = append(rep.Notes, fmt.Sprintf("rendered without %s, which k3sconf could not read", s))
+	}
+	f := res.Failure
+	if f == nil {
+		rep.Notes = append(rep.Notes, fmt.Sprintf("helm template (%s) renders the chart with these values", res.Version))
+		return
+	}
+	pos, key := rep.Chart.Pos, ""
+	for _, p := range f.Paths {
+		for _, l := range rep.Result.Leaves {
+			if (l.Name == p || strings.HasPrefix(l.Name, p+".")) && l.Source != nil && l.Source.Kind != values.ChartDefault {
+				pos, key = sourcePos(l.Source.Source), l.Name
+				break
+			}
+		}
+		if key != "" {
+			break
+		}
+	}
+	what := "a template"
+	if f.Schema {
+		what = "the chart's values.schema.json"
+	} else if f.Template != "" {
+		what = f.Template
+	}
+	msg := fmt.Sprintf("helm template (%s) fails in %s: %s; the Helm job fails the same way on every retry, and the release keeps what it has", res.Version, what, f.Last)
+	if key != "" {
+		msg = fmt.Sprintf("%s = %s: %s", key, formatValue(lookupLeaf(rep, key)), msg)
+	}
+	hint := "change the values as the chart's message asks"
+	if key != "" {
+		hint = fmt.Sprintf("give %s the type the chart expects (a version or a number meant as text is quoted: \"2.11\")", key)
+	}
+	rep.diag(diag.Diagnostic{Severity: diag.Error, Code: "values-template-failed", Pos: pos, Key: key, Message: msg,
+		Hint: hint + "; Helm's whole message: " + f.Message})
+}
+
+func lookupLeaf(rep *Report, p string) any {
+	for _, l := range rep.Result.Leaves {
+		if l.Name == p {
+			return l.Value
+		}
+	}
+	return nil
 }

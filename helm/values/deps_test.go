@@ -468,3 +468,21 @@ func TestDependenciesGeneratedAgainstHelm(t *testing.T) {
 		t.Skip("no helm binary: set K3SCONF_HELM3_19_0, K3SCONF_HELM3_19_5, K3SCONF_HELM3, K3SCONF_HELM4")
 	}
 }
+
+// TestDependencyCasesDocumented keeps the number of named dependency cases the docs state
+// true.
+func TestDependencyCasesDocumented(t *testing.T) {
+	for _, doc := range []struct{ file, phrase string }{
+		{"../../docs/values.md", "`deps_test.go`): %d named cases"},
+		{"../../docs/testing.md", "%d named cases and 20 generated charts per release"},
+		{"../../docs/testing.md", "%d named + 20 generated charts per release"},
+	} {
+		b, err := os.ReadFile(doc.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := fmt.Sprintf(doc.phrase, len(depNamedCases)); !strings.Contains(strings.Join(strings.Fields(string(b)), " "), want) {
+			t.Errorf("%s does not say %q: depNamedCases has %d cases", doc.file, want, len(depNamedCases))
+		}
+	}
+}

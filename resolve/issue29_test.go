@@ -1,0 +1,242 @@
+package resolve_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/spf13/afero"
+
+	"github.com/k3sconf/k3sconf/diag"
+	"github.com/k3sconf/k3sconf/profile"
+	"github.com/k3sconf/k3sconf/resolve"
+)
+
+// issue29Case is one node of issue 29's tests: its files, how it is resolved, and the
+// findings (code → severity, "" = absent) with a part of the first wanted finding's fix.
+type issue29Case struct {
+	name, reason     string
+	files            map[string]string
+	command, version string
+	product          string
+	want             map[string]diag.Severity
+	hint, hintNot    string
+	count            map[string]int // code → how many findings of it
+}
+
+func runIssue29(t *testing.T, tests []issue29Case) {
+	t.Helper()
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			fs := afero.NewMemMapFs()
+			for p, c := range tc.files {
+				_ = afero.WriteFile(fs, p, []byte(c), 0o644)
+			}
+			opts := resolve.Options{FS: fs, Command: tc.command, Version: tc.version}
+			if tc.product == "rke2" {
+				opts.Profile = profile.RKE2()
+			}
+			res, err := resolve.Resolve(opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := map[string]diag.Severity{}
+			n := map[string]int{}
+			hints := map[string]string{}
+			for _, d := range res.Diagnostics {
+				got[d.Code] = d.Severity
+				n[d.Code]++
+				hints[d.Code] += d.Hint + "\n"
+			}
+			for code, sev := range tc.want {
+				if got[code] != sev {
+					t.Errorf("%s: %s is %q, want %q\n%v", tc.reason, code, got[code], sev, res.Diagnostics)
+				}
+				if sev != "" && tc.hint != "" && !strings.Contains(hints[code], tc.hint) {
+					t.Errorf("%s: %s's fix %q lacks %q", tc.reason, code, hints[code], tc.hint)
+				}
+				if sev != "" && tc.hintNot != "" && strings.Contains(hints[code], tc.hintNot) {
+					t.Errorf("%s: %s's fix %q has %q", tc.reason, code, hints[code], tc.hintNot)
+				}
+			}
+			for code, c := range tc.count {
+				if n[code] != c {
+					t.Errorf("%s: %d findings %s, want %d", tc.reason, n[code], code, c)
+				}
+			}
+		})
+	}
+}
+
+// TestIssue29Fixes: fixes that keep what the user meant, and one finding per mistake.
+func TestIssue29Fixes(t *testing.T) {
+	const agentUnit = "[Service]\nExecStart=/usr/local/bin/k3s agent\n"
+	const agentJoin = "server: https://10.0.0.1:6443\ntoken: abc\n"
+	runIssue29(t, []issue29Case{
+		{name: "help-placeholder", reason: "`--write-kubeconfig-mode value 644` (copied from --help): the fix removes \"value\", not 644",
+			files: map[string]string{"/etc/systemd/system/k3s.service": "[Service]\nExecStart=/usr/local/bin/k3s server --write-kubeconfig-mode value 644\n"},
+			want:  map[string]diag.Severity{"cli-positional": diag.Warning}, hint: "remove the word \"value\": write '--write-kubeconfig-mode' '644'",
+			count: map[string]int{"cli-positional": 1}},
+		{name: "help-placeholder-not", reason: "a stray word after a real value keeps the plain fix",
+			files: map[string]string{"/etc/systemd/system/k3s.service": "[Service]\nExecStart=/usr/local/bin/k3s server --write-kubeconfig-mode 644 value\n"},
+			want:  map[string]diag.Severity{"cli-positional": diag.Warning}, hint: "remove the stray word", hintNot: "remove the word \"value\""},
+		{name: "go-field-node-labels", reason: "NodeLabels: (the Go field) in an agent's config is renamed to node-label, not removed",
+			files:   map[string]string{"/etc/systemd/system/k3s-agent.service": agentUnit, "/etc/rancher/k3s/config.yaml": agentJoin + "NodeLabels:\n  - a=b\n"},
+			command: "agent", want: map[string]diag.Severity{"config-unknown-key-agent": diag.Error}, hint: "rename NodeLabels: to node-label:"},
+		{name: "go-field-server", reason: "WriteKubeconfigMode: on a server (skipped key) gets the rename too",
+			files:   map[string]string{"/etc/rancher/k3s/config.yaml": "WriteKubeconfigMode: \"0644\"\n"},
+			command: "server", want: map[string]diag.Severity{"config-unknown-key": diag.Warning}, hint: "write-kubeconfig-mode"},
+		{name: "unknown-key-not-folded", reason: "a key no flag folds to keeps the removal fix",
+			files:   map[string]string{"/etc/systemd/system/k3s-agent.service": agentUnit, "/etc/rancher/k3s/config.yaml": agentJoin + "Labels:\n  - a=b\n"},
+			command: "agent", want: map[string]diag.Severity{"config-unknown-key-agent": diag.Error}, hint: "remove Labels:"},
+		{name: "server-twice-one-finding", reason: "server written twice through INSTALL_K3S_EXEC: one error, no positional warning for the same word; the fix says the command comes first",
+			files: map[string]string{"/etc/systemd/system/k3s.service": "[Service]\nExecStart=/usr/local/bin/k3s server '--cluster-init' 'server' '--disable=traefik'\n"},
+			want:  map[string]diag.Severity{"cli-repeated-command": diag.Error, "cli-positional": ""}, hint: "as the first word of INSTALL_K3S_EXEC",
+			count: map[string]int{"cli-repeated-command": 1}},
+		{name: "server-twice-rke2", reason: "RKE2's installer writes no arguments: no INSTALL_K3S_EXEC in the fix",
+			files:   map[string]string{"/usr/local/lib/systemd/system/rke2-server.service": "[Service]\nExecStart=/usr/local/bin/rke2 server --debug server --debug\n"},
+			product: "rke2", want: map[string]diag.Severity{"cli-repeated-command": diag.Error, "cli-positional": ""}, hintNot: "INSTALL_K3S_EXEC"},
+	})
+}
+
+// TestIssue29Overridden: "I set it in config.yaml — why didn't it take effect?" in check.
+func TestIssue29Overridden(t *testing.T) {
+	unit := func(args string) string {
+		return "[Service]\nEnvironmentFile=-/etc/systemd/system/k3s.service.env\nExecStart=/usr/local/bin/k3s server " + args + "\n"
+	}
+	const u = "/etc/systemd/system/k3s.service"
+	const c = "/etc/rancher/k3s/config.yaml"
+	const e = "/etc/systemd/system/k3s.service.env"
+	runIssue29(t, []issue29Case{
+		{name: "cli-beats-config", reason: "config 0600, unit 644: the warning names ExecStart and the reload",
+			files: map[string]string{u: unit("--write-kubeconfig-mode 644"), c: "write-kubeconfig-mode: \"0600\"\n"},
+			want:  map[string]diag.Severity{"config-overridden": diag.Warning}, hint: "remove --write-kubeconfig-mode from ExecStart so the config file decides: re-run the install script without it in INSTALL_K3S_EXEC"},
+		{name: "cli-same-as-config", reason: "0644 and 644 are the same mode: a note",
+			files: map[string]string{u: unit("--write-kubeconfig-mode 644"), c: "write-kubeconfig-mode: \"0644\"\n"},
+			want:  map[string]diag.Severity{"config-overridden": diag.Info}},
+		{name: "config-alone", reason: "only the config sets it: quiet",
+			files: map[string]string{u: unit(""), c: "write-kubeconfig-mode: \"0600\"\n"},
+			want:  map[string]diag.Severity{"config-overridden": "", "env-shadowed": ""}},
+		{name: "lists-accumulate", reason: "disable in both places: the items add up, nothing is taken away",
+			files: map[string]string{u: unit("--disable traefik"), c: "disable: [servicelb]\n"},
+			want:  map[string]diag.Severity{"config-overridden": ""}},
+		{name: "bool-cli", reason: "cluster-init: false in config, --cluster-init in the unit",
+			files: map[string]string{u: unit("--cluster-init"), c: "cluster-init: false\n"},
+			want:  map[string]diag.Severity{"config-overridden": diag.Warning}},
+		{name: "secret-not-shown", reason: "a token in both places: the finding never shows either value",
+			files: map[string]string{u: unit("--token clitoken123"), c: "token: configtoken456\n"},
+			want:  map[string]diag.Severity{"config-overridden": diag.Warning}, hintNot: "clitoken123"},
+		{name: "env-shadowed", reason: "K3S_KUBECONFIG_MODE in the env file loses to config.yaml",
+			files: map[string]string{u: unit(""), e: "K3S_KUBECONFIG_MODE=644\n", c: "write-kubeconfig-mode: \"0600\"\n"},
+			want:  map[string]diag.Severity{"env-shadowed": diag.Warning, "config-overridden": ""}, hint: "set the value in /etc/rancher/k3s/config.yaml"},
+		{name: "env-alone", reason: "only the variable: it applies, quiet",
+			files: map[string]string{u: unit(""), e: "K3S_KUBECONFIG_MODE=644\n"},
+			want:  map[string]diag.Severity{"env-shadowed": ""}},
+		{name: "env-same", reason: "the installer's K3S_TOKEN and config's token agree: a note",
+			files: map[string]string{u: unit(""), e: "K3S_TOKEN=abc\n", c: "token: abc\n"},
+			want:  map[string]diag.Severity{"env-shadowed": diag.Info}},
+		{name: "env-beaten-by-cli", reason: "the variable loses to the command line, not to a config file: not this finding",
+			files: map[string]string{u: unit("--write-kubeconfig-mode 600"), e: "K3S_KUBECONFIG_MODE=644\n"},
+			want:  map[string]diag.Severity{"env-shadowed": "", "config-overridden": ""}},
+	})
+}
+
+// TestIssue29OverriddenSecret: neither token reaches the message.
+func TestIssue29OverriddenSecret(t *testing.T) {
+	fs := afero.NewMemMapFs()
+	_ = afero.WriteFile(fs, "/etc/systemd/system/k3s.service", []byte("[Service]\nExecStart=/usr/local/bin/k3s server --token clitoken123\n"), 0o644)
+	_ = afero.WriteFile(fs, "/etc/rancher/k3s/config.yaml", []byte("token: configtoken456\n"), 0o644)
+	res, err := resolve.Resolve(resolve.Options{FS: fs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range res.Diagnostics {
+		if strings.Contains(d.Message+d.Hint, "clitoken123") || strings.Contains(d.Message+d.Hint, "configtoken456") {
+			t.Errorf("%s shows a token: %s / %s", d.Code, d.Message, d.Hint)
+		}
+	}
+}
+
+// TestIssue29AdmissionPlugins: admission plugins by Kubernetes minor, each boundary on both
+// sides, and the components k3s does not run.
+func TestIssue29AdmissionPlugins(t *testing.T) {
+	cfg := func(items string) map[string]string {
+		return map[string]string{"/etc/rancher/k3s/config.yaml": "kube-apiserver-arg:\n" + items}
+	}
+	psp := cfg("  - enable-admission-plugins=NodeRestriction,PodSecurityPolicy\n")
+	runIssue29(t, []issue29Case{
+		{name: "psp-1.24", reason: "v1.24 still has PodSecurityPolicy", files: psp, command: "server", version: "v1.24.17+k3s1",
+			want: map[string]diag.Severity{"admission-plugin-unknown": ""}},
+		{name: "psp-1.25", reason: "v1.25 removed it", files: psp, command: "server", version: "v1.25.0+k3s1",
+			want: map[string]diag.Severity{"admission-plugin-unknown": diag.Error}, hint: "Pod Security Admission"},
+		{name: "psp-newest", reason: "the newest release refuses it too", files: psp, command: "server",
+			want: map[string]diag.Severity{"admission-plugin-unknown": diag.Error}},
+		{name: "psp-rke2", reason: "RKE2 runs the same kube-apiserver", files: map[string]string{"/etc/rancher/rke2/config.yaml": "kube-apiserver-arg:\n  - enable-admission-plugins=NodeRestriction,PodSecurityPolicy\n"},
+			product: "rke2", command: "server", version: "v1.25.9+rke2r1", want: map[string]diag.Severity{"admission-plugin-unknown": diag.Error}},
+		{name: "psp-no-apiserver", reason: "disable-apiserver: k3s runs no kube-apiserver to refuse it",
+			files:   map[string]string{"/etc/rancher/k3s/config.yaml": "disable-apiserver: true\nserver: https://10.0.0.1:6443\ntoken: t\nkube-apiserver-arg:\n  - enable-admission-plugins=PodSecurityPolicy\n"},
+			command: "server", want: map[string]diag.Severity{"admission-plugin-unknown": ""}},
+		{name: "scd-1.29", reason: "SecurityContextDeny in v1.29", files: cfg("  - --disable-admission-plugins=SecurityContextDeny\n"), command: "server", version: "v1.29.4+k3s1",
+			want: map[string]diag.Severity{"admission-plugin-unknown": ""}},
+		{name: "scd-1.30", reason: "removed in v1.30, also in disable-admission-plugins", files: cfg("  - --disable-admission-plugins=SecurityContextDeny\n"), command: "server", version: "v1.30.0+k3s1",
+			want: map[string]diag.Severity{"admission-plugin-unknown": diag.Error}},
+		{name: "vap-1.25", reason: "ValidatingAdmissionPolicy came with v1.26", files: cfg("  - enable-admission-plugins=ValidatingAdmissionPolicy\n"), command: "server", version: "v1.25.16+k3s4",
+			want: map[string]diag.Severity{"admission-plugin-unknown": diag.Error}, hint: "v1.26 or later"},
+		{name: "vap-1.26", reason: "and is there from v1.26", files: cfg("  - enable-admission-plugins=ValidatingAdmissionPolicy\n"), command: "server", version: "v1.26.0+k3s1",
+			want: map[string]diag.Severity{"admission-plugin-unknown": ""}},
+		{name: "case", reason: "names are case-sensitive: the fix names the spelling", files: cfg("  - enable-admission-plugins=noderestriction\n"), command: "server",
+			want: map[string]diag.Severity{"admission-plugin-unknown": diag.Error}, hint: "write NodeRestriction instead of noderestriction"},
+		{name: "cis-list", reason: "the CIS list of current plugins is quiet", files: cfg("  - enable-admission-plugins=NodeRestriction,AlwaysPullImages,EventRateLimit,PodSecurity,ServiceAccount,NamespaceLifecycle\n"), command: "server",
+			want: map[string]diag.Severity{"admission-plugin-unknown": ""}},
+	})
+}
+
+// TestIssue29IPFamilies: the agent part's IP-version checks, each release boundary on both
+// sides (tags: rancher/rke2 v1.24.1+rke2r1 and v1.24.4+rke2r1 name the k3s commits that
+// have 314e3f56d and d90ba3035; the 1.23 line from k3s-io/k3s#5491 and #5943).
+func TestIssue29IPFamilies(t *testing.T) {
+	const c = "/etc/rancher/k3s/config.yaml"
+	dual := "cluster-cidr: 10.42.0.0/16,2001:cafe:43::/56\nservice-cidr: 10.43.0.0/16,2001:cafe:44:1::/112\n"
+	mk := func(name, reason, cfg, version string, want diag.Severity) issue29Case {
+		return issue29Case{name: name, reason: reason, files: map[string]string{c: cfg}, command: "server", version: version,
+			want: map[string]diag.Severity{"ip-family-mismatch": want}}
+	}
+	runIssue29(t, []issue29Case{
+		mk("no-node-ip-1.23.6", "before the check (v1.23.6): dual-stack without node-ip starts", dual, "v1.23.6+k3s1", ""),
+		mk("no-node-ip-1.23.7", "the strict check's backport (v1.23.7)", dual, "v1.23.7+k3s1", diag.Error),
+		mk("no-node-ip-1.23.9", "k3s-io/k3s#5943 reproduced it on v1.23.9", dual, "v1.23.9+k3s1", diag.Error),
+		mk("no-node-ip-1.23.10", "fixed in v1.23.10", dual, "v1.23.10+k3s1", ""),
+		mk("no-node-ip-1.24.3", "main line: strict until v1.24.3", dual, "v1.24.3+k3s1", diag.Error),
+		mk("no-node-ip-1.24.4", "d90ba3035 in v1.24.4: the host decides (not judged)", dual, "v1.24.4+k3s1", ""),
+		mk("no-node-ip-newest", "newest: not judged without node-ip", dual, "", ""),
+		mk("node-ip-v4-newest", "hetzner-k3s-style: dual-stack CIDRs, IPv4 node-ip", dual+"node-ip: 10.0.0.5\n", "", diag.Error),
+		mk("node-ip-dual-newest", "dual-stack node-ip: starts", dual+"node-ip: 10.0.0.5,2001:db8::5\n", "", ""),
+		mk("node-ip-dual-single-cluster-1.24.2", "strict: a dual-stack node-ip with an IPv4 cluster (k3s-io/k3s#5781 era)", "cluster-cidr: 10.42.0.0/16\nnode-ip: 10.0.0.5,2001:db8::5\n", "v1.24.2+k3s1", diag.Error),
+		mk("node-ip-dual-single-cluster-newest", "relaxed: the node may have more versions than the cluster", "cluster-cidr: 10.42.0.0/16\nnode-ip: 10.0.0.5,2001:db8::5\n", "", ""),
+		mk("service-v6-cluster-v4", "cluster IPv4, service IPv6 (k3s-io/k3s#5491)", "cluster-cidr: 10.42.0.0/16\nservice-cidr: 2001:cafe:43:1::/112\n", "", diag.Error),
+		mk("service-v6-cluster-v4-1.23.6", "before the check", "cluster-cidr: 10.42.0.0/16\nservice-cidr: 2001:cafe:43:1::/112\n", "v1.23.6+k3s1", ""),
+		mk("service-order", "dual-stack in both, first items of different versions", "cluster-cidr: 10.42.0.0/16,2001:cafe:43::/56\nservice-cidr: 2001:cafe:44:1::/112,10.43.0.0/16\nnode-ip: 10.0.0.5,2001:db8::5\n", "", diag.Error),
+		mk("single-stack", "plain IPv4 everywhere: quiet", "cluster-cidr: 10.42.0.0/16\nservice-cidr: 10.43.0.0/16\nnode-ip: 10.0.0.5\n", "", ""),
+		{name: "agent", reason: "an agent takes cluster-cidr from its server: not judged",
+			files:   map[string]string{"/etc/systemd/system/k3s-agent.service": "[Service]\nExecStart=/usr/local/bin/k3s agent\n", c: "server: https://10.0.0.1:6443\ntoken: t\nnode-ip: 10.0.0.5\n"},
+			command: "agent", want: map[string]diag.Severity{"ip-family-mismatch": ""}},
+	})
+}
+
+// TestIssue29RKE2Profiles: the profile values RKE2 accepts, by tag (rancher/rke2-docs#53:
+// cis-1.5 and cis-1.6 must go before v1.25).
+func TestIssue29RKE2Profiles(t *testing.T) {
+	mk := func(name, reason, profile, version string, want diag.Severity) issue29Case {
+		return issue29Case{name: name, reason: reason, product: "rke2", command: "server", version: version,
+			files: map[string]string{"/etc/rancher/rke2/config.yaml": "profile: " + profile + "\n"},
+			want:  map[string]diag.Severity{"rke2-profile-removed": want}}
+	}
+	runIssue29(t, []issue29Case{
+		mk("cis-1.6-1.24", "cis-1.6 works on v1.24", "cis-1.6", "v1.24.17+rke2r1", ""),
+		mk("cis-1.6-1.25", "and is refused from v1.25.0", "cis-1.6", "v1.25.3+rke2r1", diag.Error),
+		mk("cis-1.25.14", "cis came to 1.25 with v1.25.15", "cis", "v1.25.14+rke2r1", diag.Error),
+		mk("cis-1.25.15", "cis on v1.25.15", "cis", "v1.25.15+rke2r1", ""),
+		mk("etcd-1.33.1", "etcd came with d736f9699's backport v1.33.2", "etcd", "v1.33.1+rke2r1", diag.Error),
+		mk("etcd-1.33.2", "etcd on v1.33.2", "etcd", "v1.33.2+rke2r1", ""),
+		mk("cis-newest", "cis on the newest release", "cis", "", ""),
+	})
+}
