@@ -28,14 +28,13 @@
 // # The tree
 //
 // A shared core that knows no product, and each product family above it; arrows point down
-// only (provenance and diag import no product package).
+// only (provenance, diag and output import no product package).
 //
 //	shared core
 //	  provenance/       Position, Source, Assignment (outcome, reason), Entry (value, winner,
 //	                    history): the one model every face answers in
 //	  diag/             Diagnostic, Diagnostics (an error with HasErrors), ParseError
-//	  report/           output: redaction, JSON envelope and writer, the node's documents and
-//	                    text (it still imports resolve; the product-free part is moving out)
+//	  output/           envelope, JSON writer, redaction, control-character escaping
 //	  internal/         rootfs (the read-only node), termesc, yamlalias, golden, benchmarks
 //
 //	k3s/RKE2 node
@@ -49,6 +48,7 @@
 //	  compose/          k3s in docker-compose
 //	  identity/         node name, node id and node password
 //	  fleet/            many nodes compared as k3s compares servers on join
+//	  report/           the node's JSON documents and text renderers
 //
 //	Helm (helm/)
 //	  helm/values/      Helm's merge of chart defaults, values files and --set, per leaf

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/k3sconf/k3sconf/diag"
+	"github.com/k3sconf/k3sconf/provenance"
 	"github.com/k3sconf/k3sconf/resolve"
 	"github.com/k3sconf/k3sconf/sources"
 )
@@ -202,7 +203,7 @@ func (in *inspector) disableList() {
 			if it == "" {
 				continue
 			}
-			if a.Outcome == resolve.Applied || a.Outcome == resolve.Appended {
+			if a.Outcome == provenance.Applied || a.Outcome == provenance.Appended {
 				if !containsAssignment(contrib[it], a) {
 					contrib[it] = append(contrib[it], a)
 				}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/k3sconf/k3sconf/diag"
 	"github.com/k3sconf/k3sconf/output"
+	"github.com/k3sconf/k3sconf/provenance"
 	"github.com/k3sconf/k3sconf/resolve"
 )
 
@@ -122,7 +123,7 @@ func findingCounts(res *resolve.Result, ds []diag.Diagnostic) (errors, warnings,
 func contributors(k *resolve.Key) int {
 	n := 0
 	for _, a := range k.History {
-		if a.Outcome == resolve.Applied || a.Outcome == resolve.Appended {
+		if a.Outcome == provenance.Applied || a.Outcome == provenance.Appended {
 			n++
 		}
 	}

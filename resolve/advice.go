@@ -5,6 +5,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/k3sconf/k3sconf/provenance"
 	"github.com/k3sconf/k3sconf/sources"
 )
 
@@ -23,16 +24,16 @@ func (r *resolver) addAdvice() {
 		src := k.Source
 		// Only the outcomes read below are gathered: a list appended to by thousands of
 		// drop-ins has thousands of appended assignments, none of which advice reads.
-		lost := map[Outcome][]*Assignment{}
+		lost := map[provenance.Outcome][]*Assignment{}
 		for _, a := range k.History {
 			switch a.Outcome {
-			case Overridden, Shadowed, Replaced, Ignored:
+			case provenance.Overridden, provenance.Shadowed, provenance.Replaced, provenance.Ignored:
 				if a != src {
 					lost[a.Outcome] = append(lost[a.Outcome], a)
 				}
 			}
 		}
-		hasKind := func(o Outcome, kind sources.Kind) *Assignment {
+		hasKind := func(o provenance.Outcome, kind sources.Kind) *Assignment {
 			for _, a := range lost[o] {
 				if a.Kind == kind {
 					return a
@@ -41,13 +42,13 @@ func (r *resolver) addAdvice() {
 			return nil
 		}
 		if src != nil && src.Kind == sources.KindCLI {
-			if a := firstOf(hasKind(Overridden, sources.KindConfig), hasKind(Shadowed, sources.KindEnv)); a != nil {
+			if a := firstOf(hasKind(provenance.Overridden, sources.KindConfig), hasKind(provenance.Shadowed, sources.KindEnv)); a != nil {
 				adv = append(adv, fmt.Sprintf("The unit's command line (%s) beats config files and environment variables. To let %s decide, remove %s from ExecStart: %s; %s.",
 					src.Pos, a.Pos.File, src.Name, fmt.Sprintf(r.p.ExecStartEdit, service), restartUnit))
 			}
 		}
 		if src != nil && src.Kind == sources.KindConfig && strings.Contains(src.Pos.File, ".d/") {
-			for _, a := range append(lost[Overridden], lost[Replaced]...) {
+			for _, a := range append(lost[provenance.Overridden], lost[provenance.Replaced]...) {
 				if a.Kind == sources.KindConfig && a.Pos.File != src.Pos.File {
 					adv = append(adv, fmt.Sprintf("%s is a drop-in: drop-ins are read after %s in name order and the last file wins. To make %s count, remove the key from %s, or put your value in a drop-in whose name sorts after %s (e.g. 99-local.yaml); %s.",
 						path.Base(src.Pos.File), path.Base(r.res.ConfigPath), a.Pos, src.Pos.File, path.Base(src.Pos.File), restart))
@@ -55,16 +56,16 @@ func (r *resolver) addAdvice() {
 				}
 			}
 		}
-		for _, a := range lost[Replaced] {
+		for _, a := range lost[provenance.Replaced] {
 			if a.Kind == sources.KindConfig && k.Flag.Type == "stringslice" && !r.hasDiag(k.Name(), "config-list-replaced") {
 				adv = append(adv, fmt.Sprintf("To keep the items of %s, make the later files append: write %s+: instead of %s: in the file that replaced it; %s.", a.Pos, k.Name(), k.Name(), restart))
 				break
 			}
 		}
-		if a := hasKind(Shadowed, sources.KindEnv); a != nil && src != nil && src.Kind == sources.KindConfig {
+		if a := hasKind(provenance.Shadowed, sources.KindEnv); a != nil && src != nil && src.Kind == sources.KindConfig {
 			adv = append(adv, fmt.Sprintf("%s (%s) is ignored because the config file sets the flag (%s), and config values are passed as arguments. Set the value in the config file, or remove it there to let the variable count; %s.", a.Name, a.Pos, src.Pos, restart))
 		}
-		for _, a := range lost[Ignored] {
+		for _, a := range lost[provenance.Ignored] {
 			if strings.HasPrefix(a.Why(), "after the positional argument") {
 				adv = append(adv, fmt.Sprintf("Remove the stray positional argument named in the reason above from ExecStart (or write a bool flag and its value as one word, --flag=false); %s.", restartUnit))
 				break

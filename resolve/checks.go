@@ -11,6 +11,7 @@ import (
 
 	"github.com/k3sconf/k3sconf/diag"
 	"github.com/k3sconf/k3sconf/profile"
+	"github.com/k3sconf/k3sconf/provenance"
 	"github.com/k3sconf/k3sconf/sources"
 )
 
@@ -493,13 +494,13 @@ func (r *resolver) checkCommandLine(cmd *profile.Command) {
 func (r *resolver) lostAfter(word string, pos diag.Position) bool {
 	prefix := fmt.Sprintf("after the positional argument %q at %s", word, pos)
 	for _, a := range r.stray {
-		if a.Outcome == Ignored && strings.HasPrefix(a.Reason, prefix) {
+		if a.Outcome == provenance.Ignored && strings.HasPrefix(a.Reason, prefix) {
 			return true
 		}
 	}
 	for _, k := range r.res.Keys {
 		for _, a := range k.History {
-			if a.Outcome == Ignored && strings.HasPrefix(a.Reason, prefix) {
+			if a.Outcome == provenance.Ignored && strings.HasPrefix(a.Reason, prefix) {
 				return true
 			}
 		}

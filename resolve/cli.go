@@ -132,7 +132,7 @@ func newFlagSet(era Era, flags []*profile.Flag, env envLookup, shared map[string
 			a := &Assignment{Assignment: provenance.Assignment[string]{Source: provenance.Source{Kind: sources.KindEnv, Pos: by.Pos}, Value: val}, Name: name, Raw: by.Raw, order: by.order, secret: f.Secret || by.secret}
 			fv.env = a
 			if err := fs.applyEnv(fv, name, val, a); err != nil {
-				a.Outcome, a.Reason = Rejected, err.msg
+				a.Outcome, a.Reason = provenance.Rejected, err.msg
 				// The refusal points at the assignment (the env file line), as its message
 				// names the variable.
 				err.tok = &token{cli: &cliOrigin{pos: by.Pos}}
@@ -252,7 +252,7 @@ func (fs *flagSet) parse(toks []token) (rest []token, err *cliError) {
 				if perr != nil {
 					a.Value = value
 					e := &cliError{msg: fmt.Sprintf("invalid boolean value %q for -%s: parse error", value, name), tok: &toks[i-1]}
-					a.Outcome, a.Reason = Rejected, "k3s refuses to start: "+e.msg
+					a.Outcome, a.Reason = provenance.Rejected, "k3s refuses to start: "+e.msg
 					fs.record(f, a)
 					return toks[i-1:], e
 				}
@@ -272,14 +272,14 @@ func (fs *flagSet) parse(toks []token) (rest []token, err *cliError) {
 			}
 			if !hasValue {
 				e := &cliError{msg: "flag needs an argument: -" + name, tok: &toks[i-1]}
-				a.Outcome, a.Reason = Rejected, "k3s refuses to start: "+e.msg
+				a.Outcome, a.Reason = provenance.Rejected, "k3s refuses to start: "+e.msg
 				fs.record(f, a)
 				return toks[i-1:], e
 			}
 			a.Value = value
 			if perr := fs.set(f, value, a); perr != nil {
 				e := &cliError{msg: fmt.Sprintf("invalid value %q for flag -%s: %s", value, name, perr), tok: &toks[i-1]}
-				a.Outcome, a.Reason = Rejected, "k3s refuses to start: "+e.msg
+				a.Outcome, a.Reason = provenance.Rejected, "k3s refuses to start: "+e.msg
 				fs.record(f, a)
 				return toks[i-1:], e
 			}
@@ -375,7 +375,7 @@ func (fs *flagSet) normalize() *cliError {
 			if first != "" {
 				e := &cliError{msg: "Cannot use two forms of the same flag: " + n + " " + first}
 				for _, a := range fs.vals[f].occurrences {
-					a.Outcome = Rejected
+					a.Outcome = provenance.Rejected
 					a.Reason = fmt.Sprintf("k3s refuses to start: %s (urfave/cli allows a flag under one of its names only, and config-file keys count: %s: in a config file is the same flag as --%s)", e.msg, n, first)
 				}
 				if len(fs.vals[f].occurrences) > 0 {

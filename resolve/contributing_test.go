@@ -9,6 +9,7 @@ import (
 	"github.com/k3sconf/k3sconf/diag"
 	"github.com/k3sconf/k3sconf/internal/benchnode"
 	"github.com/k3sconf/k3sconf/profile"
+	"github.com/k3sconf/k3sconf/provenance"
 	"github.com/k3sconf/k3sconf/sources"
 )
 
@@ -52,7 +53,7 @@ func TestNoContributingMarkLeaves(t *testing.T) {
 					if a.Outcome == contributing || a.Outcome == "" && a.Kind != "default" {
 						t.Errorf("%s %v: %s %s at %s keeps outcome %q", tc.name, env, k.Name(), a.Name, a.Pos, a.Outcome)
 					}
-					if a.Outcome == Appended {
+					if a.Outcome == provenance.Appended {
 						appended++
 					}
 				}

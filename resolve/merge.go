@@ -137,7 +137,7 @@ func mergeConfig(files []*sources.ConfigFile, seq *int, program string) []*merge
 				mk.pieces = old
 				mk.list = true
 				if len(old) == start {
-					ce.assignment = entryAssignment(ce, Ignored,
+					ce.assignment = entryAssignment(ce, provenance.Ignored,
 						fmt.Sprintf("%s appends nothing: a null value adds no item (k3s toSlice)", e.RawKey))
 				}
 			} else {
@@ -152,7 +152,7 @@ func mergeConfig(files []*sources.ConfigFile, seq *int, program string) []*merge
 							}
 							by = &replacer{k: rk, pos: valuePos(e), list: mk.list || newIsList}
 						}
-						prev.assignment = entryAssignment(prev, Replaced, "")
+						prev.assignment = entryAssignment(prev, provenance.Replaced, "")
 						prev.assignment.by = by
 					}
 				}
@@ -161,7 +161,7 @@ func mergeConfig(files []*sources.ConfigFile, seq *int, program string) []*merge
 				mk.pieces = newPieces
 				mk.list = newIsList
 				if newIsList && len(newPieces) == 0 {
-					ce.assignment = entryAssignment(ce, Ignored,
+					ce.assignment = entryAssignment(ce, provenance.Ignored,
 						fmt.Sprintf("%s is an empty list: k3s emits no argument for it, so the flag stays unset here", e.RawKey))
 				}
 			}
@@ -232,7 +232,7 @@ func (rp *replacer) reason() string {
 }
 
 // entryAssignment makes the assignment record of an entry that produced no argument.
-func entryAssignment(ce *configEntry, out Outcome, reason string) *Assignment {
+func entryAssignment(ce *configEntry, out provenance.Outcome, reason string) *Assignment {
 	e := ce.entry
 	a := &Assignment{Assignment: provenance.Assignment[string]{Source: provenance.Source{Kind: sources.KindConfig, Pos: valuePos(e)}, Value: sources.ToString(e.Value), Outcome: out, Reason: reason}, Name: ce.colonKey, Raw: e.Raw, order: rankConfig + ce.order*1000}
 	for _, it := range e.Items {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/k3sconf/k3sconf/diag"
 	"github.com/k3sconf/k3sconf/profile"
+	"github.com/k3sconf/k3sconf/provenance"
 	"github.com/k3sconf/k3sconf/sources"
 )
 
@@ -31,9 +32,9 @@ func (r *resolver) checkOverridden() {
 		}
 		for _, a := range k.History {
 			switch {
-			case a.Kind == sources.KindConfig && a.Outcome == Overridden && w.Kind == sources.KindCLI:
+			case a.Kind == sources.KindConfig && a.Outcome == provenance.Overridden && w.Kind == sources.KindCLI:
 				r.overriddenConfig(k, a, w)
-			case a.Kind == sources.KindEnv && a.Outcome == Shadowed && w.Kind == sources.KindConfig:
+			case a.Kind == sources.KindEnv && a.Outcome == provenance.Shadowed && w.Kind == sources.KindConfig:
 				r.shadowedEnv(k, a, w)
 			}
 		}

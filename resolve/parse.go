@@ -272,7 +272,7 @@ func (r *resolver) strip(toks []token) []token {
 			out = append(out, t)
 			continue
 		}
-		a := &Assignment{Assignment: provenance.Assignment[string]{Source: provenance.Source{Kind: sources.KindConfig, Pos: t.pos()}, Value: t.text[strings.IndexByte(t.text, '=')+1:], Outcome: Skipped, Reason: fmt.Sprintf("k3s %s does not know the flag %q, so k3s skips this config key (\"Unknown flag %s found in config.yaml, skipping\")", cmd.Name, name, strings.Split(t.text, "=")[0])}, Name: t.from.colonKey, Raw: t.raw(), order: t.order}
+		a := &Assignment{Assignment: provenance.Assignment[string]{Source: provenance.Source{Kind: sources.KindConfig, Pos: t.pos()}, Value: t.text[strings.IndexByte(t.text, '=')+1:], Outcome: provenance.Skipped, Reason: fmt.Sprintf("k3s %s does not know the flag %q, so k3s skips this config key (\"Unknown flag %s found in config.yaml, skipping\")", cmd.Name, name, strings.Split(t.text, "=")[0])}, Name: t.from.colonKey, Raw: t.raw(), order: t.order}
 		r.stray = append(r.stray, a)
 		hint := r.suggest(name, cmd)
 		sev, effect := diag.Warning, ""
@@ -466,7 +466,7 @@ func (r *resolver) collect(main, wrapper *cliRun) {
 	for _, fs := range main.lost {
 		for _, fv := range fs.vals {
 			for _, a := range fv.occurrences {
-				a.Outcome = Ignored
+				a.Outcome = provenance.Ignored
 				a.Reason = "given before the subcommand: k3s parses it, then setting up the subcommand's own flags (the same flag objects) resets it to its default or environment value"
 				lostBy[fv.flag.Name] = append(lostBy[fv.flag.Name], a)
 			}
@@ -490,7 +490,7 @@ func (r *resolver) collect(main, wrapper *cliRun) {
 		r.diag(diag.Diagnostic{Severity: diag.Warning, Code: "cli-positional", Pos: first.pos(),
 			Message: msg,
 			Hint:    fmt.Sprintf("remove the stray word from ExecStart (for a bool flag write --flag=false as one word): %s", fmt.Sprintf(r.p.ExecStartEdit, r.serviceName()))})
-		r.markIgnored(final, main.rest[1:], ignoredBy, Ignored,
+		r.markIgnored(final, main.rest[1:], ignoredBy, provenance.Ignored,
 			fmt.Sprintf("after the positional argument %q at %s: urfave/cli stops parsing flags at the first argument that is not a flag", first.text, first.pos()))
 		if len(main.rest[1:]) > 0 && r.era == EraV1 {
 			for _, as := range ignoredBy {
@@ -501,7 +501,7 @@ func (r *resolver) collect(main, wrapper *cliRun) {
 		}
 	}
 	if main.err != nil {
-		r.markIgnored(final, main.unreached, ignoredBy, Unreached, "never parsed: k3s stopped at an earlier error ("+main.err.msg+")")
+		r.markIgnored(final, main.unreached, ignoredBy, provenance.Unreached, "never parsed: k3s stopped at an earlier error ("+main.err.msg+")")
 		r.refusal(main, cmdName)
 	} else if wrapper.err != nil {
 		r.refusal(wrapper, cmdName)
@@ -533,7 +533,7 @@ func (r *resolver) collect(main, wrapper *cliRun) {
 			if _, _, seen := r.flagEnv(name); !seen {
 				if ev := r.env[name]; ev != nil {
 					last := *ev.Assignments[len(ev.Assignments)-1]
-					last.Outcome = Ignored
+					last.Outcome = provenance.Ignored
 					last.Reason = fmt.Sprintf("%s %s does not read %s: the flag got its environment variable in v1.29.7, v1.30.3 and v1.31.0", r.p.Program, r.beh.Version, name)
 					h = append(h, &last)
 				}
@@ -542,7 +542,7 @@ func (r *resolver) collect(main, wrapper *cliRun) {
 		sortHistory(h)
 		k.History = h
 		for _, a := range h {
-			if a.Outcome == Applied {
+			if a.Outcome == provenance.Applied {
 				k.Source = a
 			}
 		}
@@ -566,7 +566,7 @@ func (r *resolver) collect(main, wrapper *cliRun) {
 }
 
 // markIgnored records tokens that name flags but were never parsed.
-func (r *resolver) markIgnored(fs *flagSet, toks []token, into map[string][]*Assignment, out Outcome, reason string) {
+func (r *resolver) markIgnored(fs *flagSet, toks []token, into map[string][]*Assignment, out provenance.Outcome, reason string) {
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
 		s := t.text
@@ -623,27 +623,27 @@ func (r *resolver) decide(fs *flagSet, fv *flagValue) []*Assignment {
 		for _, a := range occ {
 			switch a.Outcome {
 			case contributing:
-				a.Outcome, a.Reason = Appended, "adds its item to the list in force (a repeatable flag collects every occurrence that reaches the parser, config-file values first)"
+				a.Outcome, a.Reason = provenance.Appended, "adds its item to the list in force (a repeatable flag collects every occurrence that reaches the parser, config-file values first)"
 				last = a
 			case "":
-				a.Outcome, a.Reason = Replaced, "its items were dropped"
+				a.Outcome, a.Reason = provenance.Replaced, "its items were dropped"
 			}
 		}
 		if fv.env != nil {
 			switch {
-			case fv.env.Outcome == Rejected:
+			case fv.env.Outcome == provenance.Rejected:
 				// k3s stopped at this variable (see newFlagSet); it stays the reason.
 			case fv.env.Outcome == contributing && last == nil:
-				fv.env.Outcome, fv.env.Reason = Applied, "no argument sets the flag, so urfave/cli uses the environment variable"
+				fv.env.Outcome, fv.env.Reason = provenance.Applied, "no argument sets the flag, so urfave/cli uses the environment variable"
 			case fv.env.Outcome == contributing:
-				fv.env.Outcome, fv.env.Reason = Appended, "urfave/cli v1 keeps the environment's items and appends the arguments' items after them"
+				fv.env.Outcome, fv.env.Reason = provenance.Appended, "urfave/cli v1 keeps the environment's items and appends the arguments' items after them"
 			default:
-				fv.env.Outcome, fv.env.Reason = Replaced, "the first value given as an argument replaces the list that came from the environment (urfave/cli v2 StringSlice.Set)"
+				fv.env.Outcome, fv.env.Reason = provenance.Replaced, "the first value given as an argument replaces the list that came from the environment (urfave/cli v2 StringSlice.Set)"
 			}
 			out = append(out, fv.env)
 		}
 		if last != nil {
-			last.Outcome, last.Reason = Applied, "adds the last item of the list in force (items from the other appended assignments are kept)"
+			last.Outcome, last.Reason = provenance.Applied, "adds the last item of the list in force (items from the other appended assignments are kept)"
 		}
 		out = append(out, fv.occurrences...)
 		return out
@@ -660,10 +660,10 @@ func (r *resolver) decide(fs *flagSet, fv *flagValue) []*Assignment {
 			continue
 		}
 		if a == winner {
-			a.Outcome, a.Reason = Applied, "the last occurrence of a single-value flag wins"
+			a.Outcome, a.Reason = provenance.Applied, "the last occurrence of a single-value flag wins"
 			continue
 		}
-		a.Outcome = Overridden
+		a.Outcome = provenance.Overridden
 		a.Reason = fmt.Sprintf("overridden by %s at %s: for a single-value flag the last occurrence wins", winner.Name, winner.Pos)
 		if a.Kind == sources.KindConfig && winner.Kind == sources.KindCLI {
 			a.Reason += "; k3s puts config-file values before the command line, so the command line wins"
@@ -671,16 +671,16 @@ func (r *resolver) decide(fs *flagSet, fv *flagValue) []*Assignment {
 	}
 	if fv.env != nil {
 		switch {
-		case fv.env.Outcome == Rejected:
+		case fv.env.Outcome == provenance.Rejected:
 			// k3s stopped at this variable (see newFlagSet); it stays the reason.
 		case winner != nil:
-			fv.env.Outcome = Shadowed
+			fv.env.Outcome = provenance.Shadowed
 			fv.env.Reason = fmt.Sprintf("%s is used only when the flag is not given as an argument, and %s at %s gives it", fv.env.Name, winner.Name, winner.Pos)
 			if winner.Kind == sources.KindConfig {
 				fv.env.Reason += " (config-file values are passed as arguments, so they beat environment variables)"
 			}
 		default:
-			fv.env.Outcome, fv.env.Reason = Applied, "no argument sets the flag, so urfave/cli uses the environment variable"
+			fv.env.Outcome, fv.env.Reason = provenance.Applied, "no argument sets the flag, so urfave/cli uses the environment variable"
 		}
 		out = append(out, fv.env)
 	}
@@ -748,7 +748,7 @@ func (r *resolver) refusal(run *cliRun, cmdName string) {
 	if strings.HasPrefix(e.msg, "flag provided but not defined: ") && e.tok != nil {
 		name := strings.TrimPrefix(e.msg, "flag provided but not defined: -")
 		d.Key = name
-		a := &Assignment{Assignment: provenance.Assignment[string]{Source: provenance.Source{Kind: e.tok.kind, Pos: e.tok.pos()}, Value: e.tok.text, Outcome: Rejected, Reason: "k3s refuses to start: " + e.msg}, Name: displayName(*e.tok, 2, name), Raw: e.tok.raw(), order: e.tok.order}
+		a := &Assignment{Assignment: provenance.Assignment[string]{Source: provenance.Source{Kind: e.tok.kind, Pos: e.tok.pos()}, Value: e.tok.text, Outcome: provenance.Rejected, Reason: "k3s refuses to start: " + e.msg}, Name: displayName(*e.tok, 2, name), Raw: e.tok.raw(), order: e.tok.order}
 		r.stray = append(r.stray, a)
 		switch {
 		case e.tok.kind == sources.KindConfig && cmdName == "agent":
@@ -804,7 +804,7 @@ func (r *resolver) swallowedBy(e *cliError, fields []string, cmdName string) {
 		return
 	}
 	value := strings.TrimSpace(strings.TrimPrefix(strings.TrimLeft(e.tok.text, " \t"), fields[0]))
-	a := &Assignment{Assignment: provenance.Assignment[string]{Source: provenance.Source{Kind: e.tok.kind, Pos: e.tok.pos()}, Value: value, Outcome: Rejected, Reason: fmt.Sprintf("one word holding the flag %s and its value: k3s reads it as a flag named %q, which it does not define, and refuses to start (%s); split it into two words: '%s' '%s'",
+	a := &Assignment{Assignment: provenance.Assignment[string]{Source: provenance.Source{Kind: e.tok.kind, Pos: e.tok.pos()}, Value: value, Outcome: provenance.Rejected, Reason: fmt.Sprintf("one word holding the flag %s and its value: k3s reads it as a flag named %q, which it does not define, and refuses to start (%s); split it into two words: '%s' '%s'",
 		fields[0], strings.TrimLeft(e.tok.text, "-"), e.msg, fields[0], value)}, Name: fields[0], Raw: e.tok.raw(), order: e.tok.order, secret: f.Secret}
 	if v := bracedVariable(e.tok.raw()); v != "" {
 		// Quoting is not the fix here: the word comes from ${VAR} (issue 16, ifurther/k3s-bin).

@@ -449,10 +449,10 @@ func (r *resolver) setEnv(a sources.EnvAssignment, via string) {
 	}
 	if n := len(ev.Assignments); n > 0 {
 		prev := ev.Assignments[n-1]
-		prev.Outcome = Overridden
+		prev.Outcome = provenance.Overridden
 		prev.Reason = fmt.Sprintf("%s is set again at %s (%s); the last assignment wins", a.Name, a.Pos, via)
 	}
-	as.Outcome = Applied
+	as.Outcome = provenance.Applied
 	ev.Value = a.Value
 	ev.Assignments = append(ev.Assignments, as)
 }
@@ -766,7 +766,7 @@ func (r *resolver) readIgnoredFiles(ignored []Source) {
 		for i := range cf.Entries {
 			e := &cf.Entries[i]
 			r.seq++
-			a := &Assignment{Assignment: provenance.Assignment[string]{Source: provenance.Source{Kind: sources.KindConfig, Pos: valuePos(e)}, Value: sources.ToString(e.Value), Outcome: Ignored, Reason: fmt.Sprintf("%s is never read: k3s reads only files whose names end in .yaml or .yml from %s", path.Base(ig.Path), path.Dir(ig.Path))}, Name: e.RawKey + ":", Raw: e.Raw, order: rankCLI - 1_000_000 + int64(r.seq)}
+			a := &Assignment{Assignment: provenance.Assignment[string]{Source: provenance.Source{Kind: sources.KindConfig, Pos: valuePos(e)}, Value: sources.ToString(e.Value), Outcome: provenance.Ignored, Reason: fmt.Sprintf("%s is never read: k3s reads only files whose names end in .yaml or .yml from %s", path.Base(ig.Path), path.Dir(ig.Path))}, Name: e.RawKey + ":", Raw: e.Raw, order: rankCLI - 1_000_000 + int64(r.seq)}
 			for _, it := range e.Items {
 				a.Items = append(a.Items, sources.ToString(it.Value))
 			}

@@ -7,26 +7,16 @@ import (
 	"github.com/k3sconf/k3sconf/sources"
 )
 
-// Outcome says what became of one assignment: the one [provenance.Outcome]. A node's
-// assignments have these:
+// Outcome is [provenance.Outcome].
 //
-//   - Applied: this assignment gave the key its value (the source).
-//   - Appended: this assignment contributed items to a list that is in force.
-//   - Overridden: a later assignment of the same single-value flag won.
-//   - Replaced: a later config file set the key without '+', dropping this value before
-//     k3s built its arguments; or a list set from the environment or a default was replaced
-//     by the first value given as an argument.
-//   - Shadowed: an environment variable not used because the flag was given as an argument
-//     (config-file values are arguments too).
-//   - Skipped: k3s dropped the config key because the subcommand does not know it.
-//   - Ignored: never parsed: it sits after a positional argument, or another source of the
-//     same variable took precedence.
-//   - Rejected: this assignment makes k3s refuse to start.
-//   - Unreached: never parsed because k3s stopped at an earlier error.
-//   - Unused: only a default; something else was set.
+// Deprecated: use provenance.Outcome; kept for one round so code written against the
+// earlier API still builds.
 type Outcome = provenance.Outcome
 
-// The outcomes of a node's assignments (see [Outcome]).
+// The outcomes, as they were named here.
+//
+// Deprecated: use provenance.Applied and the others (see [Assignment] for what each means
+// for a node); kept for one round so code written against the earlier API still builds.
 const (
 	Applied    = provenance.Applied
 	Appended   = provenance.Appended
@@ -38,17 +28,34 @@ const (
 	Rejected   = provenance.Rejected
 	Unreached  = provenance.Unreached
 	Unused     = provenance.Unused
-
-	// contributing marks, inside decide only, an assignment that gave an item of the list
-	// in force; it never leaves the resolver.
-	contributing Outcome = "\x00contributing"
 )
+
+// contributing marks, inside decide only, an assignment that gave an item of the list in
+// force; it never leaves the resolver.
+const contributing provenance.Outcome = "\x00contributing"
 
 // Assignment is one place that sets (or tries to set) a key: a [provenance.Assignment]
 // (Kind, Pos, Value, Outcome, Reason) with what only a node's assignments have. Value is
 // what it sets, as a string the CLI parser receives; for a config list entry it is one
 // item, and Items holds them all. Read the reason through Why, which also renders the
 // reasons kept as compact data.
+//
+// A node's assignments have these outcomes ([provenance.Outcome]):
+//
+//   - Applied: this assignment gave the key its value (the source).
+//   - Appended: it contributed items to a list that is in force.
+//   - Overridden: a later assignment of the same single-value flag won.
+//   - Replaced: a later config file set the key without '+', dropping this value before
+//     k3s built its arguments; or a list set from the environment or a default was
+//     replaced by the first value given as an argument.
+//   - Shadowed: an environment variable not used because the flag was given as an argument
+//     (config-file values are arguments too).
+//   - Skipped: k3s dropped the config key because the subcommand does not know it.
+//   - Ignored: never parsed: it sits after a positional argument, or another source of the
+//     same variable took precedence.
+//   - Rejected: this assignment makes k3s refuse to start.
+//   - Unreached: never parsed because k3s stopped at an earlier error.
+//   - Unused: only a default; something else was set.
 type Assignment struct {
 	provenance.Assignment[string]
 	// Name is how the key was named there: "--token", "-t", "token+:" (config), "K3S_TOKEN".

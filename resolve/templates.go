@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/k3sconf/k3sconf/diag"
+	"github.com/k3sconf/k3sconf/provenance"
 	"github.com/k3sconf/k3sconf/sources"
 )
 
@@ -34,7 +35,7 @@ var templateMarkers = []struct {
 func (r *resolver) checkTemplates() {
 	for _, k := range r.res.Keys {
 		for _, a := range k.History {
-			if a.Outcome != Applied && a.Outcome != Appended {
+			if a.Outcome != provenance.Applied && a.Outcome != provenance.Appended {
 				continue
 			}
 			if a.Kind != sources.KindConfig && a.Kind != sources.KindCLI && a.Kind != sources.KindEnv {

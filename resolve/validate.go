@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/k3sconf/k3sconf/diag"
+	"github.com/k3sconf/k3sconf/provenance"
 	"github.com/k3sconf/k3sconf/sources"
 )
 
@@ -327,7 +328,7 @@ func (r *resolver) itemPos(name, item string) diag.Position {
 	}
 	for i := len(k.History) - 1; i >= 0; i-- {
 		a := k.History[i]
-		if a.Outcome != Applied && a.Outcome != Appended {
+		if a.Outcome != provenance.Applied && a.Outcome != provenance.Appended {
 			continue
 		}
 		if a.Value == item {

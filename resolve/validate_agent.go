@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/k3sconf/k3sconf/diag"
+	"github.com/k3sconf/k3sconf/provenance"
 	"github.com/k3sconf/k3sconf/sources"
 )
 
@@ -362,7 +363,7 @@ func (r *resolver) validateKubeletNodeIPs(service string) {
 		k := r.res.Key("node-ip")
 		var from []string
 		for _, a := range k.History {
-			if a.Outcome == Applied || a.Outcome == Appended {
+			if a.Outcome == provenance.Applied || a.Outcome == provenance.Appended {
 				from = append(from, a.Pos.String())
 			}
 		}

@@ -108,6 +108,15 @@ func (rep *Report) render(o Options) {
 		rep.Notes = append(rep.Notes, fmt.Sprintf("helm template (%s) renders the chart with these values", res.Version))
 		return
 	}
+	if f.Schema {
+		for _, d := range rep.Diagnostics {
+			if d.Code == "values-schema-invalid" {
+				// k3sconf's own schema check said it, at the value: one finding is enough.
+				rep.Notes = append(rep.Notes, fmt.Sprintf("helm template (%s) refuses the values by the chart's values.schema.json too", res.Version))
+				return
+			}
+		}
+	}
 	pos, key := rep.Chart.Pos, ""
 	for _, p := range f.Paths {
 		for _, l := range rep.Result.Leaves {
