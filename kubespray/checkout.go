@@ -49,6 +49,7 @@ type Checkout struct {
 	allFiles  []string
 	tree      *TaskTree
 	stats     map[string]cachedStat
+	vars      map[string][]ansible.Def
 	under     map[string][]string
 }
 
@@ -103,6 +104,20 @@ func (c *Checkout) read(path string) ([]byte, error) {
 	}
 	c.data[path] = cachedData{b, err}
 	return b, err
+}
+
+// varsFile is the definitions of a vars file (an include_vars file), read once per
+// checkout; a file that does not read sets nothing.
+func (c *Checkout) varsFile(path string) []ansible.Def {
+	if d, ok := c.vars[path]; ok {
+		return d
+	}
+	defs, _ := ansible.LoadVarsFile(path)
+	if c.vars == nil {
+		c.vars = map[string][]ansible.Def{}
+	}
+	c.vars[path] = defs
+	return defs
 }
 
 type cachedStat struct {

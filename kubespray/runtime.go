@@ -105,7 +105,7 @@ func (hr *HostRun) runtimeSets(tt *TaskTree, name string, lastPlay int) []Runtim
 				}
 			case "include_vars":
 				for _, f := range n.VarsFiles {
-					defs, _ := ansible.LoadVarsFile(f)
+					defs := hr.c.varsFile(f)
 					for _, d := range defs {
 						if d.Name == name {
 							sets = append(sets, RuntimeSet{Kind: IncludeVars, Task: n, Play: pr, File: f, Pos: d.Pos, Value: d.Value})
