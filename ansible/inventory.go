@@ -578,7 +578,7 @@ func hostCount(n int) string {
 
 // rangeCountCap is where countHostPattern stops multiplying (so a pattern of many ranges
 // cannot overflow).
-const rangeCountCap = 1 << 40
+const rangeCountCap = 1 << 30 // fits a 32-bit int (GOARCH=arm)
 
 // countHostPattern is how many names expandHostPatternAll would return for p, computed
 // without building them: the size of the first range times the count of the rest (each
