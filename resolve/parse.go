@@ -755,13 +755,15 @@ func (r *resolver) refusal(run *cliRun, cmdName string) {
 			d.Code = "config-unknown-key-agent"
 			d.Pos = keyPos(*e.tok)
 			d.Message = fmt.Sprintf("k3s agent has no flag %q and, unlike k3s server, does not skip unknown config keys: it refuses to start (%s)", name, e.msg)
+			// A key another command has is that command's setting, not a typo: the nearest
+			// agent flag would be the wrong way (flannel-backend is not flannel-iface).
 			switch w, s := r.p.WrongName("key", name), suggestion(name, r.p.Command("agent")); {
 			case w != nil:
 				d.Hint = r.wrongNameFix(w, "agent")
-			case s != "":
-				d.Hint = fmt.Sprintf("rename %s: to %s: (the agent flag of that name)", name, s)
 			case r.otherCommandWith(name, "agent") != "":
 				d.Hint = fmt.Sprintf("remove %s: from the agent's config (it is a %s key)", name, r.otherCommandWith(name, "agent"))
+			case s != "":
+				d.Hint = fmt.Sprintf("rename %s: to %s: (the agent flag of that name)", name, s)
 			default:
 				d.Hint = fmt.Sprintf("remove %s: from the agent's config (`k3s agent --help` lists its flags)", name)
 			}
@@ -779,10 +781,10 @@ func (r *resolver) refusal(run *cliRun, cmdName string) {
 			switch w, s := r.p.WrongName("key", name), suggestion(name, r.p.Command(cmdName)); {
 			case w != nil:
 				d.Hint = r.wrongNameFix(w, cmdName)
-			case s != "":
-				d.Hint = fmt.Sprintf("write --%s instead of %s (did you mean it?)", s, dash(name))
 			case r.otherCommandWith(name, cmdName) != "":
 				d.Hint = fmt.Sprintf("remove %s: it is a %s flag, and this unit runs %s %s", dash(name), r.otherCommandWith(name, cmdName), r.p.Program, cmdName)
+			case s != "":
+				d.Hint = fmt.Sprintf("write --%s instead of %s (did you mean it?)", s, dash(name))
 			default:
 				d.Hint = fmt.Sprintf("remove %s (`k3s %s --help` lists the flags)", dash(name), cmdName)
 			}
