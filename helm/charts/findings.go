@@ -246,7 +246,7 @@ func orTop(p string) string {
 // --set-string that looks typed where the default is a number or a boolean (quoted in the
 // manifest), or a string that helm-controller passes typed ("true", "null").
 func (rep *Report) setType(a *values.Assignment, defaults map[string]any) {
-	def, ok := lookupPath(defaults, a.Path)
+	def, ok := values.Lookup(defaults, a.Path)
 	if !ok || def == nil {
 		return
 	}
@@ -279,20 +279,6 @@ func describe(v any) string {
 		return "null (which deletes the key)"
 	}
 	return fmt.Sprintf("the boolean %v", v)
-}
-
-func lookupPath(m map[string]any, p string) (any, bool) {
-	var cur any = m
-	for _, k := range values.SplitPath(p) {
-		mm, ok := cur.(map[string]any)
-		if !ok {
-			return nil, false
-		}
-		if cur, ok = mm[k]; !ok {
-			return nil, false
-		}
-	}
-	return cur, true
 }
 
 // packagedEdits reports what in k3s's own traefik.yaml no k3s release wrote: it is in

@@ -377,27 +377,13 @@ func (s *Status) ValueAt(path string) (v any, fromDefaults, ok bool) {
 	if s == nil || s.Compared == nil {
 		return nil, false, false
 	}
-	if v, ok := lookup(normalize(s.Compared.Config), path); ok {
+	if v, ok := values.Lookup(normalize(s.Compared.Config), path); ok {
 		return v, false, true
 	}
-	if v, ok := lookup(normalize(s.Compared.ChartValues), path); ok {
+	if v, ok := values.Lookup(normalize(s.Compared.ChartValues), path); ok {
 		return v, true, true
 	}
 	return nil, false, false
-}
-
-func lookup(m map[string]any, p string) (any, bool) {
-	var cur any = m
-	for _, k := range values.SplitPath(p) {
-		mm, ok := cur.(map[string]any)
-		if !ok {
-			return nil, false
-		}
-		if cur, ok = mm[k]; !ok {
-			return nil, false
-		}
-	}
-	return cur, true
 }
 
 // Note is the line for one leaf: whether the release has its value. user is set when a

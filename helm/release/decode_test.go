@@ -12,6 +12,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/rogpeppe/go-internal/txtar"
 	"gopkg.in/yaml.v3"
+
+	"github.com/k3sconf/k3sconf/helm/values"
 )
 
 // helmEncode is what Helm's storage driver stores (pkg/storage/driver/util.go
@@ -139,7 +141,7 @@ func TestRealHelmSecrets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lvl, _ := lookup(rel.Config, "logs.general.level")
+	lvl, _ := values.Lookup(rel.Config, "logs.general.level")
 	if rel.Status != "failed" || lvl != "DEBUG" || !strings.Contains(rel.Description, "timed out") || rel.ChartVersion != "40.1.4+up40.1.0" {
 		t.Errorf("decoded revision 2: status %q, level %v, description %q, chart %q", rel.Status, lvl, rel.Description, rel.ChartVersion)
 	}

@@ -86,3 +86,19 @@ func concatPath(a, b string) string {
 	}
 	return a + "." + b
 }
+
+// Lookup is the value at a dotted path (SplitPath's syntax) of a values tree, and whether
+// every key on the way is there.
+func Lookup(m map[string]any, p string) (any, bool) {
+	var cur any = m
+	for _, k := range SplitPath(p) {
+		mm, ok := cur.(map[string]any)
+		if !ok {
+			return nil, false
+		}
+		if cur, ok = mm[k]; !ok {
+			return nil, false
+		}
+	}
+	return cur, true
+}
