@@ -22,8 +22,26 @@ type Facts struct {
 	m    *Map // by name without the ansible_ prefix
 }
 
-// ParseFacts reads facts from the text of a setup dump (see [Facts]).
+// FactsError is a facts file that does not hold facts (it was read).
+type FactsError struct {
+	File string
+	Err  error
+}
+
+func (e *FactsError) Error() string { return e.Err.Error() }
+func (e *FactsError) Unwrap() error { return e.Err }
+
+// ParseFacts reads facts from the text of a setup dump (see [Facts]); an error is a
+// *FactsError.
 func ParseFacts(file string, data []byte) (*Facts, error) {
+	f, err := parseFacts(file, data)
+	if err != nil {
+		return nil, &FactsError{File: file, Err: err}
+	}
+	return f, nil
+}
+
+func parseFacts(file string, data []byte) (*Facts, error) {
 	i := bytes.IndexByte(data, '{')
 	if i < 0 {
 		return nil, fmt.Errorf("%s: no JSON object (want the output of `ansible -m setup HOST` or an ansible_facts dump)", file)

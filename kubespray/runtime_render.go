@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"strings"
 
 	"github.com/k3sconf/k3sconf/ansible"
@@ -26,10 +25,10 @@ func (r *Report) loadFacts(o Options) *ansible.Facts {
 		return nil
 	}
 	if err != nil {
-		var pe *fs.PathError
+		var fe *ansible.FactsError
 		d := diag.Diagnostic{Severity: diag.Error, Code: "input-unreadable", Pos: diag.Position{File: o.Facts},
 			Message: "--facts: " + err.Error() + " (the report is made without facts)"}
-		if errors.As(err, &pe) || !strings.Contains(err.Error(), o.Facts) {
+		if !errors.As(err, &fe) {
 			r.InputError = true
 		} else {
 			d.Code = "KS013"

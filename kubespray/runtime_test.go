@@ -185,3 +185,52 @@ func TestRuntimeJSON(t *testing.T) {
 		t.Errorf("the document does not match %s: %v\n%s", schema, err, out)
 	}
 }
+
+// TestFactsInput: --facts names a file or a folder of HOST.json (or HOST) files; a folder
+// without the host's file says so (KS013, info) and the answer is made as without facts;
+// a file without facts is KS013 (error, exit 1); one that cannot be read is
+// input-unreadable (exit 3). Each way, the report still renders.
+func TestFactsInput(t *testing.T) {
+	ks, inv := siteTree(t, runtimePlays, runtimeFiles)
+	dir := t.TempDir()
+	writeFactsCache(t, filepath.Join(dir, "cache"), "w1", map[string]any{"ansible_os_family": "Debian"})
+	if err := os.WriteFile(filepath.Join(dir, "bad.json"), []byte("w1 | UNREACHABLE! => nothing\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "setup.txt"), []byte("w1 | SUCCESS => {\n    \"ansible_facts\": {\"ansible_os_family\": \"Debian\"}, \"changed\": false\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, facts, code       string
+		decided, invalid, input bool
+	}{
+		{"cache folder", filepath.Join(dir, "cache"), "", true, false, false},
+		{"setup output", filepath.Join(dir, "setup.txt"), "", true, false, false},
+		{"folder without the host", dir, "KS013", false, false, false},
+		{"not facts", filepath.Join(dir, "bad.json"), "KS013", false, true, false},
+		{"missing", filepath.Join(dir, "nope.json"), "input-unreadable", false, false, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := Explain(Options{Dir: ks, Inventory: []string{inv}, Host: "w1", Vars: []string{"v_os"}, Facts: tc.facts})
+			if err != nil {
+				t.Fatal(err)
+			}
+			code := ""
+			for _, d := range r.Diagnostics {
+				if d.Code == "KS013" || d.Code == "input-unreadable" {
+					code = d.Code
+				}
+			}
+			if code != tc.code || r.Invalid != tc.invalid || r.InputError != tc.input {
+				t.Errorf("finding %q invalid %v input %v, want %q %v %v", code, r.Invalid, r.InputError, tc.code, tc.invalid, tc.input)
+			}
+			decided := false
+			for _, s := range r.Vars[0].SetAtRunTime {
+				decided = decided || s.Runs == "yes"
+			}
+			if decided != tc.decided {
+				t.Errorf("the OS file decided: %v, want %v (%+v)", decided, tc.decided, r.Vars[0].SetAtRunTime)
+			}
+		})
+	}
+}
