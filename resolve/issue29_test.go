@@ -291,7 +291,7 @@ func TestIssue29DropinReplaced(t *testing.T) {
 			files:   map[string]string{kc: "disable: [traefik]\n", kd: "disable: servicelb\n"},
 			command: "server", want: map[string]diag.Severity{"config-replaced": "", "config-list-replaced": diag.Warning}},
 		{name: "chain", reason: "config.yaml, 10- and 20- drop-ins: the two that lose are each named once",
-			files: map[string]string{kc: "node-name: a\n", kd: "node-name: b\n", "/etc/rancher/k3s/config.yaml.d/20-name.yaml": "node-name: c\n"},
+			files:   map[string]string{kc: "node-name: a\n", kd: "node-name: b\n", "/etc/rancher/k3s/config.yaml.d/20-name.yaml": "node-name: c\n"},
 			command: "server", want: map[string]diag.Severity{"config-replaced": diag.Warning}, count: map[string]int{"config-replaced": 2}},
 		{name: "cli-wins", reason: "the command line beats the drop-in: config-overridden names the drop-in, not this finding",
 			files:   map[string]string{"/etc/systemd/system/k3s.service": "[Service]\nExecStart=/usr/local/bin/k3s server --node-name d\n", kc: "node-name: a\n", kd: "node-name: b\n"},
