@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/k3sconf/k3sconf/diag"
+	"github.com/k3sconf/k3sconf/internal/nodereport"
 	"github.com/k3sconf/k3sconf/output"
 	"github.com/k3sconf/k3sconf/report"
 )
@@ -49,7 +50,7 @@ func Text(w io.Writer, rep *Report, red *output.Redactor) {
 	if len(ds) > 0 {
 		fmt.Fprintln(w)
 	}
-	report.Findings(w, ds, red)
+	nodereport.Findings(w, ds, red)
 	if fix := FixYAML(rep); fix != "" {
 		fmt.Fprintf(w, "\nfix: add these lines to %s (%s):\n\n%s", rep.File.Path, overrideHint(rep.File.Path), fix)
 	}
@@ -117,7 +118,7 @@ type Document struct {
 	Nodes       []NodeDoc           `json:"nodes"`
 	Survives    bool                `json:"survives"`
 	Fix         string              `json:"fix,omitempty"`
-	Diagnostics []report.Diagnostic `json:"diagnostics"`
+	Diagnostics []output.Diagnostic `json:"diagnostics"`
 }
 
 // NodeDoc is one k3s service.
@@ -131,7 +132,7 @@ type NodeDoc struct {
 	NodeDir     KeepDoc             `json:"nodeDir"`
 	DataDir     *KeepDoc            `json:"dataDir,omitempty"`
 	Survives    bool                `json:"survives"`
-	Diagnostics []report.Diagnostic `json:"diagnostics"`
+	Diagnostics []output.Diagnostic `json:"diagnostics"`
 }
 
 // KeepDoc says where a path lives.
@@ -166,17 +167,14 @@ func JSON(rep *Report, red *output.Redactor) *Document {
 	return d
 }
 
-func diagDocs(ds []diag.Diagnostic, red *output.Redactor) []report.Diagnostic {
-	out := []report.Diagnostic{}
+func diagDocs(ds []diag.Diagnostic, red *output.Redactor) []output.Diagnostic {
+	out := []output.Diagnostic{}
 	for _, d := range ds {
-		out = append(out, report.Diagnostic{Severity: string(d.Severity), Code: d.Code, File: d.Pos.File, Line: d.Pos.Line,
+		out = append(out, output.Diagnostic{Severity: string(d.Severity), Code: d.Code, File: d.Pos.File, Line: d.Pos.Line,
 			Column: d.Pos.Column, Key: red.Key(d.Key), Message: red.Scrub(d.Message), Hint: red.Scrub(d.Hint)})
 	}
 	return out
 }
-
-// Scrubber removes secrets from text; *output.Redactor is one.
-type Scrubber = report.Scrubber
 
 // NewRedactor returns the redactor that hides the secrets of every node (tokens in command or
 // environment), or nothing with show set.
