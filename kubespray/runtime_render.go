@@ -8,6 +8,7 @@ import (
 
 	"github.com/k3sconf/k3sconf/ansible"
 	"github.com/k3sconf/k3sconf/diag"
+	"github.com/k3sconf/k3sconf/output"
 )
 
 // loadFacts reads the host's facts (Options.Facts). A file that cannot be read or parsed
@@ -199,4 +200,24 @@ func runtimeDocs(ex *Explained) []RuntimeSetDoc {
 		out = append(out, d)
 	}
 	return out
+}
+
+// learnRuntime teaches the redactor the secret strings the run-time sets of ex assign.
+func learnRuntime(red *output.Redactor, ex *Explained) {
+	for _, s := range ex.SetAtRunTime {
+		for _, v := range []any{s.Value, s.Evaluated} {
+			walkSecrets(ex.Name, v, func(name, x string) { red.AddSecret(name, x) })
+		}
+	}
+}
+
+// redactRuntime redacts the run-time sets of ex by the one rule (redactNamed) and scrubs
+// their texts.
+func redactRuntime(red *output.Redactor, ex *Explained) {
+	for i := range ex.SetAtRunTime {
+		s := &ex.SetAtRunTime[i]
+		s.Value = redactNamed(red, ex.Name, s.Value)
+		s.Evaluated = redactNamed(red, ex.Name, s.Evaluated)
+		s.Why = red.Scrub(s.Why)
+	}
 }

@@ -234,3 +234,30 @@ func TestFactsInput(t *testing.T) {
 		})
 	}
 }
+
+// TestRuntimeRedacted: a secret a set_fact or include_vars assigns is REDACTED in the
+// text and in --json, as every other value of a secret name (unless ShowSecrets).
+func TestRuntimeRedacted(t *testing.T) {
+	files := map[string]string{
+		"ks/roles/facts/tasks/main.yml":   "- name: Set secret\n  set_fact:\n    registry_password: \"{{ 'hunter' ~ '2' }}\"\n- name: Load\n  include_vars: creds.yml\n" + markerTask("use", []string{"registry_password", "api_token"}, ""),
+		"ks/roles/facts/vars/creds.yml":   "api_token: s3cr3t-token\n",
+		"ks/roles/facts/defaults/main.yml": "registry_password: default-pass\n",
+		"ks/roles/show/tasks/main.yml":     "- debug: msg=x\n",
+	}
+	ks, inv := siteTree(t, runtimePlays, files)
+	for _, show := range []bool{false, true} {
+		r, err := Explain(Options{Dir: ks, Inventory: []string{inv}, Host: "w1", Vars: []string{"registry_password", "api_token"}, ShowSecrets: show})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		Text(&b, r)
+		js, _ := json.Marshal(JSON(r))
+		for _, secret := range []string{"hunter2", "s3cr3t-token", "default-pass"} {
+			in := strings.Contains(b.String(), secret) || strings.Contains(string(js), secret)
+			if in != show {
+				t.Errorf("show secrets %v: %q printed %v\n%s", show, secret, in, b.String())
+			}
+		}
+	}
+}
