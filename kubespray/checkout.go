@@ -366,8 +366,10 @@ var groupMappings = []struct {
 }
 
 // DynamicGroups adds every host, in inventory order, to the groups kubespray's
-// dynamic_groups role creates with group_by, and returns what each host got. The loop's
-// `when` sees group_names as they were when the task started, so a host only in
+// dynamic_groups role creates with group_by, and returns what each host got that it was
+// not in before: a group the inventory already puts the host in (`[k8s_cluster:children]`
+// naming kube_node) is not "added at run time", though group_by still runs for it. The
+// loop's `when` sees group_names as they were when the task started, so a host only in
 // kube-master gets kube_control_plane but not k8s_cluster from it.
 func DynamicGroups(inv *ansible.Inventory) map[string][]string {
 	type add struct{ group, host string }
@@ -382,7 +384,9 @@ func DynamicGroups(inv *ansible.Inventory) map[string][]string {
 			for _, f := range m.from {
 				if names[f] {
 					adds = append(adds, add{m.group, host})
-					out[host] = append(out[host], m.group)
+					if !names[m.group] {
+						out[host] = append(out[host], m.group)
+					}
 					break
 				}
 			}
