@@ -160,15 +160,64 @@ func (c *Checkout) filesUnder(base string) []string {
 	return out
 }
 
-// roleDirs is roleDirs of the checkout's roles/, listed once.
+// roleDirs lists the roles under the checkout's roles/ by their names
+// ("container-engine/containerd"): folders holding tasks/, defaults/, vars/ or meta/.
 func (c *Checkout) roleDirs() []string {
-	if c.roleNames == nil {
-		c.roleNames = roleDirs(filepath.Join(c.Dir, "roles"))
-		if c.roleNames == nil {
-			c.roleNames = []string{}
+	c.scanRoles()
+	return c.roleNames
+}
+
+// roleFolders are the folders of a role: a folder named so is not itself searched for
+// roles below it.
+var roleFolders = map[string]bool{"tasks": true, "defaults": true, "vars": true, "meta": true,
+	"templates": true, "files": true, "handlers": true, "molecule": true}
+
+// scanRoles walks the checkout's roles/ once (one directory listing per folder, in
+// lexical order as filepath.WalkDir) for both the files where searches (every non-folder
+// entry) and the role names (a folder is a role when its listing holds tasks/,
+// defaults/, vars/ or meta/; a link there is followed, as os.Stat does).
+func (c *Checkout) scanRoles() {
+	if c.allFiles != nil {
+		return
+	}
+	c.allFiles, c.roleNames = []string{}, []string{}
+	root := filepath.Join(c.Dir, "roles")
+	var walk func(dir string, roles bool)
+	walk = func(dir string, roles bool) {
+		ents, err := os.ReadDir(dir)
+		if err != nil {
+			return
+		}
+		if roles && dir != root {
+			for _, e := range ents {
+				switch e.Name() {
+				case "tasks", "defaults", "vars", "meta":
+				default:
+					continue
+				}
+				isDir := e.IsDir()
+				if e.Type()&os.ModeSymlink != 0 {
+					fi, err := os.Stat(filepath.Join(dir, e.Name()))
+					isDir = err == nil && fi.IsDir()
+				}
+				if isDir {
+					rel, _ := filepath.Rel(root, dir)
+					c.roleNames = append(c.roleNames, filepath.ToSlash(rel))
+					break
+				}
+			}
+		}
+		roles = roles && !roleFolders[filepath.Base(dir)]
+		for _, e := range ents {
+			p := filepath.Join(dir, e.Name())
+			if e.IsDir() {
+				walk(p, roles)
+			} else {
+				c.allFiles = append(c.allFiles, p)
+			}
 		}
 	}
-	return c.roleNames
+	walk(root, true)
 }
 
 func parseNode(path string, data []byte) (*yaml.Node, error) {

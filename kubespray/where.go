@@ -2,7 +2,6 @@ package kubespray
 
 import (
 	"bytes"
-	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -204,17 +203,8 @@ func appendUniq(xs []string, more ...string) []string {
 
 // roleFiles lists every file under the checkout's roles/ once, in walk order.
 func (c *Checkout) roleFiles() ([]string, error) {
-	if c.allFiles != nil {
-		return c.allFiles, nil
-	}
-	c.allFiles = []string{}
-	err := filepath.WalkDir(filepath.Join(c.Dir, "roles"), func(p string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			c.allFiles = append(c.allFiles, p)
-		}
-		return nil
-	})
-	return c.allFiles, err
+	c.scanRoles()
+	return c.allFiles, nil
 }
 
 // lineAt is line n (1-based) of data, without its newline.
@@ -305,30 +295,6 @@ func (c *Checkout) taskSpans(path string, data []byte) []taskSpan {
 		}
 	}
 	walk(root, nlines, nil)
-	return out
-}
-
-// roleDirs lists the roles under dir by their names ("container-engine/containerd"): folders
-// holding tasks/, defaults/, vars/ or meta/.
-func roleDirs(dir string) []string {
-	var out []string
-	_ = filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-		if err != nil || !d.IsDir() || p == dir {
-			return nil
-		}
-		for _, sub := range []string{"tasks", "defaults", "vars", "meta"} {
-			if fi, err := os.Stat(filepath.Join(p, sub)); err == nil && fi.IsDir() {
-				rel, _ := filepath.Rel(dir, p)
-				out = append(out, filepath.ToSlash(rel))
-				break
-			}
-		}
-		switch d.Name() {
-		case "tasks", "defaults", "vars", "meta", "templates", "files", "handlers", "molecule":
-			return filepath.SkipDir
-		}
-		return nil
-	})
 	return out
 }
 
