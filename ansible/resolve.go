@@ -284,8 +284,26 @@ type Options struct {
 // kubespray explain prepares a context per play and role, each of which looked for the
 // same files again).
 type FileCache struct {
-	m     map[string]cachedVars
-	found map[[3]string]foundFiles
+	m       map[string]cachedVars
+	found   map[[3]string]foundFiles
+	invDirs map[string][]string
+}
+
+// inventoryDirs is [inventoryDirs], remembered.
+func (c *FileCache) inventoryDirs(srcs []string) []string {
+	if c == nil {
+		return inventoryDirs(srcs)
+	}
+	k := strings.Join(srcs, "\x00")
+	if d, ok := c.invDirs[k]; ok {
+		return d
+	}
+	if c.invDirs == nil {
+		c.invDirs = map[string][]string{}
+	}
+	d := inventoryDirs(srcs)
+	c.invDirs[k] = d
+	return d
 }
 
 type foundFiles struct {
@@ -444,7 +462,7 @@ func Prepare(o Options) (*Context, error) {
 	for _, g := range groups {
 		add(KindInventory, "inventory group vars ["+g.Name+"]", g.Name, g.Vars)
 	}
-	invDirs := inventoryDirs(inv.Sources)
+	invDirs := o.Files.inventoryDirs(inv.Sources)
 	vf := func(dirs []string, sub, where string, names []string) {
 		for _, dir := range dirs {
 			for _, n := range names {

@@ -1,16 +1,18 @@
 package kubespray
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"gopkg.in/yaml.v3"
 
 	"github.com/k3sconf/k3sconf/ansible"
 	"github.com/k3sconf/k3sconf/diag"
-	"github.com/k3sconf/k3sconf/internal/rootfs"
 )
 
 // Play is one play of cluster.yml after import_playbook is followed.
@@ -51,6 +53,8 @@ type Checkout struct {
 	stats     map[string]cachedStat
 	vars      map[string][]ansible.Def
 	under     map[string][]string
+	// listings are the names in each folder probed (nil: the folder does not list).
+	listings map[string]map[string]bool
 }
 
 // Load reads dir/cluster.yml and the playbooks it imports.
@@ -98,7 +102,11 @@ func (c *Checkout) read(path string) ([]byte, error) {
 	if x, ok := c.data[path]; ok {
 		return x.b, x.err
 	}
-	b, err := rootfs.ReadHostFile(path)
+	var b []byte
+	err := c.absent(path)
+	if err == nil {
+		b, err = readFile(path)
+	}
 	if c.data == nil {
 		c.data = map[string]cachedData{}
 	}
@@ -130,12 +138,48 @@ func (c *Checkout) stat(path string) (os.FileInfo, error) {
 	if x, ok := c.stats[path]; ok {
 		return x.fi, x.err
 	}
-	fi, err := os.Stat(path)
+	var fi os.FileInfo
+	err := c.absent(path)
+	if err == nil {
+		fi, err = os.Stat(path)
+	}
 	if c.stats == nil {
 		c.stats = map[string]cachedStat{}
 	}
 	c.stats[path] = cachedStat{fi, err}
 	return fi, err
+}
+
+// absent is the error os.Stat gives for a path whose folder's listing (read once per
+// folder and checkout) does not hold it, else nil (it may exist: ask the file system).
+// The walk and the task compiler probe every role for tasks/main.yml, .yaml, .json,
+// handlers/, meta/argument_specs.yml …: most of those do not exist, and one listing of
+// the folder answers them all.
+func (c *Checkout) absent(path string) error {
+	dir, base := filepath.Dir(path), filepath.Base(path)
+	names, ok := c.listings[dir]
+	if !ok {
+		ents, err := os.ReadDir(dir)
+		switch {
+		case err == nil:
+			names = make(map[string]bool, len(ents))
+			for _, e := range ents {
+				names[e.Name()] = true
+			}
+		case errors.Is(err, fs.ErrNotExist):
+			names = map[string]bool{}
+		default:
+			names = nil // unreadable: do not guess
+		}
+		if c.listings == nil {
+			c.listings = map[string]map[string]bool{}
+		}
+		c.listings[dir] = names
+	}
+	if names == nil || names[base] || base == "." || base == ".." || base == string(filepath.Separator) {
+		return nil
+	}
+	return &fs.PathError{Op: "stat", Path: path, Err: syscall.ENOENT}
 }
 
 // filesUnder lists the files under base (slash-separated, relative to base, in walk

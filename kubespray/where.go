@@ -129,29 +129,17 @@ func (c *Checkout) Where(tt *TaskTree, name string) ([]Use, error) {
 // sites finds the tasks of the tree that run u and fills its tags, plays and handlers.
 func (tt *TaskTree) sites(u *Use) {
 	for _, pl := range tt.Plays {
+		pl.indexFiles()
 		var found []*TaskNode
 		switch u.Kind {
-		case "task":
-			for _, n := range pl.Tasks {
-				if n.Pos.File == u.Pos.File && u.Pos.Line >= n.Pos.Line && u.Pos.Line <= n.End {
-					found = append(found, n)
-				}
-			}
-		case "handler":
-			for _, n := range pl.Handlers {
-				if n.Pos.File == u.Pos.File && u.Pos.Line >= n.Pos.Line && u.Pos.Line <= n.End {
+		case "task", "handler":
+			for _, n := range pl.byFile[fileKind{u.Pos.File, u.Kind == "handler"}] {
+				if u.Pos.Line >= n.Pos.Line && u.Pos.Line <= n.End {
 					found = append(found, n)
 				}
 			}
 		case "template":
-			for _, n := range append(append([]*TaskNode(nil), pl.Tasks...), pl.Handlers...) {
-				for _, f := range n.Templates {
-					if f == u.Pos.File {
-						found = append(found, n)
-						break
-					}
-				}
-			}
+			found = pl.byTemplate[u.Pos.File]
 		}
 		for _, n := range found {
 			s := TaskSite{Task: n}
@@ -184,6 +172,38 @@ func (tt *TaskTree) sites(u *Use) {
 		}
 	}
 	sort.Strings(u.Tags)
+}
+
+// fileKind keys a play's tasks (or handlers) by the file they are written in.
+type fileKind struct {
+	file    string
+	handler bool
+}
+
+// indexFiles indexes the play's tasks and handlers by file and the tasks and handlers
+// rendering each template, in run order, once per tree (where looks up every use line).
+func (pl *TreePlay) indexFiles() {
+	if pl.byFile != nil {
+		return
+	}
+	pl.byFile, pl.byTemplate = map[fileKind][]*TaskNode{}, map[string][]*TaskNode{}
+	for _, n := range pl.Tasks {
+		k := fileKind{n.Pos.File, false}
+		pl.byFile[k] = append(pl.byFile[k], n)
+	}
+	for _, n := range pl.Handlers {
+		k := fileKind{n.Pos.File, true}
+		pl.byFile[k] = append(pl.byFile[k], n)
+	}
+	for _, n := range append(append([]*TaskNode(nil), pl.Tasks...), pl.Handlers...) {
+		seen := map[string]bool{}
+		for _, f := range n.Templates {
+			if !seen[f] {
+				seen[f] = true
+				pl.byTemplate[f] = append(pl.byTemplate[f], n)
+			}
+		}
+	}
 }
 
 func appendUniq(xs []string, more ...string) []string {
