@@ -104,7 +104,7 @@ type Document struct {
 	Disable     []DisableDoc        `json:"disable"`
 	Flags       []FlagDoc           `json:"flags"`
 	Components  []ComponentDoc      `json:"components"`
-	Diagnostics []report.Diagnostic `json:"diagnostics"`
+	Diagnostics []output.Diagnostic `json:"diagnostics"`
 	Error       string              `json:"error,omitempty"`
 }
 
@@ -121,7 +121,7 @@ type ComponentDoc struct {
 // DisableDoc is one effective disable item with the assignments that contributed it.
 type DisableDoc struct {
 	Item string          `json:"item"`
-	From []report.Source `json:"from"`
+	From []output.Source `json:"from"`
 	// Rule says why the product added the item itself (RKE2's CNI and ingress rules).
 	Rule string `json:"rule,omitempty"`
 }
@@ -130,12 +130,12 @@ type DisableDoc struct {
 type FlagDoc struct {
 	Name    string         `json:"name"`
 	Value   bool           `json:"value"`
-	Source  *report.Source `json:"source,omitempty"`
+	Source  *output.Source `json:"source,omitempty"`
 	Meaning string         `json:"meaning"`
 }
 
-func sourceDoc(a *resolve.Assignment) report.Source {
-	return report.Source{Kind: string(a.Kind), File: a.Pos.File, Line: a.Pos.Line, Column: a.Pos.Column, Name: a.Name}
+func sourceDoc(a *resolve.Assignment) output.Source {
+	return output.Source{Kind: string(a.Kind), File: a.Pos.File, Line: a.Pos.Line, Column: a.Pos.Column, Name: a.Name}
 }
 
 // JSON builds the JSON document of a report.
@@ -143,7 +143,7 @@ func JSON(rep *Report, red *output.Redactor) *Document {
 	d := &Document{Envelope: output.NewEnvelope(rep.Product, rep.Command, "components"), Manifests: rep.ManifestsDir, Disable: []DisableDoc{}, Flags: []FlagDoc{}, Components: []ComponentDoc{},
 		Diagnostics: DiagnosticDocs(rep.Diagnostics, red), Error: red.Scrub(rep.Refused)}
 	for _, it := range rep.Disable {
-		dd := DisableDoc{Item: it.Item, From: []report.Source{}, Rule: it.Rule}
+		dd := DisableDoc{Item: it.Item, From: []output.Source{}, Rule: it.Rule}
 		for _, a := range it.From {
 			dd.From = append(dd.From, sourceDoc(a))
 		}
@@ -171,11 +171,11 @@ func JSON(rep *Report, red *output.Redactor) *Document {
 	return d
 }
 
-// DiagnosticDocs renders diagnostics in the JSON shape of report.Document's.
-func DiagnosticDocs(ds []diag.Diagnostic, red *output.Redactor) []report.Diagnostic {
-	out := []report.Diagnostic{}
+// DiagnosticDocs renders diagnostics in the JSON shape every document shares (output.Diagnostic).
+func DiagnosticDocs(ds []diag.Diagnostic, red *output.Redactor) []output.Diagnostic {
+	out := []output.Diagnostic{}
 	for _, d := range ds {
-		out = append(out, report.Diagnostic{Severity: string(d.Severity), Code: d.Code, File: d.Pos.File, Line: d.Pos.Line,
+		out = append(out, output.Diagnostic{Severity: string(d.Severity), Code: d.Code, File: d.Pos.File, Line: d.Pos.Line,
 			Column: d.Pos.Column, Key: red.Key(d.Key), Message: red.Scrub(d.Message), Hint: red.Scrub(d.Hint)})
 	}
 	return out

@@ -117,7 +117,7 @@ type Document struct {
 	Nodes       []NodeDoc           `json:"nodes"`
 	Survives    bool                `json:"survives"`
 	Fix         string              `json:"fix,omitempty"`
-	Diagnostics []report.Diagnostic `json:"diagnostics"`
+	Diagnostics []output.Diagnostic `json:"diagnostics"`
 }
 
 // NodeDoc is one k3s service.
@@ -131,7 +131,7 @@ type NodeDoc struct {
 	NodeDir     KeepDoc             `json:"nodeDir"`
 	DataDir     *KeepDoc            `json:"dataDir,omitempty"`
 	Survives    bool                `json:"survives"`
-	Diagnostics []report.Diagnostic `json:"diagnostics"`
+	Diagnostics []output.Diagnostic `json:"diagnostics"`
 }
 
 // KeepDoc says where a path lives.
@@ -166,10 +166,10 @@ func JSON(rep *Report, red *output.Redactor) *Document {
 	return d
 }
 
-func diagDocs(ds []diag.Diagnostic, red *output.Redactor) []report.Diagnostic {
-	out := []report.Diagnostic{}
+func diagDocs(ds []diag.Diagnostic, red *output.Redactor) []output.Diagnostic {
+	out := []output.Diagnostic{}
 	for _, d := range ds {
-		out = append(out, report.Diagnostic{Severity: string(d.Severity), Code: d.Code, File: d.Pos.File, Line: d.Pos.Line,
+		out = append(out, output.Diagnostic{Severity: string(d.Severity), Code: d.Code, File: d.Pos.File, Line: d.Pos.Line,
 			Column: d.Pos.Column, Key: red.Key(d.Key), Message: red.Scrub(d.Message), Hint: red.Scrub(d.Hint)})
 	}
 	return out

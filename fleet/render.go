@@ -8,7 +8,6 @@ import (
 
 	"github.com/k3sconf/k3sconf/diag"
 	"github.com/k3sconf/k3sconf/output"
-	"github.com/k3sconf/k3sconf/report"
 )
 
 // Document is the JSON output of `k3sconf fleet --json` (docs/schema/fleet.schema.json).
@@ -39,7 +38,7 @@ type NodeDoc struct {
 
 // FindingDoc is one finding.
 type FindingDoc struct {
-	report.Diagnostic
+	output.Diagnostic
 	Keys       []string                     `json:"keys"`
 	Nodes      []string                     `json:"nodes"`
 	Values     map[string]map[string]string `json:"values"`
@@ -60,7 +59,7 @@ func (r *Report) JSON() *Document {
 	}
 	for _, f := range r.Findings {
 		d.Findings = append(d.Findings, FindingDoc{
-			Diagnostic: report.Diagnostic{Severity: string(f.Severity), Code: f.Code, File: f.Pos.File, Line: f.Pos.Line,
+			Diagnostic: output.Diagnostic{Severity: string(f.Severity), Code: f.Code, File: f.Pos.File, Line: f.Pos.Line,
 				Column: f.Pos.Column, Key: f.Key, Message: f.Message, Hint: f.Hint},
 			Keys: f.Keys, Nodes: f.Nodes, Values: f.Values, Refused: f.Refused, JoinTarget: f.JoinTarget, Fields: f.Fields, LogLines: f.LogLines})
 	}

@@ -16,7 +16,6 @@ import (
 	"github.com/k3sconf/k3sconf/diag"
 	"github.com/k3sconf/k3sconf/internal/rootfs"
 	"github.com/k3sconf/k3sconf/output"
-	"github.com/k3sconf/k3sconf/report"
 	"github.com/k3sconf/k3sconf/resolve"
 )
 
@@ -310,7 +309,7 @@ type Document struct {
 	NodeName   string         `json:"nodeName"`
 	Base       string         `json:"base,omitempty"`
 	From       string         `json:"from"`
-	Source     *report.Source `json:"source,omitempty"`
+	Source     *output.Source `json:"source,omitempty"`
 	WithNodeID bool           `json:"withNodeId"`
 	NodeID     *FileDoc       `json:"nodeId,omitempty"`
 	Password   FileDoc        `json:"password"`
@@ -318,7 +317,7 @@ type Document struct {
 	Rule       string         `json:"rule"`
 	Notes      []string       `json:"notes,omitempty"`
 	// Diagnostics use the shape of the main JSON document's.
-	Diagnostics []report.Diagnostic `json:"diagnostics"`
+	Diagnostics []output.Diagnostic `json:"diagnostics"`
 }
 
 // FileDoc is a node file and its state; Value only for the node id, never the password.
@@ -332,23 +331,23 @@ type FileDoc struct {
 func (id *Identity) JSON() *Document {
 	d := &Document{NodeName: id.Name, Base: id.Base, From: id.BaseFrom, WithNodeID: id.WithNodeID,
 		Password: FileDoc{File: id.PasswordFile, State: id.PasswordState}, Rule: id.Rule(), Notes: id.Notes,
-		Diagnostics: []report.Diagnostic{}}
+		Diagnostics: []output.Diagnostic{}}
 	if id.Secret != "" {
 		d.Secret = "kube-system/" + id.Secret
 	}
 	switch id.BaseFrom {
 	case FromNodeName:
 		if a := id.NameSource; a != nil {
-			d.Source = &report.Source{Kind: string(a.Kind), File: a.Pos.File, Line: a.Pos.Line, Column: a.Pos.Column, Name: a.Name}
+			d.Source = &output.Source{Kind: string(a.Kind), File: a.Pos.File, Line: a.Pos.Line, Column: a.Pos.Column, Name: a.Name}
 		}
 	case FromHostnameFile:
-		d.Source = &report.Source{Kind: "file", File: id.HostnameFile, Line: 1}
+		d.Source = &output.Source{Kind: "file", File: id.HostnameFile, Line: 1}
 	}
 	if id.WithNodeID {
 		d.NodeID = &FileDoc{File: id.NodeIDFile, State: id.NodeIDState, Value: id.NodeID}
 	}
 	for _, dg := range id.Diagnostics {
-		d.Diagnostics = append(d.Diagnostics, report.Diagnostic{Severity: string(dg.Severity), Code: dg.Code, File: dg.Pos.File,
+		d.Diagnostics = append(d.Diagnostics, output.Diagnostic{Severity: string(dg.Severity), Code: dg.Code, File: dg.Pos.File,
 			Line: dg.Pos.Line, Column: dg.Pos.Column, Key: dg.Key, Message: dg.Message, Hint: dg.Hint})
 	}
 	return d

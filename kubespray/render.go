@@ -8,7 +8,6 @@ import (
 	"github.com/k3sconf/k3sconf/ansible"
 	"github.com/k3sconf/k3sconf/diag"
 	"github.com/k3sconf/k3sconf/output"
-	"github.com/k3sconf/k3sconf/report"
 )
 
 // Text renders the explain report as `k3sconf explain` does: the value with its type and
@@ -324,7 +323,7 @@ type ExplainDoc struct {
 	Keys          map[string]*KeyDoc `json:"keys"`
 	// Plays are the plays of cluster.yml in order, and whether the host runs each.
 	Plays       []PlayRunDoc        `json:"plays"`
-	Diagnostics []report.Diagnostic `json:"diagnostics"`
+	Diagnostics []output.Diagnostic `json:"diagnostics"`
 }
 
 // PlayRunDoc is one play of cluster.yml for the host.
@@ -343,8 +342,8 @@ type KeyDoc struct {
 	Value   any                `json:"value"`
 	Type    string             `json:"type"`
 	Defined bool               `json:"defined"`
-	Source  report.Source      `json:"source"`
-	History []report.History   `json:"history"`
+	Source  output.Source      `json:"source"`
+	History []output.History   `json:"history"`
 	Play    *PlayDoc           `json:"play,omitempty"`
 	Refs    map[string]*RefDoc `json:"refs,omitempty"`
 	// Used is false when the host runs none of the variable's use sites (value and
@@ -375,7 +374,7 @@ type UseSiteDoc struct {
 	Value   any            `json:"value,omitempty"`
 	Type    string         `json:"type,omitempty"`
 	Defined bool           `json:"defined"`
-	Source  *report.Source `json:"source,omitempty"`
+	Source  *output.Source `json:"source,omitempty"`
 }
 
 // PlayDoc names a play.
@@ -390,17 +389,17 @@ type RefDoc struct {
 	Value   any            `json:"value"`
 	Type    string         `json:"type"`
 	Defined bool           `json:"defined"`
-	Source  *report.Source `json:"source,omitempty"`
+	Source  *output.Source `json:"source,omitempty"`
 }
 
-func source(a *ansible.Assignment) report.Source {
-	return report.Source{Kind: string(a.Kind), File: a.Pos.File, Line: a.Pos.Line, Column: a.Pos.Column, Name: a.Level}
+func source(a *ansible.Assignment) output.Source {
+	return output.Source{Kind: string(a.Kind), File: a.Pos.File, Line: a.Pos.Line, Column: a.Pos.Column, Name: a.Level}
 }
 
 // JSON builds the explain document.
 func JSON(r *Report) *ExplainDoc {
 	d := &ExplainDoc{Envelope: output.NewEnvelope("kubespray", "kubespray explain", "kubespray explain"),
-		Host: r.Host, Groups: r.Groups, DynamicGroups: r.Added, Keys: map[string]*KeyDoc{}, Diagnostics: []report.Diagnostic{}}
+		Host: r.Host, Groups: r.Groups, DynamicGroups: r.Added, Keys: map[string]*KeyDoc{}, Diagnostics: []output.Diagnostic{}}
 	if d.Groups == nil {
 		d.Groups = []string{}
 	}
@@ -408,7 +407,7 @@ func JSON(r *Report) *ExplainDoc {
 		d.DynamicGroups = []string{}
 	}
 	for _, ex := range r.Vars {
-		k := &KeyDoc{History: []report.History{}, Source: report.Source{Kind: "undefined"}, Type: "undefined"}
+		k := &KeyDoc{History: []output.History{}, Source: output.Source{Kind: "undefined"}, Type: "undefined"}
 		if ex.Play != nil {
 			k.Play = &PlayDoc{Name: ex.Play.Name, File: ex.Play.Pos.File, Line: ex.Play.Pos.Line}
 		}
@@ -421,7 +420,7 @@ func JSON(r *Report) *ExplainDoc {
 				if a == v.Source {
 					continue
 				}
-				k.History = append(k.History, report.History{Kind: string(a.Kind), File: a.Pos.File, Line: a.Pos.Line, Column: a.Pos.Column,
+				k.History = append(k.History, output.History{Kind: string(a.Kind), File: a.Pos.File, Line: a.Pos.Line, Column: a.Pos.Column,
 					Name: a.Level, Raw: a.Raw, Value: ansible.Repr(a.Value), Outcome: string(a.Outcome), Reason: a.Reason})
 			}
 			if len(ex.RefNames) > 0 {
@@ -475,7 +474,7 @@ func JSON(r *Report) *ExplainDoc {
 		}
 	}
 	for _, dg := range r.Diagnostics {
-		d.Diagnostics = append(d.Diagnostics, report.Diagnostic{Severity: string(dg.Severity), Code: dg.Code, File: dg.Pos.File, Line: dg.Pos.Line,
+		d.Diagnostics = append(d.Diagnostics, output.Diagnostic{Severity: string(dg.Severity), Code: dg.Code, File: dg.Pos.File, Line: dg.Pos.Line,
 			Column: dg.Pos.Column, Key: dg.Key, Message: dg.Message, Hint: dg.Hint})
 	}
 	return d

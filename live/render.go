@@ -30,7 +30,7 @@ type Document struct {
 	Drift           []DriftDoc          `json:"drift"`
 	NotCompared     []string            `json:"notCompared,omitempty"`
 	MayChange       []KeyInFile         `json:"mayChange"`
-	Diagnostics     []report.Diagnostic `json:"diagnostics"`
+	Diagnostics     []output.Diagnostic `json:"diagnostics"`
 }
 
 // ProcessDoc describes the running process. Argv is absent when k3s hid it.
@@ -163,7 +163,7 @@ func (s *Status) JSON(red *output.Redactor, showSecrets bool) *Document {
 	d := &Document{Envelope: output.NewEnvelope(s.Product, s.Command, "status"), Unit: s.Unit, Pending: s.Pending(),
 		Stale: append([]Stale{}, s.Stale...), DaemonReload: s.DaemonReload, DaemonReloadWhy: s.DaemonReloadWhy,
 		Drift: []DriftDoc{}, NotCompared: s.NotCompared, MayChange: append([]KeyInFile{}, s.MayChange...),
-		Diagnostics: []report.Diagnostic{}}
+		Diagnostics: []output.Diagnostic{}}
 	if p := s.Process; p != nil {
 		pd := &ProcessDoc{PID: p.PID, Command: p.Command, StartFrom: s.StartFrom, Title: p.Title, ArgvHidden: p.Hidden,
 			Environ: p.EnvironState, Others: s.OtherPIDs}
@@ -205,7 +205,7 @@ func (s *Status) JSON(red *output.Redactor, showSecrets bool) *Document {
 			Today: r.value("today", dr.Key, dr.Today), TodayFrom: dr.TodayFrom, Via: dr.Via, Note: dr.Note})
 	}
 	for _, dg := range s.Diagnostics {
-		d.Diagnostics = append(d.Diagnostics, report.Diagnostic{Severity: string(dg.Severity), Code: dg.Code, File: dg.Pos.File,
+		d.Diagnostics = append(d.Diagnostics, output.Diagnostic{Severity: string(dg.Severity), Code: dg.Code, File: dg.Pos.File,
 			Line: dg.Pos.Line, Column: dg.Pos.Column, Key: r.scrub(dg.Key), Message: r.scrub(dg.Message), Hint: r.scrub(dg.Hint)})
 	}
 	return d

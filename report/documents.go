@@ -9,15 +9,15 @@ import (
 // ArgsDocument is `k3sconf args --json`: the argv k3s parses, each word with its origin.
 type ArgsDocument struct {
 	output.Envelope
-	Args        []ArgDoc `json:"args"`
-	Error       string   `json:"error,omitempty"`
-	ErrorSource *Source  `json:"errorSource,omitempty"`
+	Args        []ArgDoc       `json:"args"`
+	Error       string         `json:"error,omitempty"`
+	ErrorSource *output.Source `json:"errorSource,omitempty"`
 }
 
 // ArgDoc is one word of the argv (secret values redacted) and where it came from.
 type ArgDoc struct {
-	Value  string `json:"value"`
-	Source Source `json:"source"`
+	Value  string        `json:"value"`
+	Source output.Source `json:"source"`
 }
 
 // ArgsJSON builds the args document.
@@ -26,7 +26,7 @@ func ArgsJSON(res *resolve.Result, red *output.Redactor) *ArgsDocument {
 	d.Error, d.ErrorSource = errorDoc(res, red)
 	for i, v := range Args(res, red) {
 		a := res.Args[i]
-		d.Args = append(d.Args, ArgDoc{Value: v, Source: Source{Kind: string(a.Kind), File: a.Pos.File, Line: a.Pos.Line, Column: a.Pos.Column}})
+		d.Args = append(d.Args, ArgDoc{Value: v, Source: output.Source{Kind: string(a.Kind), File: a.Pos.File, Line: a.Pos.Line, Column: a.Pos.Column}})
 	}
 	return d
 }
@@ -64,17 +64,17 @@ func SourcesJSON(res *resolve.Result) *SourcesDocument {
 // CheckDocument is `k3sconf check --json`: the findings, worst first, and k3s's refusal.
 type CheckDocument struct {
 	output.Envelope
-	Errors      int          `json:"errors"`
-	Warnings    int          `json:"warnings"`
-	Diagnostics []Diagnostic `json:"diagnostics"`
-	Error       string       `json:"error,omitempty"`
-	ErrorSource *Source      `json:"errorSource,omitempty"`
+	Errors      int                 `json:"errors"`
+	Warnings    int                 `json:"warnings"`
+	Diagnostics []output.Diagnostic `json:"diagnostics"`
+	Error       string              `json:"error,omitempty"`
+	ErrorSource *output.Source      `json:"errorSource,omitempty"`
 }
 
 // CheckJSON builds the check document; diagnostics are in the order check prints them.
 func CheckJSON(res *resolve.Result, all []diag.Diagnostic, red *output.Redactor) *CheckDocument {
 	ds := sortedFindings(all)
-	d := &CheckDocument{Envelope: EnvelopeOf(res, "check"), Diagnostics: []Diagnostic{},
+	d := &CheckDocument{Envelope: EnvelopeOf(res, "check"), Diagnostics: []output.Diagnostic{},
 		Errors: countSeverity(ds, diag.Error), Warnings: countSeverity(ds, diag.Warning)}
 	d.Error, d.ErrorSource = errorDoc(res, red)
 	if d.Error != "" && d.Errors == 0 {
@@ -96,9 +96,9 @@ type ExplainDocument struct {
 	// Running is the value of a key in the running process, when it is known.
 	Running map[string]RunningValue `json:"running,omitempty"`
 	// Identity is the node identity, for `explain node-name`.
-	Identity    any     `json:"identity,omitempty"`
-	Error       string  `json:"error,omitempty"`
-	ErrorSource *Source `json:"errorSource,omitempty"`
+	Identity    any            `json:"identity,omitempty"`
+	Error       string         `json:"error,omitempty"`
+	ErrorSource *output.Source `json:"errorSource,omitempty"`
 }
 
 // UnknownKey is a name explain was asked for that the command has no flag for.
@@ -124,13 +124,13 @@ func ExplainJSON(res *resolve.Result, red *output.Redactor) *ExplainDocument {
 // KeyJSON is one key as show and explain write it.
 func KeyJSON(k *resolve.Key, red *output.Redactor) *Key { return keyDoc(k, red, false) }
 
-func errorDoc(res *resolve.Result, red *output.Redactor) (string, *Source) {
+func errorDoc(res *resolve.Result, red *output.Redactor) (string, *output.Source) {
 	if res.Error == "" {
 		return "", nil
 	}
-	var src *Source
+	var src *output.Source
 	if !res.ErrorPos.IsZero() {
-		src = &Source{Kind: "input", File: res.ErrorPos.File, Line: res.ErrorPos.Line, Column: res.ErrorPos.Column}
+		src = &output.Source{Kind: "input", File: res.ErrorPos.File, Line: res.ErrorPos.Line, Column: res.ErrorPos.Column}
 	}
 	return red.Scrub(res.Error), src
 }

@@ -12,16 +12,16 @@ import (
 // Document is the JSON output contract of `k3sconf show --json` (docs/json.md).
 type Document struct {
 	output.Envelope
-	Subcommand  string          `json:"subcommand,omitempty"`
-	Version     string          `json:"version"`
-	CLI         string          `json:"cli"`
-	Unit        string          `json:"unit,omitempty"`
-	Config      *ConfigDoc      `json:"config,omitempty"`
-	Args        []string        `json:"args"`
-	Keys        map[string]*Key `json:"keys"`
-	Diagnostics []Diagnostic    `json:"diagnostics"`
-	Error       string          `json:"error,omitempty"`
-	ErrorSource *Source         `json:"errorSource,omitempty"`
+	Subcommand  string              `json:"subcommand,omitempty"`
+	Version     string              `json:"version"`
+	CLI         string              `json:"cli"`
+	Unit        string              `json:"unit,omitempty"`
+	Config      *ConfigDoc          `json:"config,omitempty"`
+	Args        []string            `json:"args"`
+	Keys        map[string]*Key     `json:"keys"`
+	Diagnostics []output.Diagnostic `json:"diagnostics"`
+	Error       string              `json:"error,omitempty"`
+	ErrorSource *output.Source      `json:"errorSource,omitempty"`
 	// Fleet is present only when a secret salt was given (`show --secret-salt`).
 	Fleet *FleetDoc `json:"fleet,omitempty"`
 }
@@ -35,11 +35,11 @@ type ConfigDoc struct {
 // Key is one flag in the JSON document.
 type Key struct {
 	// Value is a string, bool, number, or list of strings for repeatable flags.
-	Value   any       `json:"value"`
-	Source  Source    `json:"source"`
-	History []History `json:"history"`
-	Note    string    `json:"note,omitempty"`
-	Advice  []string  `json:"advice,omitempty"`
+	Value   any              `json:"value"`
+	Source  output.Source    `json:"source"`
+	History []output.History `json:"history"`
+	Note    string           `json:"note,omitempty"`
+	Advice  []string         `json:"advice,omitempty"`
 	// Critical keys must match on every server of the cluster.
 	Critical bool `json:"critical,omitempty"`
 
@@ -47,46 +47,6 @@ type Key struct {
 	// of reading History (StreamJSON); red redacts it.
 	from *resolve.Key
 	red  *output.Redactor
-}
-
-// Source says where a value came from. File and Line are absent only for kind "default".
-type Source struct {
-	Kind   string `json:"kind"`
-	File   string `json:"file,omitempty"`
-	Line   int    `json:"line,omitempty"`
-	Column int    `json:"column,omitempty"`
-	Name   string `json:"name,omitempty"`
-}
-
-// History is one assignment of a key with what became of it.
-type History struct {
-	Kind    string   `json:"kind"`
-	File    string   `json:"file,omitempty"`
-	Line    int      `json:"line,omitempty"`
-	Column  int      `json:"column,omitempty"`
-	Name    string   `json:"name,omitempty"`
-	Raw     string   `json:"raw,omitempty"`
-	Value   string   `json:"value"`
-	Items   []string `json:"items,omitempty"`
-	Outcome string   `json:"outcome"`
-	Reason  string   `json:"reason,omitempty"`
-}
-
-// Diagnostic is a finding in the JSON document.
-type Diagnostic struct {
-	Severity string `json:"severity"`
-	Code     string `json:"code"`
-	File     string `json:"file,omitempty"`
-	Line     int    `json:"line,omitempty"`
-	Column   int    `json:"column,omitempty"`
-	Key      string `json:"key,omitempty"`
-	Message  string `json:"message"`
-	Hint     string `json:"hint,omitempty"`
-	// Phase, AfterFixing, Assumes and Rule: see diag.Diagnostic (docs/json.md).
-	Phase       string `json:"phase,omitempty"`
-	AfterFixing bool   `json:"afterFixing,omitempty"`
-	Assumes     string `json:"assumes,omitempty"`
-	Rule        string `json:"rule,omitempty"`
 }
 
 // JSON builds the document for a result. Keys holds every flag of the command.
@@ -118,14 +78,14 @@ func jsonDoc(res *resolve.Result, red *output.Redactor, stream bool) *Document {
 		Unit:        res.Unit,
 		Args:        Args(res, red),
 		Keys:        map[string]*Key{},
-		Diagnostics: []Diagnostic{},
+		Diagnostics: []output.Diagnostic{},
 		Error:       red.Scrub(res.Error),
 	}
 	if res.ConfigPath != "" {
 		d.Config = &ConfigDoc{Path: res.ConfigPath, Why: res.ConfigWhy}
 	}
 	if res.Error != "" && !res.ErrorPos.IsZero() {
-		d.ErrorSource = &Source{Kind: "input", File: res.ErrorPos.File, Line: res.ErrorPos.Line, Column: res.ErrorPos.Column}
+		d.ErrorSource = &output.Source{Kind: "input", File: res.ErrorPos.File, Line: res.ErrorPos.Line, Column: res.ErrorPos.Column}
 	}
 	for _, k := range res.Keys {
 		d.Keys[k.Name()] = keyDoc(k, red, stream)
@@ -137,19 +97,19 @@ func jsonDoc(res *resolve.Result, red *output.Redactor, stream bool) *Document {
 }
 
 func keyDoc(k *resolve.Key, red *output.Redactor, stream bool) *Key {
-	kd := &Key{Value: KeyValue(k, red), Source: Source{Kind: string(sources.KindDefault)}, Note: red.Scrub(k.Note)}
+	kd := &Key{Value: KeyValue(k, red), Source: output.Source{Kind: string(sources.KindDefault)}, Note: red.Scrub(k.Note)}
 	for _, a := range k.Advice {
 		kd.Advice = append(kd.Advice, red.Scrub(a))
 	}
 	kd.Critical = k.Flag.Critical
 	if s := k.Source; s != nil {
-		kd.Source = Source{Kind: string(s.Kind), File: s.Pos.File, Line: s.Pos.Line, Column: s.Pos.Column, Name: s.Name}
+		kd.Source = output.Source{Kind: string(s.Kind), File: s.Pos.File, Line: s.Pos.Line, Column: s.Pos.Column, Name: s.Name}
 	}
 	if stream {
 		kd.from, kd.red = k, red
 		return kd
 	}
-	kd.History = make([]History, 0, len(k.History))
+	kd.History = make([]output.History, 0, len(k.History))
 	for _, a := range k.History {
 		if a == k.Source {
 			continue
@@ -181,8 +141,8 @@ func KeyValue(k *resolve.Key, red *output.Redactor) any {
 	return k.Value
 }
 
-func historyDoc(name string, a *resolve.Assignment, red *output.Redactor) History {
-	h := History{Kind: string(a.Kind), File: a.Pos.File, Line: a.Pos.Line, Column: a.Pos.Column,
+func historyDoc(name string, a *resolve.Assignment, red *output.Redactor) output.History {
+	h := output.History{Kind: string(a.Kind), File: a.Pos.File, Line: a.Pos.Line, Column: a.Pos.Column,
 		Name: red.Scrub(a.Name), Raw: red.String(name, a.Raw), Value: red.String(name, a.Value), Outcome: string(a.Outcome), Reason: reason(red, a)}
 	if a.Kind == sources.KindCLI {
 		h.Raw = red.Arg(a.Raw) // command-line words as written: '--token X' is a flag and its value
@@ -207,16 +167,16 @@ func historyDoc(name string, a *resolve.Assignment, red *output.Redactor) Histor
 }
 
 // Diagnostics renders findings for a JSON document, secrets scrubbed; never nil.
-func Diagnostics(ds []diag.Diagnostic, red *output.Redactor) []Diagnostic {
-	out := make([]Diagnostic, 0, len(ds))
+func Diagnostics(ds []diag.Diagnostic, red *output.Redactor) []output.Diagnostic {
+	out := make([]output.Diagnostic, 0, len(ds))
 	for _, d := range ds {
 		out = append(out, diagDoc(d, red))
 	}
 	return out
 }
 
-func diagDoc(d diag.Diagnostic, red *output.Redactor) Diagnostic {
-	return Diagnostic{Severity: string(d.Severity), Code: d.Code, File: d.Pos.File, Line: d.Pos.Line,
+func diagDoc(d diag.Diagnostic, red *output.Redactor) output.Diagnostic {
+	return output.Diagnostic{Severity: string(d.Severity), Code: d.Code, File: d.Pos.File, Line: d.Pos.Line,
 		Column: d.Pos.Column, Key: red.Key(d.Key), Message: red.Scrub(d.Message), Hint: red.Scrub(d.Hint),
 		Phase: d.Phase, AfterFixing: d.AfterFixing, Assumes: red.Scrub(d.Assumes), Rule: red.Scrub(d.Rule)}
 }

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/k3sconf/k3sconf/output"
 )
 
 // WriteJSON writes the document compactly, byte for byte what encoding/json writes with
@@ -171,7 +173,7 @@ func (j *jsonWriter) strs(ss []string) {
 	j.raw("]")
 }
 
-func (j *jsonWriter) source(s Source) {
+func (j *jsonWriter) source(s output.Source) {
 	j.raw(`{"kind":`)
 	j.str(s.Kind)
 	j.optField(`,"file":`, s.File)
@@ -233,7 +235,7 @@ func (j *jsonWriter) key(k *Key) {
 }
 
 // history writes one history entry.
-func (j *jsonWriter) history(h *History) {
+func (j *jsonWriter) history(h *output.History) {
 	j.raw(`{"kind":`)
 	j.str(h.Kind)
 	j.optField(`,"file":`, h.File)

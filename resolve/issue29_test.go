@@ -146,18 +146,32 @@ func TestIssue29Overridden(t *testing.T) {
 	})
 }
 
-// TestIssue29OverriddenSecret: neither token reaches the message.
+// TestIssue29OverriddenSecret: neither token reaches the message, whether the command line
+// (config-overridden) or a later drop-in (config-replaced) wins.
 func TestIssue29OverriddenSecret(t *testing.T) {
-	fs := afero.NewMemMapFs()
-	_ = afero.WriteFile(fs, "/etc/systemd/system/k3s.service", []byte("[Service]\nExecStart=/usr/local/bin/k3s server --token clitoken123\n"), 0o644)
-	_ = afero.WriteFile(fs, "/etc/rancher/k3s/config.yaml", []byte("token: configtoken456\n"), 0o644)
-	res, err := resolve.Resolve(resolve.Options{FS: fs})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, d := range res.Diagnostics {
-		if strings.Contains(d.Message+d.Hint, "clitoken123") || strings.Contains(d.Message+d.Hint, "configtoken456") {
-			t.Errorf("%s shows a token: %s / %s", d.Code, d.Message, d.Hint)
+	for name, files := range map[string]map[string]string{
+		"cli":    {"/etc/systemd/system/k3s.service": "[Service]\nExecStart=/usr/local/bin/k3s server --token clitoken123\n", "/etc/rancher/k3s/config.yaml": "token: configtoken456\n"},
+		"dropin": {"/etc/rancher/k3s/config.yaml.d/10-t.yaml": "token: clitoken123\n", "/etc/rancher/k3s/config.yaml": "token: configtoken456\n"},
+	} {
+		fs := afero.NewMemMapFs()
+		for p, c := range files {
+			_ = afero.WriteFile(fs, p, []byte(c), 0o644)
+		}
+		res, err := resolve.Resolve(resolve.Options{FS: fs, Command: "server"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, d := range res.Diagnostics {
+			if d.Code == "config-overridden" || d.Code == "config-replaced" {
+				n++
+			}
+			if strings.Contains(d.Message+d.Hint, "clitoken123") || strings.Contains(d.Message+d.Hint, "configtoken456") {
+				t.Errorf("%s: %s shows a token: %s / %s", name, d.Code, d.Message, d.Hint)
+			}
+		}
+		if n != 1 {
+			t.Errorf("%s: %d findings of the token in both places, want 1", name, n)
 		}
 	}
 }
@@ -244,5 +258,46 @@ func TestIssue29RKE2Profiles(t *testing.T) {
 		mk("etcd-1.33.1", "etcd came with d736f9699's backport v1.33.2", "etcd", "v1.33.1+rke2r1", diag.Error),
 		mk("etcd-1.33.2", "etcd on v1.33.2", "etcd", "v1.33.2+rke2r1", ""),
 		mk("cis-newest", "cis on the newest release", "cis", "", ""),
+	})
+}
+
+// TestIssue29DropinReplaced: a single-value key of config.yaml that a later drop-in replaces
+// (rancher/rke2#6415, RKE2 v1.26.15: Rancher's 50-rancher.yaml sets disable-kube-proxy:
+// false over config.yaml's "true"; k3s-io/k3s pkg/configfilearg/parser.go readConfigFile).
+func TestIssue29DropinReplaced(t *testing.T) {
+	const rc = "/etc/rancher/rke2/config.yaml"
+	const rd = "/etc/rancher/rke2/config.yaml.d/50-rancher.yaml"
+	const kc = "/etc/rancher/k3s/config.yaml"
+	const kd = "/etc/rancher/k3s/config.yaml.d/10-mode.yaml"
+	rancher := "{\n  \"cni\": \"calico\",\n  \"disable-kube-proxy\": false\n}\n"
+	runIssue29(t, []issue29Case{
+		{name: "rke2-6415", reason: "the issue's node: Rancher's false beats config.yaml's \"true\"; the fix is Rancher's cluster configuration",
+			files:   map[string]string{rc: "disable-kube-proxy: \"true\"\n", rd: rancher},
+			product: "rke2", command: "server", version: "v1.26.15+rke2r1",
+			want: map[string]diag.Severity{"config-replaced": diag.Warning}, hint: "in the cluster's configuration in Rancher", count: map[string]int{"config-replaced": 1}},
+		{name: "rke2-same", reason: "true in both files (a string and a bool): nothing lost today, a note",
+			files:   map[string]string{rc: "disable-kube-proxy: \"true\"\n", rd: "{\"disable-kube-proxy\": true}\n"},
+			product: "rke2", command: "server", want: map[string]diag.Severity{"config-replaced": diag.Info}},
+		{name: "rke2-config-alone", reason: "only config.yaml sets it: quiet",
+			files:   map[string]string{rc: "disable-kube-proxy: \"true\"\n", rd: "{\"cni\": \"calico\"}\n"},
+			product: "rke2", command: "server", want: map[string]diag.Severity{"config-replaced": ""}},
+		{name: "k3s-dropin", reason: "a k3s drop-in of the user's own: the fix names that file and the restart",
+			files:   map[string]string{kc: "write-kubeconfig-mode: \"0600\"\n", kd: "write-kubeconfig-mode: \"0644\"\n"},
+			command: "server", want: map[string]diag.Severity{"config-replaced": diag.Warning, "config-overridden": ""}, hint: "set write-kubeconfig-mode in " + kd},
+		{name: "k3s-mode-same", reason: "0644 and 644 are the same mode",
+			files:   map[string]string{kc: "write-kubeconfig-mode: \"0644\"\n", kd: "write-kubeconfig-mode: \"644\"\n"},
+			command: "server", want: map[string]diag.Severity{"config-replaced": diag.Info}},
+		{name: "list-not-this", reason: "a list replaced by a drop-in is config-list-replaced, not this finding",
+			files:   map[string]string{kc: "disable: [traefik]\n", kd: "disable: servicelb\n"},
+			command: "server", want: map[string]diag.Severity{"config-replaced": "", "config-list-replaced": diag.Warning}},
+		{name: "chain", reason: "config.yaml, 10- and 20- drop-ins: the two that lose are each named once",
+			files:   map[string]string{kc: "node-name: a\n", kd: "node-name: b\n", "/etc/rancher/k3s/config.yaml.d/20-name.yaml": "node-name: c\n"},
+			command: "server", want: map[string]diag.Severity{"config-replaced": diag.Warning}, count: map[string]int{"config-replaced": 2}},
+		{name: "cli-wins", reason: "the command line beats the drop-in: config-overridden names the drop-in, not this finding",
+			files:   map[string]string{"/etc/systemd/system/k3s.service": "[Service]\nExecStart=/usr/local/bin/k3s server --node-name d\n", kc: "node-name: a\n", kd: "node-name: b\n"},
+			command: "server", want: map[string]diag.Severity{"config-replaced": "", "config-overridden": diag.Warning}},
+		{name: "secret", reason: "a token in both files: neither shown",
+			files:   map[string]string{kc: "token: firsttoken123\n", kd: "token: secondtoken456\n"},
+			command: "server", want: map[string]diag.Severity{"config-replaced": diag.Warning}, hintNot: "secondtoken456"},
 	})
 }

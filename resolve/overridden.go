@@ -36,6 +36,8 @@ func (r *resolver) checkOverridden() {
 				r.overriddenConfig(k, a, w)
 			case a.Kind == sources.KindEnv && a.Outcome == provenance.Shadowed && w.Kind == sources.KindConfig:
 				r.shadowedEnv(k, a, w)
+			case a.Kind == sources.KindConfig && a.Outcome == provenance.Replaced && w.Kind == sources.KindConfig && a.Pos.File != w.Pos.File:
+				r.replacedConfig(k, a, w)
 			}
 		}
 	}
@@ -90,6 +92,34 @@ func (r *resolver) overriddenConfig(k *Key, a, w *Assignment) {
 		Message: fmt.Sprintf("%s is set here, but %s at %s sets it too%s and the command line wins (k3s puts config-file values before the arguments; the last occurrence of a single-value flag wins), %s",
 			k.Flag.Name, w.Name, w.Pos, from, what),
 		Hint: fmt.Sprintf("remove %s from %s so the config file decides: %s, then `systemctl daemon-reload && systemctl restart %s`", w.Name, where, edit, svc)})
+}
+
+// replacedConfig is a config file's value of a single-value key that a later config file
+// replaces: k3s reads config.yaml, then the files of config.yaml.d in name order, and a
+// plain key of a later file replaces the earlier value (pkg/configfilearg/parser.go
+// readConfigFile; rancher/rke2#6415: Rancher's 50-rancher.yaml wrote disable-kube-proxy:
+// false over the user's true in config.yaml, and `explain` was the only face that said so).
+// Rancher writes 50-rancher.yaml from the cluster's configuration (rancher/rancher
+// pkg/capr/planner) and writes it again on every plan, so an edit of that file does not
+// last: the fix there is the cluster's configuration in Rancher.
+func (r *resolver) replacedConfig(k *Key, a, w *Assignment) {
+	same := sameSetting(k.Flag, a.Value, w.Value)
+	sev, what := diag.Warning, fmt.Sprintf("so %s runs with %s, not %s", r.p.Program, shown(w), shown(a))
+	if a.Secret() || w.Secret() {
+		what = fmt.Sprintf("so %s runs with the later file's value, not this one (both hidden)", r.p.Program)
+	}
+	if same {
+		sev, what = diag.Info, "with the same value today, so an edit of this file alone will not take effect"
+	}
+	later := path.Clean(w.Pos.File)
+	hint := fmt.Sprintf("set %s in %s (or remove it there so %s decides), then %s", k.Flag.Name, later, path.Base(a.Pos.File), r.restartWords())
+	if path.Base(later) == "50-rancher.yaml" {
+		hint = fmt.Sprintf("Rancher writes %s from the cluster's configuration and rewrites it on every plan, so an edit there does not last: set %s in the cluster's configuration in Rancher, or in a drop-in whose name sorts after 50-rancher.yaml (e.g. 99-local.yaml), then %s", later, k.Flag.Name, r.restartWords())
+	}
+	r.diag(diag.Diagnostic{Severity: sev, Code: "config-replaced", Pos: a.Pos, Key: k.Flag.Name,
+		Message: fmt.Sprintf("%s is set here, but %s sets it too and wins (%s reads config.yaml first, then the config.yaml.d drop-ins in name order; a later file's key replaces the earlier value), %s",
+			k.Flag.Name, w.Pos, r.p.Program, what),
+		Hint: hint})
 }
 
 // restartWords says how to restart k3s: its service when a unit was read, else in general

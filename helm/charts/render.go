@@ -325,7 +325,7 @@ type Document struct {
 	Values          map[string]ValueDoc `json:"values"`
 	// Release is what --objects says about the Helm release (absent without --objects).
 	Release     *release.Doc        `json:"release,omitempty"`
-	Diagnostics []report.Diagnostic `json:"diagnostics"`
+	Diagnostics []output.Diagnostic `json:"diagnostics"`
 }
 
 // ObjectDoc locates a HelmChart or HelmChartConfig.
