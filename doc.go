@@ -48,7 +48,8 @@
 //	  compose/          k3s in docker-compose
 //	  identity/         node name, node id and node password
 //	  fleet/            many nodes compared as k3s compares servers on join
-//	  report/           the node's JSON documents and text renderers
+//	  report/           the node's redactor: its values as k3sconf prints them (the
+//	                    documents and text renderers are internal/nodereport)
 //
 //	Helm (helm/)
 //	  helm/values/      Helm's merge of chart defaults, values files and --set, per leaf

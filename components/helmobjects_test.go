@@ -78,3 +78,45 @@ func TestUnknownKindNotApplied(t *testing.T) {
 		})
 	}
 }
+
+// TestUnmatchedConfigNamesTheProduct: on RKE2 the unmatched HelmChartConfig's message names
+// RKE2's own packaged charts, not k3s's traefik (it said "k3s's packaged charts" on every
+// product); on k3s it still names the traefik pair.
+func TestUnmatchedConfigNamesTheProduct(t *testing.T) {
+	for _, tc := range []struct {
+		name, unit, exec, manifests string
+		want, wantNot               []string
+	}{
+		{"rke2", "rke2-server.service", "/usr/local/bin/rke2 server", "/var/lib/rancher/rke2/server/manifests/",
+			[]string{"among rke2's packaged charts (kube-system/rke2-", "in all in kube-system"}, []string{"k3s", "traefik"}},
+		{"k3s", "k3s.service", "/usr/local/bin/k3s server", "/var/lib/rancher/k3s/server/manifests/",
+			[]string{"among k3s's packaged charts (kube-system/traefik, kube-system/traefik-crd)"}, []string{"rke2"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fs := afero.NewMemMapFs()
+			afero.WriteFile(fs, "/etc/systemd/system/"+tc.unit, []byte("[Service]\nExecStart="+tc.exec+"\n"), 0o644)
+			afero.WriteFile(fs, tc.manifests+"cfg.yaml", []byte("apiVersion: helm.cattle.io/v1\nkind: HelmChartConfig\nmetadata:\n  name: monitoring\n  namespace: kube-system\n"), 0o644)
+			res, err := resolve.Resolve(resolve.Options{FS: fs})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, d := range components.Inspect(fs, res).Diagnostics {
+				if d.Code != "component-helmchartconfig-unmatched" {
+					continue
+				}
+				for _, w := range tc.want {
+					if !strings.Contains(d.Message, w) {
+						t.Errorf("message %q lacks %q", d.Message, w)
+					}
+				}
+				for _, w := range tc.wantNot {
+					if strings.Contains(d.Message+d.Hint, w) {
+						t.Errorf("message %q / hint %q names %q", d.Message, d.Hint, w)
+					}
+				}
+				return
+			}
+			t.Error("no component-helmchartconfig-unmatched")
+		})
+	}
+}

@@ -526,7 +526,7 @@ func (in *inspector) helm() {
 			}
 			continue
 		}
-		hint := "a HelmChartConfig must have the same metadata.name and metadata.namespace as the HelmChart it customizes (kube-system for k3s's packaged charts)"
+		hint := fmt.Sprintf("a HelmChartConfig must have the same metadata.name and metadata.namespace as the HelmChart it customizes (kube-system for %s's packaged charts)", in.res.Product)
 		found := false
 		for _, ch := range in.charts {
 			if ch.name == cfg.name {
@@ -545,7 +545,7 @@ func (in *inspector) helm() {
 			ns = "(no namespace)"
 		}
 		in.diag(diag.Diagnostic{Severity: diag.Warning, Code: "component-helmchartconfig-unmatched", Pos: cfg.pos,
-			Message: fmt.Sprintf("HelmChartConfig %s/%s matches no HelmChart in %s or among k3s's packaged charts (kube-system/traefik, kube-system/traefik-crd); unless a HelmChart of that name and namespace is created some other way, it has no effect", ns, cfg.name, in.rep.ManifestsDir),
+			Message: fmt.Sprintf("HelmChartConfig %s/%s matches no HelmChart in %s or among %s's packaged charts (%s); unless a HelmChart of that name and namespace is created some other way, it has no effect", ns, cfg.name, in.rep.ManifestsDir, in.res.Product, in.packagedCharts()),
 			Hint:    hint})
 	}
 	if boolKey(in.res, "disable-helm-controller") {
@@ -740,4 +740,19 @@ func closestChart(cfg chartRef, charts []chartRef) *chartRef {
 		}
 	}
 	return best
+}
+
+// packagedCharts names the HelmCharts the product stages itself, as a message lists them:
+// k3s's traefik pair, or RKE2's bundled charts (rke2Charts), all in kube-system.
+func (in *inspector) packagedCharts() string {
+	var names []string
+	for _, p := range in.pkgs {
+		names = append(names, p.charts...)
+	}
+	if len(names) > 4 {
+		// RKE2's list, in its bundling order: the charts every node has come first.
+		return fmt.Sprintf("%s, … %d in all in kube-system", strings.Join(names[:3], ", "), len(names))
+	}
+	sort.Strings(names)
+	return strings.Join(names, ", ")
 }

@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"github.com/k3sconf/k3sconf/diag"
+	"github.com/k3sconf/k3sconf/internal/nodereport"
 	"github.com/k3sconf/k3sconf/output"
-	"github.com/k3sconf/k3sconf/report"
 	"github.com/k3sconf/k3sconf/resolve"
 )
 
@@ -94,7 +94,7 @@ func writeDiags(w io.Writer, ds []diag.Diagnostic, red *output.Redactor) {
 		return
 	}
 	fmt.Fprintln(w)
-	report.Findings(w, ds, red)
+	nodereport.Findings(w, ds, red)
 }
 
 // Document is the JSON form of a report: `k3sconf components --json`.

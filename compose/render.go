@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/k3sconf/k3sconf/diag"
+	"github.com/k3sconf/k3sconf/internal/nodereport"
 	"github.com/k3sconf/k3sconf/output"
 	"github.com/k3sconf/k3sconf/report"
 )
@@ -49,7 +50,7 @@ func Text(w io.Writer, rep *Report, red *output.Redactor) {
 	if len(ds) > 0 {
 		fmt.Fprintln(w)
 	}
-	report.Findings(w, ds, red)
+	nodereport.Findings(w, ds, red)
 	if fix := FixYAML(rep); fix != "" {
 		fmt.Fprintf(w, "\nfix: add these lines to %s (%s):\n\n%s", rep.File.Path, overrideHint(rep.File.Path), fix)
 	}
@@ -174,9 +175,6 @@ func diagDocs(ds []diag.Diagnostic, red *output.Redactor) []output.Diagnostic {
 	}
 	return out
 }
-
-// Scrubber removes secrets from text; *output.Redactor is one.
-type Scrubber = report.Scrubber
 
 // NewRedactor returns the redactor that hides the secrets of every node (tokens in command or
 // environment), or nothing with show set.

@@ -138,13 +138,13 @@ func (f *Finding) set(n *Node, key, value string) {
 // source is where the node's value of key comes from, for "change it here".
 func source(n *Node, key string) string {
 	k := n.Keys[key]
-	if k == nil || k.Source.Kind == "default" || k.Source.Kind == "" {
+	if k == nil || k.Source == nil {
 		return "not set in " + n.Input + ", so the default"
 	}
 	s := k.Source
-	p := diag.Position{File: s.File, Line: s.Line, Column: s.Column}.String()
+	p := s.Pos.String()
 	if p == "" {
-		p = s.Kind
+		p = string(s.Kind)
 	}
 	if s.Name != "" && s.Kind == "env" {
 		p += " " + s.Name
@@ -165,10 +165,10 @@ func source(n *Node, key string) string {
 
 func sourcePos(n *Node, key string) diag.Position {
 	k := n.Keys[key]
-	if k == nil || n.Kind == KindNodeObject {
+	if k == nil || k.Source == nil || n.Kind == KindNodeObject {
 		return diag.Position{}
 	}
-	return diag.Position{File: k.Source.File, Line: k.Source.Line, Column: k.Source.Column}
+	return k.Source.Pos
 }
 
 func (a *analysis) unreadable() {
@@ -323,7 +323,7 @@ func flagsOf(s *Node, diffs []FieldDiff) []string {
 			flags = append(flags, d.Flag)
 		}
 	}
-	if k := s.Keys["cluster-dns"]; slices.Contains(flags, "service-cidr") && (k == nil || k.Source.Kind == "default" || k.Source.Kind == "") {
+	if k := s.Keys["cluster-dns"]; slices.Contains(flags, "service-cidr") && (k == nil || k.Source == nil) {
 		flags = slices.DeleteFunc(flags, func(f string) bool { return f == "cluster-dns" })
 	}
 	return flags
@@ -796,7 +796,7 @@ func (a *analysis) agentTokens(group []*Node) {
 		if !ok {
 			continue
 		}
-		// token and agent-token fingerprint alike (report.Fingerprint).
+		// token and agent-token fingerprint alike (nodereport.Fingerprint).
 		if accepted[fp] {
 			continue
 		}

@@ -7,7 +7,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/k3sconf/k3sconf/report"
+	"github.com/k3sconf/k3sconf/provenance"
+	"github.com/k3sconf/k3sconf/resolve"
 )
 
 // The comparison k3s makes when a server joins, per release. Sources: k3s-io/k3s (full
@@ -397,7 +398,7 @@ func deepPaths(f critField, a, b critValue) []string {
 
 // key helpers over a node's redacted keys (the JSON shapes: string, bool, number, list).
 
-func keyValue(n *Node, name string) (any, *report.Key) {
+func keyValue(n *Node, name string) (any, *provenance.Entry[resolve.Assignment]) {
 	k := n.Keys[name]
 	if k == nil {
 		return nil, nil

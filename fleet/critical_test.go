@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-
-	"github.com/k3sconf/k3sconf/report"
+	"github.com/k3sconf/k3sconf/provenance"
+	"github.com/k3sconf/k3sconf/resolve"
 )
 
 // TestDeepDifferential replays 300 pairs of generated server configurations (fixed seed)
@@ -32,11 +32,11 @@ func TestDeepDifferential(t *testing.T) {
 		t.Fatalf("only %d cases", len(cases))
 	}
 	node := func(keys map[string]any) *Node {
-		n := &Node{Product: "k3s", Role: "server", Keys: map[string]*report.Key{}}
+		n := &Node{Product: "k3s", Role: "server", Keys: map[string]*provenance.Entry[resolve.Assignment]{}}
 		for k, v := range keys {
-			n.Keys[k] = &report.Key{Value: v}
+			n.Keys[k] = &provenance.Entry[resolve.Assignment]{Value: v}
 		}
-		n.Keys["node-ip"] = &report.Key{Value: []any{"10.0.0.11"}}
+		n.Keys["node-ip"] = &provenance.Entry[resolve.Assignment]{Value: []any{"10.0.0.11"}}
 		return n
 	}
 	agree := 0
@@ -54,9 +54,9 @@ func TestDeepDifferential(t *testing.T) {
 // TestCompareCriticalRules pins the release rules of compareConfig.
 func TestCompareCriticalRules(t *testing.T) {
 	srv := func(release string, kv ...any) *Critical {
-		n := &Node{Product: "k3s", Role: "server", Release: release, Keys: map[string]*report.Key{"node-ip": {Value: "10.0.0.1"}}}
+		n := &Node{Product: "k3s", Role: "server", Release: release, Keys: map[string]*provenance.Entry[resolve.Assignment]{"node-ip": {Value: "10.0.0.1"}}}
 		for i := 0; i+1 < len(kv); i += 2 {
-			n.Keys[kv[i].(string)] = &report.Key{Value: kv[i+1]}
+			n.Keys[kv[i].(string)] = &provenance.Entry[resolve.Assignment]{Value: kv[i+1]}
 		}
 		return computeCritical(n)
 	}
@@ -96,9 +96,9 @@ func TestCompareCriticalRules(t *testing.T) {
 
 func TestRKE2Critical(t *testing.T) {
 	n := func(kv ...any) *Critical {
-		node := &Node{Product: "rke2", Role: "server", Keys: map[string]*report.Key{"node-ip": {Value: "10.0.0.1"}}}
+		node := &Node{Product: "rke2", Role: "server", Keys: map[string]*provenance.Entry[resolve.Assignment]{"node-ip": {Value: "10.0.0.1"}}}
 		for i := 0; i+1 < len(kv); i += 2 {
-			node.Keys[kv[i].(string)] = &report.Key{Value: kv[i+1]}
+			node.Keys[kv[i].(string)] = &provenance.Entry[resolve.Assignment]{Value: kv[i+1]}
 		}
 		return computeCritical(node)
 	}

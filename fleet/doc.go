@@ -33,6 +33,6 @@
 // See docs/fleet.md for the per-release table and its sources.
 //
 // Secrets are never printed. Node folders are compared in memory; show documents carry
-// HMAC fingerprints made with the collector's salt ([report.FleetDoc]); documents made with
+// HMAC fingerprints made with the collector's salt (the document's fleet block); documents made with
 // different salts cannot be compared and fleet says so.
 package fleet

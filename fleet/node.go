@@ -12,13 +12,17 @@ import (
 	"strings"
 
 	"github.com/k3sconf/k3sconf"
+	"github.com/k3sconf/k3sconf/diag"
 	"github.com/k3sconf/k3sconf/identity"
+	"github.com/k3sconf/k3sconf/internal/nodereport"
 	"github.com/k3sconf/k3sconf/internal/rootfs"
 	"github.com/k3sconf/k3sconf/live"
 	"github.com/k3sconf/k3sconf/output"
 	"github.com/k3sconf/k3sconf/profile"
+	"github.com/k3sconf/k3sconf/provenance"
 	"github.com/k3sconf/k3sconf/report"
 	"github.com/k3sconf/k3sconf/resolve"
+	"github.com/k3sconf/k3sconf/sources"
 )
 
 // Kind says which kind of input a node came from.
@@ -46,8 +50,12 @@ type Node struct {
 	Release string
 	// CLI is the command-line layer its values were parsed with ("urfave/cli v1").
 	CLI string
-	// Keys are the node's effective values with their sources, secrets redacted.
-	Keys map[string]*report.Key
+	// Keys are the node's effective values, secrets redacted, in the node's provenance
+	// model: each entry's Value is what show --json writes (a string, bool, number or list
+	// of strings) and its Source the assignment that gave it (kind, position, the name it
+	// was set under; nil for a default), as resolve.Key has them. Neither the source's own
+	// Value nor the History is kept: fleet compares values in force.
+	Keys map[string]*provenance.Entry[resolve.Assignment]
 	// Secrets maps each secret key that has a value to its fingerprint; SaltID says
 	// which salt made them ("" when the input has no fingerprints).
 	Secrets map[string]string
@@ -103,7 +111,7 @@ func splitRelease(path string) (string, string) {
 
 func (l *Loader) key() (salt, id string) {
 	if l.Salt != "" {
-		return l.Salt, report.SaltID(l.Salt)
+		return l.Salt, nodereport.SaltID(l.Salt)
 	}
 	if l.runKey == "" {
 		b := make([]byte, 32)
@@ -281,10 +289,10 @@ func (l *Loader) Folder(dir string) (*Node, error) {
 // fromResult builds a node from a resolution: values redacted as show --json writes
 // them, secrets fingerprinted in memory.
 func (l *Loader) fromResult(res *resolve.Result, input string, kind Kind) *Node {
-	doc := report.JSON(res, report.NewRedactor(res, false))
+	doc := nodereport.JSON(res, report.NewRedactor(res, false))
 	salt, id := l.key()
-	n := &Node{Input: input, Kind: kind, Product: res.Product, Role: res.Command, Keys: doc.Keys,
-		Secrets: report.SecretFingerprints(res, salt), SaltID: id, Error: doc.Error, CLI: "urfave/cli " + res.Era}
+	n := &Node{Input: input, Kind: kind, Product: res.Product, Role: res.Command, Keys: entries(doc.Keys),
+		Secrets: nodereport.SecretFingerprints(res, salt), SaltID: id, Error: doc.Error, CLI: "urfave/cli " + res.Era}
 	if res.Version != "" && res.Version != "newest" {
 		n.Release = res.Version
 	}
@@ -330,7 +338,7 @@ func (l *Loader) annotationNode(a *live.Annotations, where string) (*Node, error
 		// A server with --disable-agent registers no Node; a Node without the annotation
 		// was not started by k3s (or was started before k3s wrote it).
 		n := &Node{Name: a.Node, NodeName: a.Node, Hostname: a.Hostname, Input: where, Kind: KindNodeObject,
-			Product: prof.Name, Role: role, Release: a.KubeletVersion, Keys: map[string]*report.Key{},
+			Product: prof.Name, Role: role, Release: a.KubeletVersion, Keys: map[string]*provenance.Entry[resolve.Assignment]{},
 			Error: "no " + prof.Program + ".io/node-args annotation: nothing to compare but its name and release"}
 		n.finish()
 		return n, nil
@@ -366,7 +374,7 @@ func (l *Loader) annotationNode(a *live.Annotations, where string) (*Node, error
 
 // Show reads a document written by `k3sconf --json show`.
 func (l *Loader) Show(data []byte, input string) (*Node, error) {
-	var doc report.Document
+	var doc nodereport.Document
 	if err := json.Unmarshal(data, &doc); err != nil {
 		return nil, fmt.Errorf("not a k3sconf show document: %s", jsonError(data, err))
 	}
@@ -380,7 +388,7 @@ func (l *Loader) Show(data []byte, input string) (*Node, error) {
 		// under another one.
 		return nil, fmt.Errorf("the document was written for release %s, not %s: write it again with k3sconf --k3s-version %s --json show, or leave the release off this input", doc.Version, l.Version, l.Version)
 	}
-	n := &Node{Input: input, Kind: KindShow, Product: doc.Product, Role: role, Keys: doc.Keys, Error: doc.Error, CLI: doc.CLI}
+	n := &Node{Input: input, Kind: KindShow, Product: doc.Product, Role: role, Keys: entries(doc.Keys), Error: doc.Error, CLI: doc.CLI}
 	if doc.Version != "" && doc.Version != "newest" {
 		n.Release = doc.Version
 	}
@@ -400,6 +408,25 @@ func (l *Loader) Show(data []byte, input string) (*Node, error) {
 	}
 	n.finish()
 	return n, nil
+}
+
+// entries are the keys of a show document as the provenance model has them.
+func entries(keys map[string]*nodereport.Key) map[string]*provenance.Entry[resolve.Assignment] {
+	out := make(map[string]*provenance.Entry[resolve.Assignment], len(keys))
+	for name, k := range keys {
+		if k == nil {
+			continue
+		}
+		e := &provenance.Entry[resolve.Assignment]{Name: name, Value: k.Value}
+		if s := k.Source; s.Kind != "" && s.Kind != string(sources.KindDefault) {
+			a := &resolve.Assignment{Name: s.Name}
+			a.Kind = sources.Kind(s.Kind)
+			a.Pos = diag.Position{File: s.File, Line: s.Line, Column: s.Column}
+			e.Source = a
+		}
+		out[name] = e
+	}
+	return out
 }
 
 // finish names the node.
@@ -445,7 +472,7 @@ func (l *Loader) profileFor() *profile.Profile {
 // profile's) are hidden whole (only the credentials of a URL-valued one) and taught to the
 // redactor, so the document's error, notes and histories that quote them are redacted; the
 // other values are redacted as data (output.Redactor.Data), as show writes them.
-func redactDocument(doc *report.Document) {
+func redactDocument(doc *nodereport.Document) {
 	prof := profile.K3s()
 	if doc.Product == "rke2" {
 		prof = profile.RKE2()

@@ -68,7 +68,7 @@ func TestJoinArgs(t *testing.T) {
 }
 
 func TestSplitLikeK3s(t *testing.T) {
-	got := SplitLikeK3s([]string{"server", "--token=abc", "--disable=traefik", "-t", "xyz", "--node-label", "a=b"})
+	got := splitLikeK3s([]string{"server", "--token=abc", "--disable=traefik", "-t", "xyz", "--node-label", "a=b"})
 	want := []string{"server", "--token", OmittedValue, "--disable", "traefik", "-t", OmittedValue, "--node-label", "a=b"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("mismatch (-want +got):\n%s", diff)

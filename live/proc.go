@@ -130,9 +130,9 @@ func FindProcesses(fsys afero.Fs, program, want string, clockTicks int) ([]*Proc
 	return found, nil
 }
 
-// ReadProcess reads one pid (the MainPID systemd reports) whatever its command line says.
+// readProcess reads one pid (the MainPID systemd reports) whatever its command line says.
 // ok is false when /proc/<pid> does not exist.
-func ReadProcess(fsys afero.Fs, program string, pid, clockTicks int) (*Process, bool) {
+func readProcess(fsys afero.Fs, program string, pid, clockTicks int) (*Process, bool) {
 	if clockTicks <= 0 {
 		clockTicks = DefaultClockTicks
 	}

@@ -220,7 +220,7 @@ func (s *Status) findProcess(opts Options, program string) {
 				"start it: systemctl start "+s.unitName())
 			return
 		}
-		if p, ok := ReadProcess(opts.Node, program, st.MainPID, ticks); ok {
+		if p, ok := readProcess(opts.Node, program, st.MainPID, ticks); ok {
 			s.Process = p
 			s.setStart()
 			return
@@ -495,7 +495,7 @@ func (s *Status) compareAnnotation(opts Options, prof *profile.Profile, program 
 	s.Drift = append(s.Drift, s.compareKeys(res, "annotation", from)...)
 	// Argument by argument: today's spliced argv written the way k3s writes the
 	// annotation, then both joined back into "--flag=value" arguments.
-	todayWords := JoinArgs(SplitLikeK3s(tokenValues(s.today.Args)), s.flagKind)
+	todayWords := JoinArgs(splitLikeK3s(tokenValues(s.today.Args)), s.flagKind)
 	s.AnnotationOnly, s.TodayOnly = multisetDiff(args, todayWords)
 	return nil
 }
@@ -662,10 +662,10 @@ var wrapperDataDir = regexp.MustCompile(`/data/[0-9a-f]{16,}/?$`)
 // (pkg/nodeconfig/nodeconfig.go isSecret).
 var k3sSecretArgs = []string{"--token", "-t", "--agent-token", "--datastore-endpoint", "--etcd-s3-access-key", "--etcd-s3-secret-key", "--vpn-auth"}
 
-// SplitLikeK3s renders an argv the way k3s writes its node-args annotation
+// splitLikeK3s renders an argv the way k3s writes its node-args annotation
 // (pkg/nodeconfig getNodeArgs): each "-x=v" becomes "-x", "v", and the word after a secret
 // flag becomes OmittedValue.
-func SplitLikeK3s(args []string) []string {
+func splitLikeK3s(args []string) []string {
 	out := splitArgs(args)
 	for i, a := range out {
 		if contains(k3sSecretArgs, a) && i+1 < len(out) {

@@ -1,11 +1,9 @@
-// Package report renders a [resolve.Result] for people and machines: the JSON document of
-// the output contract ([JSON], [ArgsJSON], [SourcesJSON], [CheckJSON], [ExplainJSON]), and
-// the text of `show`, `args`, `sources`, `explain` and `check`.
+// Package report redacts a resolved node's values as k3sconf prints them: [NewRedactor] is
+// the [output.Redactor] of one [resolve.Result] (the profile's secret flags and every secret
+// value the node sets), [KeyValue] a key's value through it, and [FormatValue] the value as
+// text (lists in brackets, strings quoted only when needed).
 //
-// Every JSON document starts with an [Envelope] (schemaVersion, product, command,
-// document); other packages' documents (components, status, compose) embed it too.
-//
-// Every renderer goes through one [Redactor], so secrets (tokens, passwords inside datastore
-// endpoints, S3 keys, proxy credentials) never reach the output unless the caller asks for
-// them.
+// What a library caller gets from resolve is unredacted; a program that prints a node's
+// values uses these three, as examples/embed does. The command's own documents and text
+// renderers are internal (internal/nodereport).
 package report

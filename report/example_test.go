@@ -1,7 +1,7 @@
 package report_test
 
 import (
-	"os"
+	"fmt"
 
 	"github.com/spf13/afero"
 
@@ -9,29 +9,23 @@ import (
 	"github.com/k3sconf/k3sconf/resolve"
 )
 
-// Explain tells a key's story; secrets stay REDACTED unless the output.Redactor is made with
-// show=true.
-func ExampleExplain() {
+// A program that prints a node's values redacts them with the node's redactor: a secret
+// flag's value is REDACTED, and so is a copy of it under another key; other values are
+// shown as k3sconf shows them.
+func ExampleKeyValue() {
 	node := afero.NewMemMapFs()
 	_ = afero.WriteFile(node, "/etc/systemd/system/k3s.service", []byte(
-		"[Service]\nEnvironment=K3S_TOKEN=from-env-secret\nExecStart=/usr/local/bin/k3s server\n"), 0o644)
-	_ = afero.WriteFile(node, "/etc/rancher/k3s/config.yaml", []byte("token: from-config-secret\n"), 0o644)
+		"[Service]\nExecStart=/usr/local/bin/k3s server --tls-san a.example --tls-san b.example\n"), 0o644)
+	_ = afero.WriteFile(node, "/etc/rancher/k3s/config.yaml", []byte(
+		"token: K10abc::server:s3cret-value\nnode-label: [\"owner=K10abc::server:s3cret-value\"]\n"), 0o644)
 
 	res, _ := resolve.Resolve(resolve.Options{FS: node})
-	report.Explain(os.Stdout, res, res.Key("token"), report.NewRedactor(res, false))
+	red := report.NewRedactor(res, false)
+	for _, name := range []string{"token", "node-label", "tls-san"} {
+		fmt.Println(name, "=", report.FormatValue(report.KeyValue(res.Key(name), red)))
+	}
 	// Output:
 	// token = REDACTED
-	//   from: config /etc/rancher/k3s/config.yaml:1:8  token: REDACTED
-	//
-	//   every assignment, in precedence order (defaults, environment, config files, command line):
-	//    1. env     /etc/systemd/system/k3s.service:2:13  K3S_TOKEN=REDACTED
-	//       shadowed: K3S_TOKEN is used only when the flag is not given as an argument, and token: at /etc/rancher/k3s/config.yaml:1:8 gives it (config-file values are passed as arguments, so they beat environment variables)
-	//    2. config  /etc/rancher/k3s/config.yaml:1:8      token: REDACTED
-	//       applied: the last occurrence of a single-value flag wins
-	//
-	//   what to do:
-	//   - K3S_TOKEN (/etc/systemd/system/k3s.service:2:13) is ignored because the config file sets the flag (/etc/rancher/k3s/config.yaml:1:8), and config values are passed as arguments. Set the value in the config file, or remove it there to let the variable count; then `systemctl restart k3s`.
-	//
-	//   warning[env-shadowed] K3S_TOKEN sets token, but token: at /etc/rancher/k3s/config.yaml:1:8 sets it too and wins (k3s uses a flag's variable only when no argument sets it, and config-file values are passed as arguments), so k3s runs with config's value, not the variable's (both hidden)
-	//     fix: set the value in /etc/rancher/k3s/config.yaml (or remove token: there so the variable decides), then `systemctl daemon-reload && systemctl restart k3s`
+	// node-label = [owner=REDACTED]
+	// tls-san = [a.example, b.example]
 }

@@ -73,16 +73,24 @@ func NewRedactor(res *resolve.Result, show bool) *output.Redactor {
 	return r
 }
 
-// reason redacts why an assignment has its outcome. A reason k3sconf rendered from its own
-// record of the config entry that replaced it (Assignment.Reason empty) quotes only that
-// entry's key and position: only the distinctive secrets are looked for. Any other reason
-// may quote input and goes through Scrub.
-func reason(red *output.Redactor, a *resolve.Assignment) string {
-	if !red.On() {
-		return a.Why()
+// KeyValue is the key's value for output, redacted when secret.
+func KeyValue(k *resolve.Key, red *output.Redactor) any {
+	switch v := k.Value.(type) {
+	case string:
+		if k.Flag.Secret {
+			return red.Value(k.Name(), v)
+		}
+		return red.String(k.Name(), v)
+	case []string:
+		out := make([]string, len(v))
+		for i, s := range v {
+			if k.Flag.Secret {
+				out[i] = red.Scrub(red.Value(k.Name(), s))
+				continue
+			}
+			out[i] = red.String(k.Name(), s)
+		}
+		return out
 	}
-	if a.Reason == "" {
-		return red.Known(a.Why())
-	}
-	return red.Scrub(a.Reason)
+	return k.Value
 }

@@ -9,6 +9,7 @@ import (
 	yamlv2 "gopkg.in/yaml.v2"
 
 	"github.com/k3sconf/k3sconf/internal/benchnode"
+	"github.com/k3sconf/k3sconf/internal/nodereport"
 	"github.com/k3sconf/k3sconf/report"
 	"github.com/k3sconf/k3sconf/resolve"
 )
@@ -67,7 +68,7 @@ func BenchmarkShowJSON(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				if err := report.WriteJSON(io.Discard, report.JSON(res, report.NewRedactor(res, false))); err != nil {
+				if err := nodereport.WriteJSON(io.Discard, nodereport.JSON(res, report.NewRedactor(res, false))); err != nil {
 					b.Fatal(err)
 				}
 			}

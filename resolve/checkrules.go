@@ -43,6 +43,8 @@ type checkRule struct {
 	// agentPart: the check is made by the server's agent part after the server part
 	// started (pkg/agent/run.go run), not by the kubelet.
 	agentPart bool
+	// at is the k3s commit source is read at when the code is gone from 66a14f0e8.
+	at string
 	// removal names a removal row of profile/data/flag-releases.tsv: the check is k3s's
 	// refusal of a deprecated flag, made from the row's fatal_from until its removal (since
 	// and until come from the row, so the releases are in one place), and source is read at
@@ -138,6 +140,11 @@ var checkRules = []checkRule{
 		commit: "314e3f56d (#5492) until d90ba3035 (#5918, 2022-07-29: rancher/rke2 v1.24.4+rke2r1's k3s 7d6982d1fab6 has it, v1.24.3+rke2r1's 4f4cf18fb6a4 not; the release-1.23 backport k3s-io/k3s#5943 was reproduced on v1.23.9+k3s1 and validated on the 1.23 branch for v1.23.10)", phase: PhaseAfterStart, agentPart: true},
 	{id: "ip-family-node", message: "cluster-cidr: […] and node-ip: […], must share the same IP version (IPv4, IPv6 or dual-stack)", source: "pkg/agent/run.go:87", since: "v1.24.4", backports: map[int]int{23: 10},
 		commit: "d90ba3035 (#5918, 2022-07-29)", phase: PhaseAfterStart, agentPart: true},
+	// pkg/cluster/bootstrap.go Bootstrap → reconcileEtcd on a restart (RKE2: etcd is a
+	// static pod that still runs). Read at 1d22b6971fbf (rancher/rke2 v1.30.1+rke2r1's k3s).
+	{id: "etcd-arg-temporary", message: "Failed to reconcile with temporary etcd: listen tcp …: bind: address already in use", source: "pkg/cluster/bootstrap.go:65 reconcileEtcd → pkg/etcd/etcd.go StartEmbeddedTemporary (the etcd-arg items, pkg/daemons/executor/executor.go ToConfigFile)", at: "1d22b6971fbf",
+		since: "v1.27.2", backports: map[int]int{26: 5, 25: 10, 24: 14}, until: "v1.35.1", untilBackports: map[int]int{34: 4, 33: 8, 32: 12},
+		commit: "e61fde93c (k3s-io/k3s#7371, 2023-04-27: rancher/rke2 v1.27.2+rke2r1's k3s cbe8d33c9395 has it, v1.27.1+rke2r1's 944f811dc534 not; backports k3s-io/k3s#7486 validated on v1.26.4+k3s-e8d9ed79, #7487 on v1.25.9+k3s-938c984d, #7488, all in the May 2023 releases; rancher/rke2#4479 hit it on v1.25.11) until d38b4b30c (k3s-io/k3s#13368, 2025-12-18, main on v1.35.0: no temporary etcd; its January 2026 backports k3s-io/k3s#13506, #13507 are taken to reach v1.34.4, v1.33.8, v1.32.12, so those lines are not judged from there)", phase: PhaseStart},
 	// the kubelet k3s runs in-process (pkg/executor/embed/embed.go:209: "kubelet exited")
 	{id: "kubelet-node-ip", message: "bad --node-ip \"…\": must contain either a single IP or a dual-stack pair of IPs | dual-stack node IP cannot include '0.0.0.0' or '::'", source: "pkg/executor/embed/embed.go:209 (k8s.io/component-helpers/node/util ParseNodeIPArgument)", phase: PhaseAfterStart},
 	{id: "kubelet-node-label", message: "invalid argument \"…\" for \"--node-labels\" flag: malformed pair, expect string=string", source: "pkg/executor/embed/embed.go:209 (k8s.io/component-base/cli/flag MapStringString)", phase: PhaseAfterStart},
@@ -163,13 +170,27 @@ func ruleByID(id string) *checkRule {
 func (c *checkRule) releases() string {
 	switch {
 	case c.since != "" && c.until != "" && (len(c.backports) > 0 || len(c.untilBackports) > 0):
-		var bs []string
+		var bs, ends []string
 		for minor := 40; minor > 0; minor-- {
-			if p, ok := c.backports[minor]; ok {
-				bs = append(bs, fmt.Sprintf("v1.%d.%d to before v1.%d.%d", minor, p, minor, c.untilBackports[minor]))
+			p, ok := c.backports[minor]
+			u, uok := c.untilBackports[minor]
+			switch {
+			case ok && uok:
+				bs = append(bs, fmt.Sprintf("v1.%d.%d to before v1.%d.%d", minor, p, minor, u))
+			case ok:
+				bs = append(bs, fmt.Sprintf("v1.%d.%d on", minor, p))
+			case uok:
+				ends = append(ends, fmt.Sprintf("v1.%d.%d", minor, u))
 			}
 		}
-		return c.since + " to before " + c.until + " (and " + strings.Join(bs, ", ") + ")"
+		s := c.since + " to before " + c.until
+		if len(bs) > 0 {
+			s += " (and " + strings.Join(bs, ", ") + ")"
+		}
+		if len(ends) > 0 {
+			s += "; not from " + strings.Join(ends, ", ")
+		}
+		return s
 	case c.since != "" && c.until != "":
 		return c.since + " to before " + c.until
 	case c.since != "" && len(c.backports) > 0:

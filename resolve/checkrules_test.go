@@ -122,6 +122,9 @@ func TestChecksPage(t *testing.T) {
 		if c.removal != "" {
 			src += " (at " + removalAt + ")"
 		}
+		if c.at != "" {
+			src += " (at " + c.at + ")"
+		}
 		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s |\n", c.id, mdCell(c.message), mdCell(src), mdCell(rel), c.phase)
 	}
 	b.WriteString("\n" + checksEnd)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/afero"
 
+	"github.com/k3sconf/k3sconf/internal/nodereport"
 	"github.com/k3sconf/k3sconf/report"
 	"github.com/k3sconf/k3sconf/resolve"
 )
@@ -34,12 +35,12 @@ func FuzzResolve(f *testing.F) {
 			if err != nil {
 				t.Fatalf("Resolve(%q): %v", cmd, err)
 			}
-			doc := report.JSON(res, report.NewRedactor(res, false))
+			doc := nodereport.JSON(res, report.NewRedactor(res, false))
 			if err := json.NewEncoder(io.Discard).Encode(doc); err != nil {
 				t.Fatalf("JSON: %v", err)
 			}
 			for _, k := range res.Keys {
-				report.Explain(io.Discard, res, k, report.NewRedactor(res, false))
+				nodereport.Explain(io.Discard, res, k, report.NewRedactor(res, false))
 			}
 		}
 	})

@@ -31,6 +31,7 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/k3sconf/k3sconf/internal/golden"
+	"github.com/k3sconf/k3sconf/internal/nodereport"
 	"github.com/k3sconf/k3sconf/report"
 	"github.com/k3sconf/k3sconf/resolve"
 )
@@ -192,14 +193,14 @@ func renderOne(sc *scenario, opts resolve.Options, prefix string) (map[string]st
 	red := report.NewRedactor(res, false)
 	out := map[string]string{}
 
-	js, err := json.MarshalIndent(report.JSON(res, red), "", "  ")
+	js, err := json.MarshalIndent(nodereport.JSON(res, red), "", "  ")
 	if err != nil {
 		return nil, err
 	}
 	out[name(wantShow)] = string(js) + "\n"
 
 	var b bytes.Buffer
-	report.Check(&b, res, red)
+	nodereport.Check(&b, res, red)
 	out[name(wantCheck)] = b.String()
 
 	if len(sc.explain) > 0 {
@@ -213,13 +214,13 @@ func renderOne(sc *scenario, opts resolve.Options, prefix string) (map[string]st
 				// The translated node may lack a flag the product dropped (RKE2 has no
 				// cluster-init); say so, as explain does for an unknown key.
 				fmt.Fprintf(&b, "%s %s has no flag %q\n", res.Product, res.Command, name)
-				report.ExplainStray(&b, res, name, red)
+				nodereport.ExplainStray(&b, res, name, red)
 				continue
 			}
 			if k == nil {
 				return nil, fmt.Errorf("explain: %s %s has no key %q", res.Product, res.Command, name)
 			}
-			report.Explain(&b, res, k, red)
+			nodereport.Explain(&b, res, k, red)
 		}
 		out[name(wantExplain)] = b.String()
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/k3sconf/k3sconf"
+	"github.com/k3sconf/k3sconf/internal/nodereport"
 	"github.com/k3sconf/k3sconf/report"
 	"github.com/k3sconf/k3sconf/resolve"
 )
@@ -104,7 +105,7 @@ func TestHostileNodes(t *testing.T) {
 				t.Errorf("%s: error %q does not mention %q", tc.reason, res.Error, tc.wantErrPart)
 			}
 			var buf bytes.Buffer
-			if err := json.NewEncoder(&buf).Encode(report.JSON(res, report.NewRedactor(res, false))); err != nil {
+			if err := json.NewEncoder(&buf).Encode(nodereport.JSON(res, report.NewRedactor(res, false))); err != nil {
 				t.Fatalf("%s: JSON: %v", tc.reason, err)
 			}
 			var doc map[string]any

@@ -301,3 +301,45 @@ func TestIssue29DropinReplaced(t *testing.T) {
 			command: "server", want: map[string]diag.Severity{"config-replaced": diag.Warning}, hintNot: "secondtoken456"},
 	})
 }
+
+// TestIssue29EtcdListenArgs: rancher/rke2#4479, an etcd-arg listener that the temporary etcd
+// of a restart shares with the running etcd pod. Boundaries from the tags and backports named
+// in checkrules.go (e61fde93c from v1.27.2, v1.26.5, v1.25.10, v1.24.14; d38b4b30c from
+// v1.35.1, taken from v1.34.4, v1.33.8, v1.32.12).
+func TestIssue29EtcdListenArgs(t *testing.T) {
+	const c = "/etc/rancher/rke2/config.yaml"
+	const wal = "/var/lib/rancher/rke2/server/db/etcd/member/wal/0.wal"
+	metrics := "etcd-expose-metrics: true\netcd-arg:\n  - listen-metrics-urls=http://0.0.0.0:2381\n"
+	mk := func(name, reason, cfg, version string, restart bool, want diag.Severity) issue29Case {
+		files := map[string]string{c: cfg}
+		if restart {
+			files[wal] = ""
+		}
+		return issue29Case{name: name, reason: reason, files: files, product: "rke2", command: "server", version: version,
+			want: map[string]diag.Severity{"etcd-arg-listener-conflict": want}}
+	}
+	runIssue29(t, []issue29Case{
+		mk("4479", "the issue's node on v1.25.11, restarted: rke2 exits", metrics, "v1.25.11+rke2r1", true, diag.Error),
+		mk("1.25.9", "before the backport the temporary etcd got kube-apiserver-arg's items", metrics, "v1.25.9+rke2r1", true, ""),
+		mk("1.25.10", "the backport's release", metrics, "v1.25.10+rke2r1", true, diag.Error),
+		mk("1.24.13", "1.24 line before the backport", metrics, "v1.24.13+rke2r1", true, ""),
+		mk("1.24.14", "1.24 line with it", metrics, "v1.24.14+rke2r1", true, diag.Error),
+		mk("1.26.4", "1.26 line before the backport", metrics, "v1.26.4+rke2r1", true, ""),
+		mk("1.27.1", "main line before e61fde93c (rke2 v1.27.1+rke2r1's k3s 944f811dc534)", metrics, "v1.27.1+rke2r1", true, ""),
+		mk("1.27.2", "main line with it", metrics, "v1.27.2+rke2r1", true, diag.Error),
+		mk("1.33.7", "before the taken backport of d38b4b30c", metrics, "v1.33.7+rke2r1", true, diag.Error),
+		mk("1.33.8", "from the taken backport: not judged", metrics, "v1.33.8+rke2r1", true, ""),
+		mk("1.35.0", "main line before d38b4b30c", metrics, "v1.35.0+rke2r1", true, diag.Error),
+		mk("1.35.1", "no temporary etcd", metrics, "v1.35.1+rke2r1", true, ""),
+		mk("newest", "no temporary etcd on the newest release", metrics, "", true, ""),
+		mk("first-start", "no etcd member yet: the first start works, the restarts after it fail: a warning", metrics, "v1.25.11+rke2r1", false, diag.Warning),
+		mk("client-urls", "listen-client-urls collides the same way", "etcd-arg:\n  - --listen-client-urls=https://10.0.0.5:2379\n", "v1.28.9+rke2r1", true, diag.Error),
+		mk("quota", "an etcd-arg that opens no listener: quiet", "etcd-arg:\n  - quota-backend-bytes=8589934592\n", "v1.28.9+rke2r1", true, ""),
+		mk("expose-only", "etcd-expose-metrics alone is RKE2's own way: quiet", "etcd-expose-metrics: true\n", "v1.28.9+rke2r1", true, ""),
+		mk("joins-with-token", "a server with a URL and a token reconciles over HTTP first: not judged", "server: https://10.0.0.1:9345\ntoken: K10abc::server:def\n"+metrics, "v1.28.9+rke2r1", true, ""),
+		mk("external-datastore", "no embedded etcd", "datastore-endpoint: postgres://db:5432/k3s\n"+metrics, "v1.28.9+rke2r1", true, ""),
+		{name: "k3s", reason: "k3s's etcd stops with k3s: nothing else holds the port",
+			files: map[string]string{"/etc/rancher/k3s/config.yaml": "cluster-init: true\n" + metrics, "/var/lib/rancher/k3s/server/db/etcd/member/wal/0.wal": ""}, command: "server", version: "v1.28.9+k3s1",
+			want: map[string]diag.Severity{"etcd-arg-listener-conflict": ""}},
+	})
+}

@@ -85,6 +85,9 @@ func (r *resolver) refuse(code string, f refusal) {
 	if rule.removal != "" {
 		at = removalAt
 	}
+	if rule.at != "" {
+		at = rule.at
+	}
 	src := "k3s-io/k3s@" + at + " " + rule.source
 	var m string
 	switch {

@@ -173,7 +173,11 @@ cluster:
 			}
 		}
 	}
-	return r.validateJoin(restart, rke2, endpoint, joinURL)
+	ok := r.validateJoin(restart, rke2, endpoint, joinURL)
+	if ok {
+		r.checkEtcdListenArgs(restart, endpoint, joinURL)
+	}
+	return ok
 }
 
 // keySet reports whether a key was given anywhere (urfave's IsSet), not only its default.

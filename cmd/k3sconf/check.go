@@ -6,9 +6,9 @@ import (
 	"github.com/k3sconf/k3sconf"
 	"github.com/k3sconf/k3sconf/diag"
 	"github.com/k3sconf/k3sconf/findings"
+	"github.com/k3sconf/k3sconf/internal/nodereport"
 	"github.com/k3sconf/k3sconf/live"
 	"github.com/k3sconf/k3sconf/output"
-	"github.com/k3sconf/k3sconf/report"
 	"github.com/k3sconf/k3sconf/resolve"
 )
 
@@ -27,9 +27,9 @@ func runCheck(g globals, res *resolve.Result, red *output.Redactor, stdout, stde
 	all := findings.All(k3sconf.Node(g.root), res, st, g.root)
 	c := checkCode(all, g.strict, code)
 	if g.json {
-		return writeJSON(stdout, stderr, report.CheckJSON(res, all, red), c)
+		return writeJSON(stdout, stderr, nodereport.CheckJSON(res, all, red), c)
 	}
-	report.CheckFindings(stdout, res, all, red)
+	nodereport.CheckFindings(stdout, res, all, red)
 	return c
 }
 

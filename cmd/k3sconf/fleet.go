@@ -11,9 +11,9 @@ import (
 	"github.com/k3sconf/k3sconf"
 	"github.com/k3sconf/k3sconf/fleet"
 	"github.com/k3sconf/k3sconf/identity"
+	"github.com/k3sconf/k3sconf/internal/nodereport"
 	"github.com/k3sconf/k3sconf/internal/rootfs"
 	"github.com/k3sconf/k3sconf/profile"
-	"github.com/k3sconf/k3sconf/report"
 	"github.com/k3sconf/k3sconf/resolve"
 )
 
@@ -64,11 +64,11 @@ func runFleet(paths []string, g globals, stdout, stderr io.Writer) int {
 
 // showFleet is the fleet block `show --json --secret-salt` adds: secret fingerprints and
 // the node's name. Without a salt there is none.
-func showFleet(g globals, res *resolve.Result) *report.FleetDoc {
+func showFleet(g globals, res *resolve.Result) *nodereport.FleetDoc {
 	if g.secretSalt == "" {
 		return nil
 	}
-	f := &report.FleetDoc{SaltID: report.SaltID(g.secretSalt), Fingerprints: report.SecretFingerprints(res, g.secretSalt)}
+	f := &nodereport.FleetDoc{SaltID: nodereport.SaltID(g.secretSalt), Fingerprints: nodereport.SecretFingerprints(res, g.secretSalt)}
 	if res.Command == "server" || res.Command == "agent" {
 		node := k3sconf.Node(g.root)
 		id := identity.Derive(node, res, g.root)

@@ -12,6 +12,7 @@ import (
 	"github.com/k3sconf/k3sconf"
 	"github.com/k3sconf/k3sconf/findings"
 	"github.com/k3sconf/k3sconf/internal/fuzzy"
+	"github.com/k3sconf/k3sconf/internal/nodereport"
 	"github.com/k3sconf/k3sconf/internal/termesc"
 	"github.com/k3sconf/k3sconf/output"
 	"github.com/k3sconf/k3sconf/profile"
@@ -214,34 +215,34 @@ func (a *app) runNode(cmd string, cmdArgs []string) int {
 	case "show":
 		if g.json {
 			if isTerminal(stdout) || outputFormat(stdout) == "yaml" {
-				doc := report.JSON(res, red)
+				doc := nodereport.JSON(res, red)
 				doc.Fleet = showFleet(g, res)
 				return writeJSON(stdout, stderr, doc, code)
 			}
 			// Compact, by the hand-written encoder (same bytes as encoding/json), each
 			// key's history rendered as it is written.
-			doc := report.StreamingJSON(res, red)
+			doc := nodereport.StreamingJSON(res, red)
 			doc.Fleet = showFleet(g, res)
-			if err := report.WriteJSON(stdout, doc); err != nil {
+			if err := nodereport.WriteJSON(stdout, doc); err != nil {
 				fmt.Fprintf(stderr, "k3sconf: %v\n", err)
 				return exitInput
 			}
 			return code
 		}
-		report.Show(stdout, res, red, g.all)
+		nodereport.Show(stdout, res, red, g.all)
 		// Counted as check counts, over the same findings (without what runs: show does
 		// not inspect the running process).
-		report.FindingsSummary(stdout, res, findings.All(k3sconf.Node(g.root), res, nil, g.root))
+		nodereport.FindingsSummary(stdout, res, findings.All(k3sconf.Node(g.root), res, nil, g.root))
 	case "args":
 		if g.json {
-			return writeJSON(stdout, stderr, report.ArgsJSON(res, red), code)
+			return writeJSON(stdout, stderr, nodereport.ArgsJSON(res, red), code)
 		}
-		report.PrintArgs(stdout, res, red)
+		nodereport.PrintArgs(stdout, res, red)
 	case "sources":
 		if g.json {
-			return writeJSON(stdout, stderr, report.SourcesJSON(res), code)
+			return writeJSON(stdout, stderr, nodereport.SourcesJSON(res), code)
 		}
-		report.Sources(stdout, res)
+		nodereport.Sources(stdout, res)
 	case "check":
 		return runCheck(g, res, red, stdout, stderr, code)
 	case "explain":
@@ -258,7 +259,7 @@ func (a *app) runNode(cmd string, cmdArgs []string) int {
 
 func explain(stdout, stderr io.Writer, res *resolve.Result, red *output.Redactor, names []string, g globals, code int) int {
 	asJSON, root := g.json, g.root
-	doc := report.ExplainJSON(res, red)
+	doc := nodereport.ExplainJSON(res, red)
 	// The running value, when a process (or --node-json) tells it (issue 8).
 	st, lerr := inspectLive(g, res)
 	code = worst(code, nodeJSONCode(stderr, g, lerr))
@@ -274,19 +275,19 @@ func explain(stdout, stderr io.Writer, res *resolve.Result, red *output.Redactor
 			guess := didYouMean(res, n)
 			fmt.Fprintf(stderr, "k3sconf: %s %s has no flag %q%s\n", res.Product, res.Command, n, didYouMeanText(guess))
 			if !asJSON {
-				report.ExplainStray(stdout, res, strings.TrimLeft(n, "-"), red)
+				nodereport.ExplainStray(stdout, res, strings.TrimLeft(n, "-"), red)
 			}
-			doc.Unknown = append(doc.Unknown, report.UnknownKey{Name: n, DidYouMean: guess})
+			doc.Unknown = append(doc.Unknown, nodereport.UnknownKey{Name: n, DidYouMean: guess})
 			code = worst(code, exitProblem)
 			continue
 		}
 		if asJSON {
-			doc.Keys[k.Name()] = report.KeyJSON(k, red)
+			doc.Keys[k.Name()] = nodereport.KeyJSON(k, red)
 			if v, from, ok := runningValue(k); ok {
 				if doc.Running == nil {
-					doc.Running = map[string]report.RunningValue{}
+					doc.Running = map[string]nodereport.RunningValue{}
 				}
-				doc.Running[k.Name()] = report.RunningValue{Value: v, From: from}
+				doc.Running[k.Name()] = nodereport.RunningValue{Value: v, From: from}
 			}
 			if k.Name() == "node-name" {
 				doc.Identity = nodeNameJSON(res, root, red)
@@ -296,7 +297,7 @@ func explain(stdout, stderr io.Writer, res *resolve.Result, red *output.Redactor
 		if i > 0 {
 			fmt.Fprintln(stdout)
 		}
-		report.Explain(stdout, res, k, red)
+		nodereport.Explain(stdout, res, k, red)
 		if v, from, ok := runningValue(k); ok {
 			now := report.FormatValue(report.KeyValue(k, red))
 			if v == now {

@@ -14,9 +14,9 @@ import (
 	"github.com/k3sconf/k3sconf/helm/charts"
 	"github.com/k3sconf/k3sconf/helm/values"
 	"github.com/k3sconf/k3sconf/internal/fuzzy"
+	"github.com/k3sconf/k3sconf/internal/nodereport"
 	"github.com/k3sconf/k3sconf/internal/rootfs"
 	"github.com/k3sconf/k3sconf/output"
-	"github.com/k3sconf/k3sconf/report"
 	"github.com/k3sconf/k3sconf/resolve"
 )
 
@@ -92,7 +92,7 @@ func runValues(g globals, res *resolve.Result, red *output.Redactor, args []stri
 	}
 	all := g.all || len(args) > 1
 	if g.json {
-		return writeJSON(stdout, stderr, charts.JSON(rep, report.EnvelopeOf(res, "values"), red, all), code)
+		return writeJSON(stdout, stderr, charts.JSON(rep, nodereport.EnvelopeOf(res, "values"), red, all), code)
 	}
 	charts.Text(stdout, rep, red, all)
 	return code

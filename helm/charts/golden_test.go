@@ -29,6 +29,7 @@ import (
 	"github.com/k3sconf/k3sconf/diag"
 	"github.com/k3sconf/k3sconf/helm/charts"
 	"github.com/k3sconf/k3sconf/internal/golden"
+	"github.com/k3sconf/k3sconf/internal/nodereport"
 	"github.com/k3sconf/k3sconf/report"
 	"github.com/k3sconf/k3sconf/resolve"
 )
@@ -192,7 +193,7 @@ func TestGolden(t *testing.T) {
 		red := report.NewRedactor(res, false)
 		var text bytes.Buffer
 		charts.Text(&text, rep, red, false)
-		js, err := json.MarshalIndent(charts.JSON(rep, report.EnvelopeOf(res, "values"), red, false), "", "  ")
+		js, err := json.MarshalIndent(charts.JSON(rep, nodereport.EnvelopeOf(res, "values"), red, false), "", "  ")
 		if err != nil {
 			t.Fatal(err)
 		}

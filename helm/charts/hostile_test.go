@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/k3sconf/k3sconf/helm/charts"
+	"github.com/k3sconf/k3sconf/internal/nodereport"
 	"github.com/k3sconf/k3sconf/report"
 	"github.com/k3sconf/k3sconf/resolve"
 )
@@ -45,7 +46,7 @@ func TestHostileManifests(t *testing.T) {
 			}
 			red := report.NewRedactor(res, false)
 			charts.Text(discard{}, rep, red, true)
-			_ = charts.JSON(rep, report.EnvelopeOf(res, "values"), red, true)
+			_ = charts.JSON(rep, nodereport.EnvelopeOf(res, "values"), red, true)
 		})
 	}
 }

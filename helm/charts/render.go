@@ -12,7 +12,7 @@ import (
 	"github.com/k3sconf/k3sconf/components"
 	"github.com/k3sconf/k3sconf/helm/release"
 	"github.com/k3sconf/k3sconf/helm/values"
-	"github.com/k3sconf/k3sconf/report"
+	"github.com/k3sconf/k3sconf/internal/nodereport"
 )
 
 // shown reports whether a leaf is printed: every leaf a user layer touched, and with all
@@ -306,7 +306,7 @@ func Text(w io.Writer, rep *Report, red *output.Redactor, all bool) {
 	}
 	if len(rep.Diagnostics) > 0 {
 		fmt.Fprintln(w)
-		report.Findings(w, rep.Diagnostics, red)
+		nodereport.Findings(w, rep.Diagnostics, red)
 	}
 }
 

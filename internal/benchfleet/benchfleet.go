@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/afero"
 
+	"github.com/k3sconf/k3sconf/internal/nodereport"
 	"github.com/k3sconf/k3sconf/report"
 	"github.com/k3sconf/k3sconf/resolve"
 )
@@ -22,14 +23,14 @@ const Salt = "bench-salt"
 // config.yaml, as `show --json --secret-salt` writes them. The fleet is consistent.
 func WriteDocs(dir string, n int) error {
 	return each(n, func(i int, res *resolve.Result) error {
-		doc := report.JSON(res, report.NewRedactor(res, false))
-		doc.Fleet = &report.FleetDoc{SaltID: report.SaltID(Salt), Fingerprints: report.SecretFingerprints(res, Salt),
+		doc := nodereport.JSON(res, report.NewRedactor(res, false))
+		doc.Fleet = &nodereport.FleetDoc{SaltID: nodereport.SaltID(Salt), Fingerprints: nodereport.SecretFingerprints(res, Salt),
 			NodeName: fmt.Sprintf("node-%04d", i), NodeNameFrom: "node-name"}
 		f, err := os.Create(filepath.Join(dir, fmt.Sprintf("node-%04d.json", i)))
 		if err != nil {
 			return err
 		}
-		if err := report.WriteJSON(f, doc); err != nil {
+		if err := nodereport.WriteJSON(f, doc); err != nil {
 			f.Close()
 			return err
 		}

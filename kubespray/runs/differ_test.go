@@ -153,6 +153,7 @@ func TestDifferUnnamedTask(t *testing.T) {
 // changed.
 func TestHandlerChainReal(t *testing.T) {
 	ansibletest.Require(t)
+	t.Parallel()
 	for _, tc := range []struct {
 		name, reason  string
 		reloadChanged string

@@ -68,6 +68,7 @@ var seedTree = map[string]string{
 
 func TestSeedRealRuns(t *testing.T) {
 	ansibletest.Require(t)
+	t.Parallel()
 	dir := t.TempDir()
 	for name, body := range seedTree {
 		p := filepath.Join(dir, filepath.FromSlash(name))

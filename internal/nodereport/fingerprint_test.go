@@ -1,4 +1,4 @@
-package report_test
+package nodereport_test
 
 import (
 	"strings"
@@ -6,7 +6,7 @@ import (
 
 	"github.com/spf13/afero"
 
-	"github.com/k3sconf/k3sconf/report"
+	"github.com/k3sconf/k3sconf/internal/nodereport"
 	"github.com/k3sconf/k3sconf/resolve"
 )
 
@@ -24,7 +24,7 @@ func TestNormalizeSecret(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := report.NormalizeSecret(tc.key, tc.value); got != tc.want {
+			if got := nodereport.NormalizeSecret(tc.key, tc.value); got != tc.want {
 				t.Errorf("NormalizeSecret(%q, %q) = %q, want %q (%s)", tc.key, tc.value, got, tc.want, tc.reason)
 			}
 		})
@@ -32,23 +32,23 @@ func TestNormalizeSecret(t *testing.T) {
 }
 
 func TestFingerprint(t *testing.T) {
-	a := report.Fingerprint("salt1", "token", "K10abc::server:s3cret")
-	if b := report.Fingerprint("salt1", "token", "s3cret"); a != b {
+	a := nodereport.Fingerprint("salt1", "token", "K10abc::server:s3cret")
+	if b := nodereport.Fingerprint("salt1", "token", "s3cret"); a != b {
 		t.Errorf("the full and the bare form of one token differ: %s %s", a, b)
 	}
-	if b := report.Fingerprint("salt2", "token", "s3cret"); a == b {
+	if b := nodereport.Fingerprint("salt2", "token", "s3cret"); a == b {
 		t.Errorf("different salts give the same fingerprint %s", a)
 	}
-	if b := report.Fingerprint("salt1", "agent-token", "s3cret"); a != b {
+	if b := nodereport.Fingerprint("salt1", "agent-token", "s3cret"); a != b {
 		t.Errorf("token and agent-token fingerprint alike so agents' tokens compare with servers' agent-tokens")
 	}
-	if b := report.Fingerprint("salt1", "datastore-endpoint", "s3cret"); a == b {
+	if b := nodereport.Fingerprint("salt1", "datastore-endpoint", "s3cret"); a == b {
 		t.Errorf("the key name is not part of the fingerprint")
 	}
 	if len(a) != 16 || strings.Contains(a, "s3cret") {
 		t.Errorf("fingerprint %q: want 16 hex digits", a)
 	}
-	if report.SaltID("salt1") == report.SaltID("salt2") || strings.Contains(report.SaltID("salt1"), "salt1") {
+	if nodereport.SaltID("salt1") == nodereport.SaltID("salt2") || strings.Contains(nodereport.SaltID("salt1"), "salt1") {
 		t.Errorf("salt ids do not tell salts apart or reveal them")
 	}
 }
@@ -60,8 +60,8 @@ func TestSecretFingerprints(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fp := report.SecretFingerprints(res, "s")
-	if len(fp) != 2 || fp["token"] != report.Fingerprint("s", "token", "pw") || fp["datastore-endpoint"] == "" {
+	fp := nodereport.SecretFingerprints(res, "s")
+	if len(fp) != 2 || fp["token"] != nodereport.Fingerprint("s", "token", "pw") || fp["datastore-endpoint"] == "" {
 		t.Errorf("fingerprints %v: want token and datastore-endpoint only", fp)
 	}
 }

@@ -1,4 +1,4 @@
-package report_test
+package nodereport_test
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/k3sconf/k3sconf"
 	"github.com/k3sconf/k3sconf/internal/benchnode"
+	"github.com/k3sconf/k3sconf/internal/nodereport"
 	"github.com/k3sconf/k3sconf/report"
 	"github.com/k3sconf/k3sconf/resolve"
 )
@@ -37,10 +38,10 @@ func TestWriteJSONMatchesEncodingJSON(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, show := range []bool{false, true} {
-			doc := report.JSON(res, report.NewRedactor(res, show))
+			doc := nodereport.JSON(res, report.NewRedactor(res, show))
 			if show {
 				// The fleet block of `show --secret-salt`, with a name that needs escaping.
-				doc.Fleet = &report.FleetDoc{SaltID: report.SaltID("s"), Fingerprints: report.SecretFingerprints(res, "s"), NodeName: "n\"<x>", Hostname: "h"}
+				doc.Fleet = &nodereport.FleetDoc{SaltID: nodereport.SaltID("s"), Fingerprints: nodereport.SecretFingerprints(res, "s"), NodeName: "n\"<x>", Hostname: "h"}
 			}
 			var want bytes.Buffer
 			enc := json.NewEncoder(&want)
@@ -49,7 +50,7 @@ func TestWriteJSONMatchesEncodingJSON(t *testing.T) {
 				t.Fatal(err)
 			}
 			var got bytes.Buffer
-			if err := report.WriteJSON(&got, doc); err != nil {
+			if err := nodereport.WriteJSON(&got, doc); err != nil {
 				t.Fatal(err)
 			}
 			if diff := cmp.Diff(want.String(), got.String()); diff != "" {
@@ -57,10 +58,10 @@ func TestWriteJSONMatchesEncodingJSON(t *testing.T) {
 			}
 			// Streamed, as main writes show --json to a pipe: the same bytes, the fleet block
 			// included.
-			sdoc := report.StreamingJSON(res, report.NewRedactor(res, show))
+			sdoc := nodereport.StreamingJSON(res, report.NewRedactor(res, show))
 			sdoc.Fleet = doc.Fleet
 			var streamed bytes.Buffer
-			if err := report.WriteJSON(&streamed, sdoc); err != nil {
+			if err := nodereport.WriteJSON(&streamed, sdoc); err != nil {
 				t.Fatal(err)
 			}
 			if diff := cmp.Diff(want.String(), streamed.String()); diff != "" {

@@ -1,4 +1,4 @@
-package report
+package nodereport
 
 import (
 	"github.com/k3sconf/k3sconf/diag"

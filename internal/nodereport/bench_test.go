@@ -1,4 +1,4 @@
-package report_test
+package nodereport_test
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/k3sconf/k3sconf/internal/benchnode"
+	"github.com/k3sconf/k3sconf/internal/nodereport"
 	"github.com/k3sconf/k3sconf/report"
 	"github.com/k3sconf/k3sconf/resolve"
 )
@@ -22,7 +23,7 @@ func BenchmarkRender(b *testing.B) {
 		b.Run(fmt.Sprintf("json/dropins=%d", n), func(b *testing.B) {
 			b.ReportAllocs()
 			for i := 0; i < b.N; i++ {
-				if err := report.WriteJSON(io.Discard, report.JSON(res, report.NewRedactor(res, false))); err != nil {
+				if err := nodereport.WriteJSON(io.Discard, nodereport.JSON(res, report.NewRedactor(res, false))); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -31,10 +32,10 @@ func BenchmarkRender(b *testing.B) {
 			b.ReportAllocs()
 			for i := 0; i < b.N; i++ {
 				red := report.NewRedactor(res, false)
-				report.Show(io.Discard, res, red, true)
-				report.Check(io.Discard, res, red)
+				nodereport.Show(io.Discard, res, red, true)
+				nodereport.Check(io.Discard, res, red)
 				for _, k := range res.Keys {
-					report.Explain(io.Discard, res, k, red)
+					nodereport.Explain(io.Discard, res, k, red)
 				}
 			}
 		})

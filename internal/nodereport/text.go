@@ -1,4 +1,4 @@
-package report
+package nodereport
 
 import (
 	"fmt"
@@ -10,31 +10,9 @@ import (
 	"github.com/k3sconf/k3sconf/diag"
 	"github.com/k3sconf/k3sconf/output"
 	"github.com/k3sconf/k3sconf/provenance"
+	"github.com/k3sconf/k3sconf/report"
 	"github.com/k3sconf/k3sconf/resolve"
 )
-
-// FormatValue renders a key's value for text output: lists in brackets, strings quoted only
-// when they are empty or contain spaces.
-func FormatValue(v any) string {
-	switch x := v.(type) {
-	case []string:
-		parts := make([]string, len(x))
-		for i, s := range x {
-			parts[i] = quoteIfNeeded(s)
-		}
-		return "[" + strings.Join(parts, ", ") + "]"
-	case string:
-		return quoteIfNeeded(x)
-	}
-	return fmt.Sprint(v)
-}
-
-func quoteIfNeeded(s string) string {
-	if s == "" || strings.ContainsAny(s, " \t,[]\"") {
-		return fmt.Sprintf("%q", s)
-	}
-	return s
-}
 
 // origin renders where an assignment was made: "config /etc/…/config.yaml:3:24".
 func origin(a *resolve.Assignment) string {
@@ -80,7 +58,7 @@ func Show(w io.Writer, res *resolve.Result, red *output.Redactor, all bool) {
 		if n := contributors(k); n > 1 {
 			from += fmt.Sprintf(" (+%d more)", n-1)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", k.Name(), FormatValue(KeyValue(k, red)), from)
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", k.Name(), report.FormatValue(report.KeyValue(k, red)), from)
 	}
 	tw.Flush()
 	if shown == 0 {
@@ -246,7 +224,7 @@ func countSeverity(ds []diag.Diagnostic, s diag.Severity) int {
 // Explain tells the story of one key: the value in force, where it came from, and every
 // other assignment in precedence order with what became of it.
 func Explain(w io.Writer, res *resolve.Result, k *resolve.Key, red *output.Redactor) {
-	fmt.Fprintf(w, "%s = %s\n", k.Name(), FormatValue(KeyValue(k, red)))
+	fmt.Fprintf(w, "%s = %s\n", k.Name(), report.FormatValue(report.KeyValue(k, red)))
 	if k.Source == nil {
 		def := k.Flag.Default
 		switch {

@@ -1,4 +1,4 @@
-package report
+package nodereport
 
 import (
 	"crypto/hmac"

@@ -1,10 +1,11 @@
-package report
+package nodereport
 
 import (
 	"io"
 
 	"github.com/k3sconf/k3sconf/diag"
 	"github.com/k3sconf/k3sconf/output"
+	"github.com/k3sconf/k3sconf/report"
 	"github.com/k3sconf/k3sconf/resolve"
 	"github.com/k3sconf/k3sconf/sources"
 )
@@ -97,7 +98,7 @@ func jsonDoc(res *resolve.Result, red *output.Redactor, stream bool) *Document {
 }
 
 func keyDoc(k *resolve.Key, red *output.Redactor, stream bool) *Key {
-	kd := &Key{Value: KeyValue(k, red), Source: output.Source{Kind: string(sources.KindDefault)}, Note: red.Scrub(k.Note)}
+	kd := &Key{Value: report.KeyValue(k, red), Source: output.Source{Kind: string(sources.KindDefault)}, Note: red.Scrub(k.Note)}
 	for _, a := range k.Advice {
 		kd.Advice = append(kd.Advice, red.Scrub(a))
 	}
@@ -117,28 +118,6 @@ func keyDoc(k *resolve.Key, red *output.Redactor, stream bool) *Key {
 		kd.History = append(kd.History, historyDoc(k.Name(), a, red))
 	}
 	return kd
-}
-
-// KeyValue is the key's value for output, redacted when secret.
-func KeyValue(k *resolve.Key, red *output.Redactor) any {
-	switch v := k.Value.(type) {
-	case string:
-		if k.Flag.Secret {
-			return red.Value(k.Name(), v)
-		}
-		return red.String(k.Name(), v)
-	case []string:
-		out := make([]string, len(v))
-		for i, s := range v {
-			if k.Flag.Secret {
-				out[i] = red.Scrub(red.Value(k.Name(), s))
-				continue
-			}
-			out[i] = red.String(k.Name(), s)
-		}
-		return out
-	}
-	return k.Value
 }
 
 func historyDoc(name string, a *resolve.Assignment, red *output.Redactor) output.History {

@@ -1,0 +1,95 @@
+package apisurface
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+)
+
+// budget is the most exported identifiers the public packages may have in all, by the rule
+// of Measure: exported top-level types, functions, variables and constants, exported
+// methods of exported types, and exported fields of exported struct types (embedded ones
+// included). Lower it when the surface shrinks; raise it only with a reason in the commit
+// (a name a library user needs).
+//
+// Issue 25, measured with this rule: 2,121 (560 top-level, 134 methods, 1,427 fields) in 22
+// packages before report's documents and renderers moved to internal/nodereport (report
+// 128 -> 3; output 34 -> 64 with the records every face's documents share); 2,023 (518,
+// 134, 1,371) after it. `go test ./internal/apisurface -v` prints the table per package.
+const budget = 2023
+
+// TestSurfaceBudget fails when the public surface grows past budget, printing each
+// package's counts so the growth can be found.
+func TestSurfaceBudget(t *testing.T) {
+	cs, err := Measure("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	table, total := render(cs)
+	if total > budget {
+		t.Errorf("the public surface has %d exported identifiers, over the budget of %d: unexport or move under internal/ what a library user does not need, or raise the budget with a reason\n%s", total, budget, table)
+		return
+	}
+	t.Logf("%d exported identifiers (budget %d)\n%s", total, budget, table)
+}
+
+// TestMeasureCounts pins the rule on a package written for it: each kind counted once,
+// unexported names and methods of unexported types not at all, test files and main
+// packages skipped.
+func TestMeasureCounts(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) {
+		t.Helper()
+		if err := os.MkdirAll(dir+"/"+name[:strings.LastIndexByte(name, '/')], 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(dir+"/"+name, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("p/p.go", `package p
+type T struct {
+	A, b int
+	C struct{ D, e string }
+	*E
+	f int
+}
+type E struct{ G int }
+type u struct{ H int }
+func (T) M()  {}
+func (*T) n() {}
+func (u) M()  {}
+func F()      {}
+func g()      {}
+var V, w = 1, 2
+const (
+	K = iota
+	l
+)
+`)
+	write("p/p_test.go", "package p\nfunc TestX() {}\nvar Z int\n")
+	write("p/internal/q/q.go", "package q\nfunc Q() {}\n")
+	write("cmd/c/main.go", "package main\nfunc M() {}\nfunc main() {}\n")
+	cs, err := Measure(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// T, E, F, V, K; T.M; A, C, D, E (embedded), G.
+	want := []Count{{Path: "p", TopLevel: 5, Methods: 1, Fields: 5}}
+	if fmt.Sprint(cs) != fmt.Sprint(want) {
+		t.Errorf("Measure = %v, want %v", cs, want)
+	}
+}
+
+func render(cs []Count) (string, int) {
+	var b strings.Builder
+	tl, m, f := 0, 0, 0
+	fmt.Fprintf(&b, "%-16s %9s %7s %6s %5s\n", "package", "top-level", "methods", "fields", "all")
+	for _, c := range cs {
+		fmt.Fprintf(&b, "%-16s %9d %7d %6d %5d\n", c.Path, c.TopLevel, c.Methods, c.Fields, c.Total())
+		tl, m, f = tl+c.TopLevel, m+c.Methods, f+c.Fields
+	}
+	fmt.Fprintf(&b, "%-16s %9d %7d %6d %5d  (%d packages)\n", "total", tl, m, f, tl+m+f, len(cs))
+	return b.String(), tl + m + f
+}
