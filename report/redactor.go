@@ -3,6 +3,7 @@ package report
 import (
 	"strings"
 
+	"github.com/k3sconf/k3sconf/internal/noderecord"
 	"github.com/k3sconf/k3sconf/output"
 	"github.com/k3sconf/k3sconf/profile"
 	"github.com/k3sconf/k3sconf/resolve"
@@ -73,24 +74,6 @@ func NewRedactor(res *resolve.Result, show bool) *output.Redactor {
 	return r
 }
 
-// KeyValue is the key's value for output, redacted when secret.
-func KeyValue(k *resolve.Key, red *output.Redactor) any {
-	switch v := k.Value.(type) {
-	case string:
-		if k.Flag.Secret {
-			return red.Value(k.Name(), v)
-		}
-		return red.String(k.Name(), v)
-	case []string:
-		out := make([]string, len(v))
-		for i, s := range v {
-			if k.Flag.Secret {
-				out[i] = red.Scrub(red.Value(k.Name(), s))
-				continue
-			}
-			out[i] = red.String(k.Name(), s)
-		}
-		return out
-	}
-	return k.Value
-}
+// KeyValue is the key's value for output, redacted when secret (by the node face's one
+// redaction step, internal/noderecord).
+func KeyValue(k *resolve.Key, red *output.Redactor) any { return noderecord.Value(k, red) }

@@ -4,8 +4,8 @@ import (
 	"io"
 
 	"github.com/k3sconf/k3sconf/diag"
+	"github.com/k3sconf/k3sconf/internal/noderecord"
 	"github.com/k3sconf/k3sconf/output"
-	"github.com/k3sconf/k3sconf/report"
 	"github.com/k3sconf/k3sconf/resolve"
 	"github.com/k3sconf/k3sconf/sources"
 )
@@ -44,10 +44,9 @@ type Key struct {
 	// Critical keys must match on every server of the cluster.
 	Critical bool `json:"critical,omitempty"`
 
-	// from, when set, is the key whose history WriteJSON renders entry by entry instead
-	// of reading History (StreamJSON); red redacts it.
-	from *resolve.Key
-	red  *output.Redactor
+	// rec, when set, is the redacted key whose history WriteJSON renders entry by entry
+	// instead of reading History (StreamJSON).
+	rec *noderecord.Key
 }
 
 // JSON builds the document for a result. Keys holds every flag of the command.
@@ -98,51 +97,27 @@ func jsonDoc(res *resolve.Result, red *output.Redactor, stream bool) *Document {
 }
 
 func keyDoc(k *resolve.Key, red *output.Redactor, stream bool) *Key {
-	kd := &Key{Value: report.KeyValue(k, red), Source: output.Source{Kind: string(sources.KindDefault)}, Note: red.Scrub(k.Note)}
-	for _, a := range k.Advice {
-		kd.Advice = append(kd.Advice, red.Scrub(a))
-	}
+	r := noderecord.Redact(k, red)
+	kd := &Key{Value: r.Value(), Source: output.Source{Kind: string(sources.KindDefault)}, Note: r.Note(), Advice: r.Advice()}
 	kd.Critical = k.Flag.Critical
-	if s := k.Source; s != nil {
-		kd.Source = output.Source{Kind: string(s.Kind), File: s.Pos.File, Line: s.Pos.Line, Column: s.Pos.Column, Name: s.Name}
+	if kind, pos, name, ok := r.Source(); ok {
+		kd.Source = output.Source{Kind: string(kind), File: pos.File, Line: pos.Line, Column: pos.Column, Name: name}
 	}
 	if stream {
-		kd.from, kd.red = k, red
+		kd.rec = r
 		return kd
 	}
 	kd.History = make([]output.History, 0, len(k.History))
-	for _, a := range k.History {
-		if a == k.Source {
-			continue
-		}
-		kd.History = append(kd.History, historyDoc(k.Name(), a, red))
+	for e := range r.History(noderecord.JSON) {
+		kd.History = append(kd.History, historyDoc(e))
 	}
 	return kd
 }
 
-func historyDoc(name string, a *resolve.Assignment, red *output.Redactor) output.History {
-	h := output.History{Kind: string(a.Kind), File: a.Pos.File, Line: a.Pos.Line, Column: a.Pos.Column,
-		Name: red.Scrub(a.Name), Raw: red.String(name, a.Raw), Value: red.String(name, a.Value), Outcome: string(a.Outcome), Reason: reason(red, a)}
-	if a.Kind == sources.KindCLI {
-		h.Raw = red.Arg(a.Raw) // command-line words as written: '--token X' is a flag and its value
-	}
-	if a.Secret() {
-		h.Value = red.Value(name, a.Value)
-		if h.Raw != "" {
-			h.Raw = red.Value(name, a.Raw)
-		}
-	}
-	if len(a.Items) > 0 {
-		h.Items = make([]string, len(a.Items))
-		for i, it := range a.Items {
-			if a.Secret() {
-				h.Items[i] = red.Scrub(red.Value(name, it))
-				continue
-			}
-			h.Items[i] = red.String(name, it)
-		}
-	}
-	return h
+// historyDoc is a redacted history entry in the JSON shape.
+func historyDoc(e noderecord.Entry) output.History {
+	return output.History{Kind: string(e.Kind), File: e.Pos.File, Line: e.Pos.Line, Column: e.Pos.Column,
+		Name: e.Name, Raw: e.Raw, Value: e.Value, Items: e.Items, Outcome: e.Outcome, Reason: e.Reason}
 }
 
 // Diagnostics renders findings for a JSON document, secrets scrubbed; never nil.
@@ -162,10 +137,4 @@ func diagDoc(d diag.Diagnostic, red *output.Redactor) output.Diagnostic {
 
 // Args is the spliced argv with secret values redacted: "--token=x" and the word after a
 // secret flag written without "=".
-func Args(res *resolve.Result, red *output.Redactor) []string {
-	words := make([]string, len(res.Args))
-	for i, a := range res.Args {
-		words[i] = a.Value
-	}
-	return red.Argv(words)
-}
+func Args(res *resolve.Result, red *output.Redactor) []string { return noderecord.Argv(res, red) }

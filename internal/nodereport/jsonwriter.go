@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
+	"github.com/k3sconf/k3sconf/internal/noderecord"
 	"github.com/k3sconf/k3sconf/output"
 )
 
@@ -202,17 +203,14 @@ func (j *jsonWriter) key(k *Key) {
 	j.raw(`,"source":`)
 	j.source(k.Source)
 	j.raw(`,"history":[`)
-	if k.from != nil {
+	if k.rec != nil {
 		n := 0
-		for _, a := range k.from.History {
-			if a == k.from.Source {
-				continue
-			}
+		for e := range k.rec.History(noderecord.JSON) {
 			if n > 0 {
 				j.raw(",")
 			}
 			n++
-			h := historyDoc(k.from.Name(), a, k.red)
+			h := historyDoc(e)
 			j.history(&h)
 		}
 	}

@@ -3,11 +3,13 @@ package nodereport
 import (
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/k3sconf/k3sconf/diag"
+	"github.com/k3sconf/k3sconf/internal/noderecord"
 	"github.com/k3sconf/k3sconf/output"
 	"github.com/k3sconf/k3sconf/provenance"
 	"github.com/k3sconf/k3sconf/report"
@@ -58,7 +60,7 @@ func Show(w io.Writer, res *resolve.Result, red *output.Redactor, all bool) {
 		if n := contributors(k); n > 1 {
 			from += fmt.Sprintf(" (+%d more)", n-1)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", k.Name(), report.FormatValue(report.KeyValue(k, red)), from)
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", k.Name(), report.FormatValue(noderecord.Value(k, red)), from)
 	}
 	tw.Flush()
 	if shown == 0 {
@@ -224,8 +226,9 @@ func countSeverity(ds []diag.Diagnostic, s diag.Severity) int {
 // Explain tells the story of one key: the value in force, where it came from, and every
 // other assignment in precedence order with what became of it.
 func Explain(w io.Writer, res *resolve.Result, k *resolve.Key, red *output.Redactor) {
-	fmt.Fprintf(w, "%s = %s\n", k.Name(), report.FormatValue(report.KeyValue(k, red)))
-	if k.Source == nil {
+	r := noderecord.Redact(k, red)
+	fmt.Fprintf(w, "%s = %s\n", r.Name(), report.FormatValue(r.Value()))
+	if kind, pos, _, ok := r.Source(); !ok {
 		def := k.Flag.Default
 		switch {
 		case k.Flag.Type == "stringslice" && def == "":
@@ -239,10 +242,10 @@ func Explain(w io.Writer, res *resolve.Result, k *resolve.Key, red *output.Redac
 		}
 		fmt.Fprintln(w)
 	} else {
-		fmt.Fprintf(w, "  from: %s %s  %s\n", k.Source.Kind, k.Source.Pos, describe(k.Name(), k.Source, red))
+		fmt.Fprintf(w, "  from: %s %s  %s\n", kind, pos, r.SourceText())
 	}
-	if k.Note != "" {
-		fmt.Fprintf(w, "  note: %s\n", red.Scrub(k.Note))
+	if r.Note() != "" {
+		fmt.Fprintf(w, "  note: %s\n", r.Note())
 	}
 	if k.Flag.Critical && res.Command == "server" {
 		what := "the same value"
@@ -254,21 +257,21 @@ func Explain(w io.Writer, res *resolve.Result, k *resolve.Key, red *output.Redac
 	if res.Error != "" {
 		fmt.Fprintf(w, "  but %s %s: %s\n", res.Product, res.RefusalPhrase(), red.Scrub(res.Error))
 	}
-	if len(k.History) > 0 {
+	if hist := slices.Collect(r.History(noderecord.Text)); len(hist) > 0 {
 		fmt.Fprintln(w, "\n  every assignment, in precedence order (defaults, environment, config files, command line):")
 		posW := 0
-		for _, a := range k.History {
-			posW = max(posW, len(a.Pos.String()))
+		for _, e := range hist {
+			posW = max(posW, len(e.Pos.String()))
 		}
-		for i, a := range k.History {
-			fmt.Fprintf(w, "  %2d. %-6s  %-*s  %s\n", i+1, a.Kind, posW, a.Pos, describe(k.Name(), a, red))
-			fmt.Fprintf(w, "      %s: %s\n", a.Outcome, reason(red, a))
+		for i, e := range hist {
+			fmt.Fprintf(w, "  %2d. %-6s  %-*s  %s\n", i+1, e.Kind, posW, e.Pos, e.Text)
+			fmt.Fprintf(w, "      %s: %s\n", e.Outcome, e.Reason)
 		}
 	}
-	if len(k.Advice) > 0 {
+	if advice := r.Advice(); len(advice) > 0 {
 		fmt.Fprintln(w, "\n  what to do:")
-		for _, a := range k.Advice {
-			fmt.Fprintf(w, "  - %s\n", red.Scrub(a))
+		for _, a := range advice {
+			fmt.Fprintf(w, "  - %s\n", a)
 		}
 	}
 	for _, d := range res.Diagnostics {
@@ -279,51 +282,6 @@ func Explain(w io.Writer, res *resolve.Result, k *resolve.Key, red *output.Redac
 			}
 		}
 	}
-}
-
-// describe shows an assignment as written: "write-kubeconfig-mode: 0644" or
-// "--token REDACTED" or "K3S_TOKEN=REDACTED".
-func describe(key string, a *resolve.Assignment, red *output.Redactor) string {
-	v := a.Value
-	if a.Secret() {
-		v = red.Value(key, v)
-	} else {
-		v = red.String(key, v)
-	}
-	if len(a.Items) > 1 {
-		items := make([]string, len(a.Items))
-		for i, it := range a.Items {
-			if a.Secret() {
-				items[i] = red.Scrub(red.Value(key, it))
-				continue
-			}
-			items[i] = red.String(key, it)
-		}
-		v = "[" + strings.Join(items, ", ") + "]"
-	}
-	switch a.Kind {
-	case "env":
-		return a.Name + "=" + v
-	case "config":
-		raw := a.Raw
-		if raw == "" || a.Secret() || len(a.Items) > 0 {
-			raw = v
-		} else {
-			raw = red.String(key, raw)
-		}
-		return red.Scrub(a.Name) + " " + raw
-	}
-	if strings.HasSuffix(a.Name, ":") {
-		return a.Name + " " + v
-	}
-	if a.Raw != "" && !a.Secret() {
-		// As written in the unit, quotes included.
-		return red.Arg(a.Raw)
-	}
-	if a.Secret() {
-		return a.Name + " " + v
-	}
-	return a.Name + "=" + v
 }
 
 // ExplainStray prints the assignments of a name the command has no flag for: config keys k3s
@@ -341,7 +299,8 @@ func ExplainStray(w io.Writer, res *resolve.Result, name string, red *output.Red
 	}
 	fmt.Fprintf(w, "%s is set, but %s %s has no such flag:\n", name, res.Product, res.Command)
 	for i, a := range found {
-		fmt.Fprintf(w, "  %2d. %-6s  %s  %s\n", i+1, a.Kind, a.Pos, describe(name, a, red))
-		fmt.Fprintf(w, "      %s: %s\n", a.Outcome, reason(red, a))
+		e := noderecord.Stray(name, a, red)
+		fmt.Fprintf(w, "  %2d. %-6s  %s  %s\n", i+1, e.Kind, e.Pos, e.Text)
+		fmt.Fprintf(w, "      %s: %s\n", e.Outcome, e.Reason)
 	}
 }

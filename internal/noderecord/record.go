@@ -1,0 +1,233 @@
+package noderecord
+
+import (
+	"iter"
+	"strings"
+
+	"github.com/k3sconf/k3sconf/diag"
+	"github.com/k3sconf/k3sconf/output"
+	"github.com/k3sconf/k3sconf/resolve"
+	"github.com/k3sconf/k3sconf/sources"
+)
+
+// Key is one flag of a node with its values redacted. Only [Redact] makes one.
+type Key struct {
+	k      *resolve.Key
+	red    *output.Redactor
+	value  any
+	note   string
+	advice []string
+}
+
+// Redact is the record of k as red redacts it.
+func Redact(k *resolve.Key, red *output.Redactor) *Key {
+	r := &Key{k: k, red: red, value: Value(k, red), note: red.Scrub(k.Note)}
+	for _, a := range k.Advice {
+		r.advice = append(r.advice, red.Scrub(a))
+	}
+	return r
+}
+
+// Name is the flag's primary name.
+func (r *Key) Name() string { return r.k.Name() }
+
+// Value is the value in force, redacted: a string, bool, number or list of strings.
+func (r *Key) Value() any { return r.value }
+
+// Note is the key's note (what k3s does with the value), redacted.
+func (r *Key) Note() string { return r.note }
+
+// Advice is what to edit so an intended value wins, redacted.
+func (r *Key) Advice() []string { return r.advice }
+
+// Default reports whether nothing sets the key.
+func (r *Key) Default() bool { return r.k.Source == nil }
+
+// Source is where the value in force was set: its kind, position and the name it was set
+// under (not redacted: a flag or variable name as the file writes it). ok is false for a
+// default.
+func (r *Key) Source() (kind sources.Kind, pos diag.Position, name string, ok bool) {
+	s := r.k.Source
+	if s == nil {
+		return sources.KindDefault, diag.Position{}, "", false
+	}
+	return s.Kind, s.Pos, s.Name, true
+}
+
+// SourceText is the assignment that gave the value as explain quotes it, redacted
+// ("--token REDACTED", "K3S_TOKEN=REDACTED", "write-kubeconfig-mode: 0644"); "" for a
+// default.
+func (r *Key) SourceText() string {
+	if r.k.Source == nil {
+		return ""
+	}
+	return describe(r.k.Name(), r.k.Source, r.red)
+}
+
+// Form says which renderer an [Entry] is for: the JSON history leaves out the winner (it is
+// the key's source) and needs the raw text, value and items apart; the text history lists
+// every assignment as written.
+type Form int
+
+const (
+	// JSON entries: every assignment but the winner, with Name, Raw, Value and Items.
+	JSON Form = iota
+	// Text entries: every assignment, with Text.
+	Text
+)
+
+// Entry is one assignment of a key, redacted. Kind, Pos and Outcome are never secret.
+type Entry struct {
+	Kind    sources.Kind
+	Pos     diag.Position
+	Outcome string
+	// Reason says why the assignment has its Outcome.
+	Reason string
+	// JSON form: the name it was set under, the text as written, its value and the list
+	// items it contributed.
+	Name, Raw, Value string
+	Items            []string
+	// Text form: the assignment as written ("--token REDACTED").
+	Text string
+}
+
+// History yields the key's assignments in precedence order, each redacted as it is read.
+func (r *Key) History(f Form) iter.Seq[Entry] {
+	return func(yield func(Entry) bool) {
+		name := r.k.Name()
+		for _, a := range r.k.History {
+			if f == JSON && a == r.k.Source {
+				continue
+			}
+			if !yield(entry(name, a, r.red, f)) {
+				return
+			}
+		}
+	}
+}
+
+// Stray is an assignment of a name the command has no flag for (a config key k3s skipped,
+// an argument that stopped it), in the text form, redacted.
+func Stray(name string, a *resolve.Assignment, red *output.Redactor) Entry {
+	return entry(name, a, red, Text)
+}
+
+func entry(name string, a *resolve.Assignment, red *output.Redactor, f Form) Entry {
+	e := Entry{Kind: a.Kind, Pos: a.Pos, Outcome: string(a.Outcome), Reason: reason(red, a)}
+	if f == Text {
+		e.Text = describe(name, a, red)
+		return e
+	}
+	e.Name, e.Raw, e.Value = red.Scrub(a.Name), red.String(name, a.Raw), red.String(name, a.Value)
+	if a.Kind == sources.KindCLI {
+		e.Raw = red.Arg(a.Raw) // command-line words as written: '--token X' is a flag and its value
+	}
+	if a.Secret() {
+		e.Value = red.Value(name, a.Value)
+		if e.Raw != "" {
+			e.Raw = red.Value(name, a.Raw)
+		}
+	}
+	if len(a.Items) > 0 {
+		e.Items = make([]string, len(a.Items))
+		for i, it := range a.Items {
+			if a.Secret() {
+				e.Items[i] = red.Scrub(red.Value(name, it))
+				continue
+			}
+			e.Items[i] = red.String(name, it)
+		}
+	}
+	return e
+}
+
+// Value is k's value in force for output, redacted when secret.
+func Value(k *resolve.Key, red *output.Redactor) any {
+	switch v := k.Value.(type) {
+	case string:
+		if k.Flag.Secret {
+			return red.Value(k.Name(), v)
+		}
+		return red.String(k.Name(), v)
+	case []string:
+		out := make([]string, len(v))
+		for i, s := range v {
+			if k.Flag.Secret {
+				out[i] = red.Scrub(red.Value(k.Name(), s))
+				continue
+			}
+			out[i] = red.String(k.Name(), s)
+		}
+		return out
+	}
+	return k.Value
+}
+
+// Argv is the spliced argv with secret values redacted: "--token=x" and the word after a
+// secret flag written without "=".
+func Argv(res *resolve.Result, red *output.Redactor) []string {
+	words := make([]string, len(res.Args))
+	for i, a := range res.Args {
+		words[i] = a.Value
+	}
+	return red.Argv(words)
+}
+
+// reason redacts why an assignment has its outcome. A reason k3sconf rendered from its own
+// record of the config entry that replaced it (Assignment.Reason empty) quotes only that
+// entry's key and position: only the distinctive secrets are looked for. Any other reason
+// may quote input and goes through Scrub.
+func reason(red *output.Redactor, a *resolve.Assignment) string {
+	if !red.On() {
+		return a.Why()
+	}
+	if a.Reason == "" {
+		return red.Known(a.Why())
+	}
+	return red.Scrub(a.Reason)
+}
+
+// describe shows an assignment as written: "write-kubeconfig-mode: 0644" or
+// "--token REDACTED" or "K3S_TOKEN=REDACTED".
+func describe(key string, a *resolve.Assignment, red *output.Redactor) string {
+	v := a.Value
+	if a.Secret() {
+		v = red.Value(key, v)
+	} else {
+		v = red.String(key, v)
+	}
+	if len(a.Items) > 1 {
+		items := make([]string, len(a.Items))
+		for i, it := range a.Items {
+			if a.Secret() {
+				items[i] = red.Scrub(red.Value(key, it))
+				continue
+			}
+			items[i] = red.String(key, it)
+		}
+		v = "[" + strings.Join(items, ", ") + "]"
+	}
+	switch a.Kind {
+	case "env":
+		return a.Name + "=" + v
+	case "config":
+		raw := a.Raw
+		if raw == "" || a.Secret() || len(a.Items) > 0 {
+			raw = v
+		} else {
+			raw = red.String(key, raw)
+		}
+		return red.Scrub(a.Name) + " " + raw
+	}
+	if strings.HasSuffix(a.Name, ":") {
+		return a.Name + " " + v
+	}
+	if a.Raw != "" && !a.Secret() {
+		// As written in the unit, quotes included.
+		return red.Arg(a.Raw)
+	}
+	if a.Secret() {
+		return a.Name + " " + v
+	}
+	return a.Name + "=" + v
+}
