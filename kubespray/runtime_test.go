@@ -239,8 +239,8 @@ func TestFactsInput(t *testing.T) {
 // text and in --json, as every other value of a secret name (unless ShowSecrets).
 func TestRuntimeRedacted(t *testing.T) {
 	files := map[string]string{
-		"ks/roles/facts/tasks/main.yml":   "- name: Set secret\n  set_fact:\n    registry_password: \"{{ 'hunter' ~ '2' }}\"\n- name: Load\n  include_vars: creds.yml\n" + markerTask("use", []string{"registry_password", "api_token"}, ""),
-		"ks/roles/facts/vars/creds.yml":   "api_token: s3cr3t-token\n",
+		"ks/roles/facts/tasks/main.yml":    "- name: Set secret\n  set_fact:\n    registry_password: \"{{ 'hunter' ~ '2' }}\"\n- name: Load\n  include_vars: creds.yml\n" + markerTask("use", []string{"registry_password", "api_token"}, ""),
+		"ks/roles/facts/vars/creds.yml":    "api_token: s3cr3t-token\n",
 		"ks/roles/facts/defaults/main.yml": "registry_password: default-pass\n",
 		"ks/roles/show/tasks/main.yml":     "- debug: msg=x\n",
 	}
