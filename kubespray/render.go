@@ -156,7 +156,7 @@ func writeVar(w io.Writer, r *Report, ex *Explained, v *ansible.Var) {
 		}
 		fmt.Fprintf(w, "      %s: %s\n", a.Outcome, reason)
 	}
-	writeRuntimeSets(w, ex, v)
+	writeRuntimeSets(w, r, ex, v)
 }
 
 // siteSummary names the plays and roles of a group of sites, and how many sites:

@@ -82,7 +82,7 @@ func (ex *Explained) pendingSets(v *ansible.Var) []RuntimeSet {
 }
 
 // writeRuntimeSets lists the set_fact and include_vars tasks that assign the variable.
-func writeRuntimeSets(w io.Writer, ex *Explained, v *ansible.Var) {
+func writeRuntimeSets(w io.Writer, r *Report, ex *Explained, v *ansible.Var) {
 	if len(ex.SetAtRunTime) == 0 {
 		return
 	}
@@ -120,7 +120,7 @@ func writeRuntimeSets(w io.Writer, ex *Explained, v *ansible.Var) {
 				if !st.Runs() {
 					continue
 				}
-				if siteAfter(st, s) {
+				if r.siteAfter(st, s) {
 					after++
 				} else {
 					before++
@@ -139,15 +139,11 @@ func writeRuntimeSets(w io.Writer, ex *Explained, v *ansible.Var) {
 	}
 }
 
-// siteAfter reports whether a use site sees the set: the set's task runs before it (the
-// site's value then has the set in its history).
-func siteAfter(st Site, s RuntimeSet) bool {
-	if st.Var != nil {
-		for _, a := range st.Var.History {
-			if a.Pos == s.Pos && (a.Kind == ansible.KindSetFact || a.Kind == ansible.KindIncludeVars) {
-				return true
-			}
-		}
+// siteAfter reports whether a use site runs after the set's task (and so sees it, when
+// the set runs).
+func (r *Report) siteAfter(st Site, s RuntimeSet) bool {
+	if r.rt != nil {
+		return r.rt.siteOrder(st) > s.order
 	}
 	return st.Play.Index > s.Play.Index
 }
