@@ -279,9 +279,53 @@ type Options struct {
 	Files *FileCache
 }
 
-// FileCache keeps vars files as read (by path) across Resolve calls.
+// FileCache keeps vars files as read (by path) across Resolve calls, and which files a
+// group_vars/host_vars name finds (the folders do not change while a command runs: a
+// kubespray explain prepares a context per play and role, each of which looked for the
+// same files again).
 type FileCache struct {
-	m map[string]cachedVars
+	m       map[string]cachedVars
+	found   map[[3]string]foundFiles
+	invDirs map[string][]string
+}
+
+// inventoryDirs is [inventoryDirs], remembered.
+func (c *FileCache) inventoryDirs(srcs []string) []string {
+	if c == nil {
+		return inventoryDirs(srcs)
+	}
+	k := strings.Join(srcs, "\x00")
+	if d, ok := c.invDirs[k]; ok {
+		return d
+	}
+	if c.invDirs == nil {
+		c.invDirs = map[string][]string{}
+	}
+	d := inventoryDirs(srcs)
+	c.invDirs[k] = d
+	return d
+}
+
+type foundFiles struct {
+	files []string
+	diags []diag.Diagnostic
+}
+
+// varsFilesFor is [varsFilesFor], remembered.
+func (c *FileCache) varsFilesFor(base, sub, name string) ([]string, []diag.Diagnostic) {
+	if c == nil {
+		return varsFilesFor(base, sub, name)
+	}
+	k := [3]string{base, sub, name}
+	if f, ok := c.found[k]; ok {
+		return f.files, f.diags
+	}
+	if c.found == nil {
+		c.found = map[[3]string]foundFiles{}
+	}
+	files, ds := varsFilesFor(base, sub, name)
+	c.found[k] = foundFiles{files, ds}
+	return files, ds
 }
 
 type cachedVars struct {
@@ -418,11 +462,11 @@ func Prepare(o Options) (*Context, error) {
 	for _, g := range groups {
 		add(KindInventory, "inventory group vars ["+g.Name+"]", g.Name, g.Vars)
 	}
-	invDirs := inventoryDirs(inv.Sources)
+	invDirs := o.Files.inventoryDirs(inv.Sources)
 	vf := func(dirs []string, sub, where string, names []string) {
 		for _, dir := range dirs {
 			for _, n := range names {
-				files, ds := varsFilesFor(dir, sub, n)
+				files, ds := o.Files.varsFilesFor(dir, sub, n)
 				ctx.Diagnostics = append(ctx.Diagnostics, ds...)
 				for _, f := range files {
 					defs, err := o.Files.load(f)

@@ -60,6 +60,15 @@ func (m *Map) Get(k any) (any, bool) {
 // pyEqualKey compares dict keys as Python does for the types a loader produces
 // (True == 1, 1 == 1.0).
 func pyEqualKey(a, b any) bool {
+	// Most keys are strings: equal only to the same string (the rule below says so too,
+	// without formatting both).
+	if as, ok := a.(string); ok {
+		bs, ok := b.(string)
+		return ok && as == bs
+	}
+	if _, ok := b.(string); ok {
+		return false
+	}
 	na, oka := numeric(a)
 	nb, okb := numeric(b)
 	if oka && okb {

@@ -1,16 +1,18 @@
 package kubespray
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"gopkg.in/yaml.v3"
 
 	"github.com/k3sconf/k3sconf/ansible"
 	"github.com/k3sconf/k3sconf/diag"
-	"github.com/k3sconf/k3sconf/internal/rootfs"
 )
 
 // Play is one play of cluster.yml after import_playbook is followed.
@@ -51,6 +53,8 @@ type Checkout struct {
 	stats     map[string]cachedStat
 	vars      map[string][]ansible.Def
 	under     map[string][]string
+	// listings are the names in each folder probed (nil: the folder does not list).
+	listings map[string]map[string]bool
 }
 
 // Load reads dir/cluster.yml and the playbooks it imports.
@@ -98,7 +102,11 @@ func (c *Checkout) read(path string) ([]byte, error) {
 	if x, ok := c.data[path]; ok {
 		return x.b, x.err
 	}
-	b, err := rootfs.ReadHostFile(path)
+	var b []byte
+	err := c.absent(path)
+	if err == nil {
+		b, err = readFile(path)
+	}
 	if c.data == nil {
 		c.data = map[string]cachedData{}
 	}
@@ -130,12 +138,48 @@ func (c *Checkout) stat(path string) (os.FileInfo, error) {
 	if x, ok := c.stats[path]; ok {
 		return x.fi, x.err
 	}
-	fi, err := os.Stat(path)
+	var fi os.FileInfo
+	err := c.absent(path)
+	if err == nil {
+		fi, err = os.Stat(path)
+	}
 	if c.stats == nil {
 		c.stats = map[string]cachedStat{}
 	}
 	c.stats[path] = cachedStat{fi, err}
 	return fi, err
+}
+
+// absent is the error os.Stat gives for a path whose folder's listing (read once per
+// folder and checkout) does not hold it, else nil (it may exist: ask the file system).
+// The walk and the task compiler probe every role for tasks/main.yml, .yaml, .json,
+// handlers/, meta/argument_specs.yml …: most of those do not exist, and one listing of
+// the folder answers them all.
+func (c *Checkout) absent(path string) error {
+	dir, base := filepath.Dir(path), filepath.Base(path)
+	names, ok := c.listings[dir]
+	if !ok {
+		ents, err := os.ReadDir(dir)
+		switch {
+		case err == nil:
+			names = make(map[string]bool, len(ents))
+			for _, e := range ents {
+				names[e.Name()] = true
+			}
+		case errors.Is(err, fs.ErrNotExist):
+			names = map[string]bool{}
+		default:
+			names = nil // unreadable: do not guess
+		}
+		if c.listings == nil {
+			c.listings = map[string]map[string]bool{}
+		}
+		c.listings[dir] = names
+	}
+	if names == nil || names[base] || base == "." || base == ".." || base == string(filepath.Separator) {
+		return nil
+	}
+	return &fs.PathError{Op: "stat", Path: path, Err: syscall.ENOENT}
 }
 
 // filesUnder lists the files under base (slash-separated, relative to base, in walk
@@ -160,15 +204,64 @@ func (c *Checkout) filesUnder(base string) []string {
 	return out
 }
 
-// roleDirs is roleDirs of the checkout's roles/, listed once.
+// roleDirs lists the roles under the checkout's roles/ by their names
+// ("container-engine/containerd"): folders holding tasks/, defaults/, vars/ or meta/.
 func (c *Checkout) roleDirs() []string {
-	if c.roleNames == nil {
-		c.roleNames = roleDirs(filepath.Join(c.Dir, "roles"))
-		if c.roleNames == nil {
-			c.roleNames = []string{}
+	c.scanRoles()
+	return c.roleNames
+}
+
+// roleFolders are the folders of a role: a folder named so is not itself searched for
+// roles below it.
+var roleFolders = map[string]bool{"tasks": true, "defaults": true, "vars": true, "meta": true,
+	"templates": true, "files": true, "handlers": true, "molecule": true}
+
+// scanRoles walks the checkout's roles/ once (one directory listing per folder, in
+// lexical order as filepath.WalkDir) for both the files where searches (every non-folder
+// entry) and the role names (a folder is a role when its listing holds tasks/,
+// defaults/, vars/ or meta/; a link there is followed, as os.Stat does).
+func (c *Checkout) scanRoles() {
+	if c.allFiles != nil {
+		return
+	}
+	c.allFiles, c.roleNames = []string{}, []string{}
+	root := filepath.Join(c.Dir, "roles")
+	var walk func(dir string, roles bool)
+	walk = func(dir string, roles bool) {
+		ents, err := os.ReadDir(dir)
+		if err != nil {
+			return
+		}
+		if roles && dir != root {
+			for _, e := range ents {
+				switch e.Name() {
+				case "tasks", "defaults", "vars", "meta":
+				default:
+					continue
+				}
+				isDir := e.IsDir()
+				if e.Type()&os.ModeSymlink != 0 {
+					fi, err := os.Stat(filepath.Join(dir, e.Name()))
+					isDir = err == nil && fi.IsDir()
+				}
+				if isDir {
+					rel, _ := filepath.Rel(root, dir)
+					c.roleNames = append(c.roleNames, filepath.ToSlash(rel))
+					break
+				}
+			}
+		}
+		roles = roles && !roleFolders[filepath.Base(dir)]
+		for _, e := range ents {
+			p := filepath.Join(dir, e.Name())
+			if e.IsDir() {
+				walk(p, roles)
+			} else {
+				c.allFiles = append(c.allFiles, p)
+			}
 		}
 	}
-	return c.roleNames
+	walk(root, true)
 }
 
 func parseNode(path string, data []byte) (*yaml.Node, error) {
@@ -366,8 +459,10 @@ var groupMappings = []struct {
 }
 
 // DynamicGroups adds every host, in inventory order, to the groups kubespray's
-// dynamic_groups role creates with group_by, and returns what each host got. The loop's
-// `when` sees group_names as they were when the task started, so a host only in
+// dynamic_groups role creates with group_by, and returns what each host got that it was
+// not in before: a group the inventory already puts the host in (`[k8s_cluster:children]`
+// naming kube_node) is not "added at run time", though group_by still runs for it. The
+// loop's `when` sees group_names as they were when the task started, so a host only in
 // kube-master gets kube_control_plane but not k8s_cluster from it.
 func DynamicGroups(inv *ansible.Inventory) map[string][]string {
 	type add struct{ group, host string }
@@ -382,7 +477,9 @@ func DynamicGroups(inv *ansible.Inventory) map[string][]string {
 			for _, f := range m.from {
 				if names[f] {
 					adds = append(adds, add{m.group, host})
-					out[host] = append(out[host], m.group)
+					if !names[m.group] {
+						out[host] = append(out[host], m.group)
+					}
 					break
 				}
 			}

@@ -14,7 +14,6 @@ import (
 	"github.com/k3sconf/k3sconf/ansible"
 	"github.com/k3sconf/k3sconf/diag"
 	"github.com/k3sconf/k3sconf/internal/fuzzy"
-	"github.com/k3sconf/k3sconf/internal/rootfs"
 )
 
 // Options say what to explain.
@@ -549,8 +548,7 @@ func (c *Checkout) findings(inv *ansible.Inventory, o Options, name string, ex *
 				continue
 			}
 			for _, f := range ansible.FindVarsFiles(dir, gn, []string{"", ".yml", ".yaml", ".json"}) {
-				defs, _ := ansible.LoadVarsFile(f)
-				for _, d := range defs {
+				for _, d := range c.varsFile(f) {
 					if d.Name == name {
 						ds = append(ds, notMember(name, o.Host, gn, d.Pos))
 					}
@@ -571,7 +569,7 @@ func (c *Checkout) findings(inv *ansible.Inventory, o Options, name string, ex *
 	if !setInInventory {
 		reC := regexp.MustCompile(`^\s*#\s*` + regexp.QuoteMeta(name) + `\s*:(.*)$`)
 		for _, f := range inventoryVarsFiles(o) {
-			data, err := rootfs.ReadHostFile(f)
+			data, err := c.read(f)
 			if err != nil {
 				continue
 			}

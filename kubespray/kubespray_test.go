@@ -176,6 +176,44 @@ func TestDynamicGroups(t *testing.T) {
 	}
 }
 
+// TestDeclaredGroupNotAddedAtRunTime: the explain header says a group was added at run
+// time by dynamic_groups only when the inventory does not already put the host in it.
+func TestDeclaredGroupNotAddedAtRunTime(t *testing.T) {
+	base, err := os.ReadFile(inv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, reason, extra string
+		added               []string
+	}{
+		{"undeclared", "the test inventory has no k8s_cluster: dynamic_groups makes it", "", []string{"k8s_cluster"}},
+		{"declared", "[k8s_cluster:children] names kube_node: node2 is in it before the run", "\n[k8s_cluster:children]\nkube_control_plane\nkube_node\n", nil},
+		{"declared-without-host", "k8s_cluster is declared but holds only the control plane: node2 joins it at run time", "\n[k8s_cluster:children]\nkube_control_plane\n", []string{"k8s_cluster"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.CopyFS(dir, os.DirFS(filepath.Dir(inv))); err != nil {
+				t.Fatal(err)
+			}
+			p := filepath.Join(dir, "inventory.ini")
+			if err := os.WriteFile(p, append(append([]byte(nil), base...), tc.extra...), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			r := explain(t, Options{Inventory: []string{p}, Host: "node2", Vars: []string{"kube_apiserver_admission_plugins_needs_configuration"}})
+			if d := cmp.Diff(tc.added, r.Added); d != "" {
+				t.Errorf("%s: added (-want +got):\n%s", tc.reason, d)
+			}
+			var b strings.Builder
+			Text(&b, r)
+			header, _, _ := strings.Cut(b.String(), "\n")
+			if got := strings.Contains(header, "added at run time"); got != (tc.added != nil) {
+				t.Errorf("%s: header %q", tc.reason, header)
+			}
+		})
+	}
+}
+
 // TestWhere: tasks and templates using a variable with play, role, block and task tags.
 func TestWhere(t *testing.T) {
 	uses, err := Where(tree, "containerd_version")

@@ -79,7 +79,7 @@ func TestRealCheckoutUseSites(t *testing.T) {
 			}
 		}
 	}
-	roles := roleDirs(filepath.Join(ks, "roles"))
+	roles := c.roleDirs()
 	// Per role: the literal-only names its tasks, templates and handlers mention.
 	used := map[string][]string{}
 	word := regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`)

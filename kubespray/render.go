@@ -52,8 +52,12 @@ func Text(w io.Writer, r *Report) {
 					if ex.Before != nil {
 						was = ansible.Repr(ex.Before.Value) + " (from " + ex.Before.Source.Level + " " + ex.Before.Source.Pos.String() + ")"
 					}
-					fmt.Fprintf(w, "  before that, at play %q (%s), where %s has not yet joined the groups it is added to at run time (%s), it is %s\n",
-						ex.BeforePlay.Play.Name, ex.BeforePlay.Play.Pos, r.Host, strings.Join(r.Added, ", "), was)
+					joins := "the groups it is added to at run time"
+					if len(r.Added) > 0 {
+						joins += " (" + strings.Join(r.Added, ", ") + ")"
+					}
+					fmt.Fprintf(w, "  before that, at play %q (%s), where %s has not yet joined %s, it is %s\n",
+						ex.BeforePlay.Play.Name, ex.BeforePlay.Play.Pos, r.Host, joins, was)
 				}
 			}
 		case len(ex.Values) == 1:

@@ -53,6 +53,9 @@ type TreePlay struct {
 	Handlers []*TaskNode
 	// notifierIdx are the tasks whose notifications reach each handler (built on first use).
 	notifierIdx map[*TaskNode][]*TaskNode
+	// byFile and byTemplate index Tasks and Handlers for where (built on first use).
+	byFile     map[fileKind][]*TaskNode
+	byTemplate map[string][]*TaskNode
 }
 
 // TaskNode is one task (or handler) as one play reaches it. The same task of a file

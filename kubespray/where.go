@@ -2,7 +2,6 @@ package kubespray
 
 import (
 	"bytes"
-	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -130,29 +129,17 @@ func (c *Checkout) Where(tt *TaskTree, name string) ([]Use, error) {
 // sites finds the tasks of the tree that run u and fills its tags, plays and handlers.
 func (tt *TaskTree) sites(u *Use) {
 	for _, pl := range tt.Plays {
+		pl.indexFiles()
 		var found []*TaskNode
 		switch u.Kind {
-		case "task":
-			for _, n := range pl.Tasks {
-				if n.Pos.File == u.Pos.File && u.Pos.Line >= n.Pos.Line && u.Pos.Line <= n.End {
-					found = append(found, n)
-				}
-			}
-		case "handler":
-			for _, n := range pl.Handlers {
-				if n.Pos.File == u.Pos.File && u.Pos.Line >= n.Pos.Line && u.Pos.Line <= n.End {
+		case "task", "handler":
+			for _, n := range pl.byFile[fileKind{u.Pos.File, u.Kind == "handler"}] {
+				if u.Pos.Line >= n.Pos.Line && u.Pos.Line <= n.End {
 					found = append(found, n)
 				}
 			}
 		case "template":
-			for _, n := range append(append([]*TaskNode(nil), pl.Tasks...), pl.Handlers...) {
-				for _, f := range n.Templates {
-					if f == u.Pos.File {
-						found = append(found, n)
-						break
-					}
-				}
-			}
+			found = pl.byTemplate[u.Pos.File]
 		}
 		for _, n := range found {
 			s := TaskSite{Task: n}
@@ -187,6 +174,38 @@ func (tt *TaskTree) sites(u *Use) {
 	sort.Strings(u.Tags)
 }
 
+// fileKind keys a play's tasks (or handlers) by the file they are written in.
+type fileKind struct {
+	file    string
+	handler bool
+}
+
+// indexFiles indexes the play's tasks and handlers by file and the tasks and handlers
+// rendering each template, in run order, once per tree (where looks up every use line).
+func (pl *TreePlay) indexFiles() {
+	if pl.byFile != nil {
+		return
+	}
+	pl.byFile, pl.byTemplate = map[fileKind][]*TaskNode{}, map[string][]*TaskNode{}
+	for _, n := range pl.Tasks {
+		k := fileKind{n.Pos.File, false}
+		pl.byFile[k] = append(pl.byFile[k], n)
+	}
+	for _, n := range pl.Handlers {
+		k := fileKind{n.Pos.File, true}
+		pl.byFile[k] = append(pl.byFile[k], n)
+	}
+	for _, n := range append(append([]*TaskNode(nil), pl.Tasks...), pl.Handlers...) {
+		seen := map[string]bool{}
+		for _, f := range n.Templates {
+			if !seen[f] {
+				seen[f] = true
+				pl.byTemplate[f] = append(pl.byTemplate[f], n)
+			}
+		}
+	}
+}
+
 func appendUniq(xs []string, more ...string) []string {
 	for _, m := range more {
 		found := false
@@ -204,17 +223,8 @@ func appendUniq(xs []string, more ...string) []string {
 
 // roleFiles lists every file under the checkout's roles/ once, in walk order.
 func (c *Checkout) roleFiles() ([]string, error) {
-	if c.allFiles != nil {
-		return c.allFiles, nil
-	}
-	c.allFiles = []string{}
-	err := filepath.WalkDir(filepath.Join(c.Dir, "roles"), func(p string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			c.allFiles = append(c.allFiles, p)
-		}
-		return nil
-	})
-	return c.allFiles, err
+	c.scanRoles()
+	return c.allFiles, nil
 }
 
 // lineAt is line n (1-based) of data, without its newline.
@@ -305,30 +315,6 @@ func (c *Checkout) taskSpans(path string, data []byte) []taskSpan {
 		}
 	}
 	walk(root, nlines, nil)
-	return out
-}
-
-// roleDirs lists the roles under dir by their names ("container-engine/containerd"): folders
-// holding tasks/, defaults/, vars/ or meta/.
-func roleDirs(dir string) []string {
-	var out []string
-	_ = filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-		if err != nil || !d.IsDir() || p == dir {
-			return nil
-		}
-		for _, sub := range []string{"tasks", "defaults", "vars", "meta"} {
-			if fi, err := os.Stat(filepath.Join(p, sub)); err == nil && fi.IsDir() {
-				rel, _ := filepath.Rel(dir, p)
-				out = append(out, filepath.ToSlash(rel))
-				break
-			}
-		}
-		switch d.Name() {
-		case "tasks", "defaults", "vars", "meta", "templates", "files", "handlers", "molecule":
-			return filepath.SkipDir
-		}
-		return nil
-	})
 	return out
 }
 

@@ -41,6 +41,7 @@ func (r *resolver) checks() {
 	r.checkDeprecatedFlags()
 	r.checkComponentFlags()
 	r.checkAdmissionPlugins()
+	r.checkRuntimeConfig()
 	r.checkOverridden()
 }
 

@@ -343,3 +343,38 @@ func TestIssue29EtcdListenArgs(t *testing.T) {
 			want: map[string]diag.Severity{"etcd-arg-listener-conflict": ""}},
 	})
 }
+
+// TestIssue29RuntimeConfig: kube-apiserver's runtime-config keys by Kubernetes minor
+// (profile/data/api-group-versions.tsv; k8s.io/apiserver api_enablement.go Validate and
+// resourceconfig/helpers.go), each boundary on both sides.
+func TestIssue29RuntimeConfig(t *testing.T) {
+	mk := func(name, reason, rc, version string, want diag.Severity, hint string) issue29Case {
+		return issue29Case{name: name, reason: reason, command: "server", version: version, hint: hint,
+			files: map[string]string{"/etc/rancher/k3s/config.yaml": "kube-apiserver-arg:\n  - runtime-config=" + rc + "\n"},
+			want:  map[string]diag.Severity{"runtime-config-refused": want}}
+	}
+	runIssue29(t, []issue29Case{
+		mk("v2alpha1", "batch/v2alpha1 is registered by no modelled minor", "batch/v2alpha1=true", "v1.24.17+k3s1", diag.Error, "name a version this release registers (v1, v1beta1)"),
+		mk("batch-v1beta1-1.36", "registered (not served) still: kube-apiserver takes the key", "batch/v1beta1=true", "v1.36.0+k3s1", "", ""),
+		mk("extensions", "extensions/v1beta1 stays registered in every minor", "extensions/v1beta1=true", "", "", ""),
+		mk("flowcontrol-v1alpha1-1.28", "v1.28 is the last minor with it", "flowcontrol.apiserver.k8s.io/v1alpha1=true", "v1.28.15+k3s1", "", ""),
+		mk("flowcontrol-v1alpha1-1.29", "v1.29 dropped it", "flowcontrol.apiserver.k8s.io/v1alpha1=true", "v1.29.0+k3s1", diag.Error, "(v1, v1beta1, v1beta2, v1beta3)"),
+		mk("resource-1.25", "resource.k8s.io came with v1.26: unknown group before", "resource.k8s.io/v1alpha1=true", "v1.25.16+k3s4", diag.Error, "v1.26 or later"),
+		mk("resource-1.26", "and is there in v1.26", "resource.k8s.io/v1alpha1=true", "v1.26.0+k3s1", "", ""),
+		mk("resource-v1alpha2-1.31", "v1alpha2 gone in v1.31 (DRA's v1alpha3)", "resource.k8s.io/v1alpha2=true", "v1.31.1+k3s1", diag.Error, "v1alpha3"),
+		mk("typo-group", "a group no minor has", "settings.k8s.io/v1alpha1=true", "", diag.Error, "remove settings.k8s.io/v1alpha1"),
+		mk("short-group", "flowcontrol is flowcontrol.apiserver.k8s.io", "flowcontrol/v1beta3=true", "v1.28.15+k3s1", diag.Error, "write flowcontrol.apiserver.k8s.io instead of flowcontrol"),
+		mk("bad-key", "one token is no group/version", "batch=true", "", diag.Error, "group/version=true"),
+		mk("api-all-bad", "api/all takes true or false", "api/all=yes", "", diag.Error, "api/all=true"),
+		mk("value", "a group/version's value is a bool", "batch/v1=enabled", "", diag.Error, "batch/v1=true"),
+		mk("core", "v1 is the core group, bare: quiet", "v1=true,api/all=true", "", "", ""),
+		mk("alpha-apis", "a typical alpha set on v1.30: quiet", "admissionregistration.k8s.io/v1alpha1=true,storage.k8s.io/v1alpha1=true,resource.k8s.io/v1alpha2=true", "v1.30.5+k3s1", "", ""),
+		mk("apiextensions", "another scheme's group: known, versions not judged", "apiextensions.k8s.io/v1beta1=true", "", "", ""),
+		{name: "no-apiserver", reason: "disable-apiserver: nothing to refuse it", command: "server",
+			files: map[string]string{"/etc/rancher/k3s/config.yaml": "disable-apiserver: true\nserver: https://10.0.0.1:6443\ntoken: t\nkube-apiserver-arg:\n  - runtime-config=batch/v2alpha1=true\n"},
+			want:  map[string]diag.Severity{"runtime-config-refused": ""}},
+		{name: "rke2", reason: "RKE2 runs the same kube-apiserver", command: "server", product: "rke2", version: "v1.29.3+rke2r1",
+			files: map[string]string{"/etc/rancher/rke2/config.yaml": "kube-apiserver-arg:\n  - \"runtime-config=flowcontrol.apiserver.k8s.io/v1alpha1=true\"\n"},
+			want:  map[string]diag.Severity{"runtime-config-refused": diag.Error}},
+	})
+}

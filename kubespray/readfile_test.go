@@ -1,0 +1,69 @@
+package kubespray
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/k3sconf/k3sconf/internal/rootfs"
+)
+
+// TestReadFileAsRootfs: the checkout's reader gives what rootfs.ReadHostFile gives — the
+// bytes of a regular file (empty, small, larger than a page), and for a FIFO, a folder
+// or a missing path an error of the same kind, without blocking on the FIFO.
+func TestReadFileAsRootfs(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, data []byte) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	for _, tc := range []struct {
+		name, reason, path string
+		notRegular         bool
+	}{
+		{"empty", "an empty file reads as no bytes", write("empty", nil), false},
+		{"small", "a vars file", write("main.yml", []byte("a: 1\nb: [x]\n")), false},
+		{"large", "several reads' worth", write("big.j2", bytes.Repeat([]byte("{{ x }}\n"), 100000)), false},
+		{"fifo", "a FIFO is refused, never read", fifo, true},
+		{"folder", "a folder is an error", dir, false},
+		{"missing", "a missing path is an error", filepath.Join(dir, "nope"), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			done := make(chan struct{})
+			var got, want []byte
+			var gerr, werr error
+			go func() {
+				got, gerr = readFile(tc.path)
+				want, werr = rootfs.ReadHostFile(tc.path)
+				close(done)
+			}()
+			select {
+			case <-done:
+			case <-time.After(10 * time.Second):
+				t.Fatalf("%s: readFile blocked", tc.reason)
+			}
+			if !bytes.Equal(got, want) || (gerr == nil) != (werr == nil) {
+				t.Fatalf("%s: got %d bytes, %v; rootfs %d bytes, %v", tc.reason, len(got), gerr, len(want), werr)
+			}
+			var nr *rootfs.NotRegularError
+			if errors.As(gerr, &nr) != tc.notRegular {
+				t.Errorf("%s: error %v, want a NotRegularError: %v", tc.reason, gerr, tc.notRegular)
+			}
+			if gerr != nil && werr != nil && !strings.Contains(gerr.Error(), tc.path) {
+				t.Errorf("%s: error %q does not name the path", tc.reason, gerr)
+			}
+		})
+	}
+}
