@@ -388,7 +388,9 @@ func TestIssue29APIServerFiles(t *testing.T) {
 	const psa = "/var/lib/rancher/k3s/server/psa.yaml"
 	auditCfg := "kube-apiserver-arg:\n  - audit-policy-file=" + audit + "\n  - audit-log-path=/var/lib/rancher/k3s/server/logs/audit.log\n"
 	psaCfg := "kube-apiserver-arg:\n  - admission-control-config-file=" + psa + "\n"
-	policy := func(v string) string { return "apiVersion: audit.k8s.io/" + v + "\nkind: Policy\nrules:\n- level: Metadata\n" }
+	policy := func(v string) string {
+		return "apiVersion: audit.k8s.io/" + v + "\nkind: Policy\nrules:\n- level: Metadata\n"
+	}
 	admission := func(v string) string {
 		return "apiVersion: apiserver.config.k8s.io/v1\nkind: AdmissionConfiguration\nplugins:\n- name: PodSecurity\n  configuration:\n    apiVersion: pod-security.admission.config.k8s.io/" + v + "\n    kind: PodSecurityConfiguration\n    defaults:\n      enforce: restricted\n"
 	}
