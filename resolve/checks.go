@@ -42,6 +42,7 @@ func (r *resolver) checks() {
 	r.checkComponentFlags()
 	r.checkAdmissionPlugins()
 	r.checkRuntimeConfig()
+	r.checkAPIServerFiles()
 	r.checkOverridden()
 }
 
