@@ -305,7 +305,7 @@ func TestIssue29DropinReplaced(t *testing.T) {
 // TestIssue29EtcdListenArgs: rancher/rke2#4479, an etcd-arg listener that the temporary etcd
 // of a restart shares with the running etcd pod. Boundaries from the tags and backports named
 // in checkrules.go (e61fde93c from v1.27.2, v1.26.5, v1.25.10, v1.24.14; d38b4b30c from
-// v1.35.1, taken from v1.34.4, v1.33.8, v1.32.12).
+// v1.35.1, and v1.34.4, v1.33.8, v1.32.12 by its backports k3s-io/k3s#13505 to #13508).
 func TestIssue29EtcdListenArgs(t *testing.T) {
 	const c = "/etc/rancher/rke2/config.yaml"
 	const wal = "/var/lib/rancher/rke2/server/db/etcd/member/wal/0.wal"
@@ -327,8 +327,8 @@ func TestIssue29EtcdListenArgs(t *testing.T) {
 		mk("1.26.4", "1.26 line before the backport", metrics, "v1.26.4+rke2r1", true, ""),
 		mk("1.27.1", "main line before e61fde93c (rke2 v1.27.1+rke2r1's k3s 944f811dc534)", metrics, "v1.27.1+rke2r1", true, ""),
 		mk("1.27.2", "main line with it", metrics, "v1.27.2+rke2r1", true, diag.Error),
-		mk("1.33.7", "before the taken backport of d38b4b30c", metrics, "v1.33.7+rke2r1", true, diag.Error),
-		mk("1.33.8", "from the taken backport: not judged", metrics, "v1.33.8+rke2r1", true, ""),
+		mk("1.33.7", "before the backport of d38b4b30c (k3s-io/k3s#13507)", metrics, "v1.33.7+rke2r1", true, diag.Error),
+		mk("1.33.8", "with the backport: no temporary etcd", metrics, "v1.33.8+rke2r1", true, ""),
 		mk("1.35.0", "main line before d38b4b30c", metrics, "v1.35.0+rke2r1", true, diag.Error),
 		mk("1.35.1", "no temporary etcd", metrics, "v1.35.1+rke2r1", true, ""),
 		mk("newest", "no temporary etcd on the newest release", metrics, "", true, ""),
