@@ -534,7 +534,7 @@ func (r *resolver) collect(main, wrapper *cliRun) {
 				if ev := r.env[name]; ev != nil {
 					last := *ev.Assignments[len(ev.Assignments)-1]
 					last.Outcome = provenance.Ignored
-					last.Reason = fmt.Sprintf("%s %s does not read %s: the flag got its environment variable in v1.29.7, v1.30.3 and v1.31.0", r.p.Program, r.beh.Version, name)
+					last.Reason = fmt.Sprintf("%s %s does not read %s: the flag got its environment variable in v1.27.16, v1.28.12, v1.29.7, v1.30.3 and v1.31.0", r.p.Program, r.beh.Version, name)
 					h = append(h, &last)
 				}
 			}
