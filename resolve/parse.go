@@ -392,6 +392,16 @@ func foldedFlag(name string, cmd *profile.Command) string {
 			}
 		}
 	}
+	// RKE1's cluster.yml and its Ansible/Terraform descendants write a component's extra
+	// arguments as kubelet_extra_args / extra_args (rancher/rke2#4123 put
+	// `kubelet_extra_args:` in an RKE2 config.yaml): the component's *-arg flag.
+	if stripped := strings.Replace(n, "extraargs", "args", 1); stripped != n {
+		for _, f := range cmd.Flags {
+			if strings.HasSuffix(f.Name, "-arg") && fold(f.Name)+"s" == stripped {
+				return f.Name
+			}
+		}
+	}
 	return ""
 }
 
