@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -101,11 +102,13 @@ func rtDiffFiles(marker func(label string) string) map[string]string {
 			"kubelet_kubelet_cgroups_cgroupfs: /system.slice/kubelet-cgroupfs.service\n",
 		"ks/roles/kubernetes/node/tasks/main.yml": marker("node-start") + "- name: Fetch facts\n  import_tasks: facts.yml\n" + marker("node-end"),
 		// roles/kubernetes/node/tasks/facts.yml as kubespray writes it (docker and crio
-		// probe their daemons; here those blocks only run with container_manager docker,
-		// where the probe is a local command).
+		// probe their daemons; here the probe is a local command printing systemd).
 		"ks/roles/kubernetes/node/tasks/facts.yml": "---\n- name: Gather cgroups facts for docker\n  when: container_manager == 'docker'\n  block:\n" +
 			"  - name: Look up docker cgroup driver\n    shell: \"echo systemd\"\n    register: docker_cgroup_driver_result\n    changed_when: false\n    check_mode: false\n\n" +
 			"  - name: Set kubelet_cgroup_driver_detected fact for docker\n    set_fact:\n      kubelet_cgroup_driver_detected: \"{{ docker_cgroup_driver_result.stdout }}\"\n\n" +
+			"- name: Gather cgroups facts for crio\n  when: container_manager == 'crio'\n  block:\n" +
+			"  - name: Look up crio cgroup driver\n    shell: \"echo systemd\"\n    register: crio_cgroup_driver_result\n    changed_when: false\n\n" +
+			"  - name: Set kubelet_cgroup_driver_detected fact for crio\n    set_fact:\n      kubelet_cgroup_driver_detected: \"{{ crio_cgroup_driver_result.stdout }}\"\n\n" +
 			"- name: Set kubelet_cgroup_driver_detected fact for containerd\n  when: container_manager == 'containerd'\n  set_fact:\n    kubelet_cgroup_driver_detected: >-\n" +
 			"      {%- if containerd_use_systemd_cgroup -%}systemd{%- else -%}cgroupfs{%- endif -%}\n\n" +
 			"- name: Set kubelet_cgroup_driver\n  set_fact:\n    kubelet_cgroup_driver: \"{{ kubelet_cgroup_driver_detected }}\"\n  when: kubelet_cgroup_driver is undefined\n\n" +
@@ -215,12 +218,19 @@ func TestDifferentialRuntime(t *testing.T) {
 		n, _ = strconv.Atoi(s)
 	}
 	total := map[string][2]int{}
+	var mu sync.Mutex
+	t.Cleanup(func() {
+		for name, c := range total {
+			t.Logf("%d scenarios %s: %d of %d cases agree", n, name, c[0], c[1])
+		}
+	})
 	for i := 0; i < n; i++ {
 		sc := genScenario(i)
 		if i < len(rtScenarios) {
 			sc = rtScenarios[i]
 		}
 		t.Run(sc.name, func(t *testing.T) {
+			t.Parallel()
 			marker := func(label string) string { return markerTask(label, rtDiffVars, "") }
 			files := rtDiffFiles(marker)
 			ks, inv := siteTree(t, rtDiffPlays, files)
@@ -263,13 +273,12 @@ func TestDifferentialRuntime(t *testing.T) {
 						t.Errorf("%s: %s", name, s)
 					}
 				}
+				mu.Lock()
 				c := total[name]
 				total[name] = [2]int{c[0] + agree, c[1] + all}
+				mu.Unlock()
 				t.Logf("%s %s: %d of %d marker×variable cases agree with ansible-playbook (%d decided, %d undecided and named)", sc.name, name, agree, all, decided, all-decided)
 			}
 		})
-	}
-	for name, c := range total {
-		t.Logf("%d scenarios %s: %d of %d cases agree", n, name, c[0], c[1])
 	}
 }
