@@ -27,8 +27,8 @@ import (
 // values landed with ansible 150 -> 168 and kubespray 313 -> 345 (not reviewed here: the
 // next round should look at what of it a library user needs). 2,095: ansible's Entry, Def
 // and Assignment SecretCopy (a copy of a secret by YAML alias, read by kubespray's
-// redaction, issue 25).
-const budget = 2095
+// redaction, issue 25); 2,096: one more profile field of issue 29.
+const budget = 2096
 
 // TestSurfaceBudget fails when the public surface grows past budget, printing each
 // package's counts so the growth can be found.
