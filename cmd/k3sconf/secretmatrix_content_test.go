@@ -63,7 +63,9 @@ func contentMatrixCases() []matrixCase {
 				"  iniB64: " + g.base64Place("valuesContent base64 of ini text", func(x string) string { return "user = app\npassword = " + x + "\n" }) + "\n" +
 				"gcs:\n  serviceAccount: " + yq(sa) + "\n" +
 				"auth:\n  password: &pw " + s("valuesContent alias anchor under auth.password", "") + "\n" +
-				"  copy: *pw\n"
+				"  copy: *pw\n" +
+				"smtp:\n  password: &sp " + w("valuesContent alias of a secret anchor (word): smtp.password: &sp v, mail.login: *sp") + "\n" +
+				"mail:\n  login: *sp\n"
 			app := helmChart("app", "  valuesContent: |-\n"+indent(content, 4))
 			config := "apiVersion: helm.cattle.io/v1\nkind: HelmChartConfig\nmetadata:\n  name: app\n  namespace: kube-system\nspec:\n" +
 				"  valuesContent: |-\n    extraEnv:\n      - name: SMTP_PASSWORD\n        value: " + yq(s("HelmChartConfig env list value", " :@")) + "\n" +
