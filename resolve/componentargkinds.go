@@ -149,6 +149,9 @@ func (r *resolver) checkComponentArgOverridden() {
 			continue
 		}
 		comp := componentArgKeys[key]
+		if !r.componentRuns(comp) {
+			continue // its arguments reach nothing
+		}
 		byFlag := map[string][]argUse{}
 		var order []string
 		mode := map[string]bool{}
