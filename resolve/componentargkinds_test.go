@@ -49,7 +49,7 @@ func TestComponentArgOverridden(t *testing.T) {
 			files: node("--kube-apiserver-arg feature-gates=A=true", "kube-apiserver-arg:\n  - feature-gates=B=true\n"),
 			want:  map[string]diag.Severity{code: ""}},
 		{name: "slice-appends", reason: "enable-admission-plugins is a StringSlice: both lists reach kube-apiserver, nothing is taken away; PodSecurityPolicy in config's list is refused on v1.25.4 (check and explain agree)",
-			files: node("--kube-apiserver-arg=enable-admission-plugins=NodeRestriction", "kube-apiserver-arg:\n  - enable-admission-plugins=NodeRestriction,PodSecurityPolicy\n"),
+			files:   node("--kube-apiserver-arg=enable-admission-plugins=NodeRestriction", "kube-apiserver-arg:\n  - enable-admission-plugins=NodeRestriction,PodSecurityPolicy\n"),
 			version: "v1.25.4+k3s1", want: map[string]diag.Severity{code: "", "admission-plugin-unknown": diag.Error}},
 		{name: "collapsed-1.23", reason: "before v1.24 k3s passes each flag once with its last value: config's list is lost (a warning) and its unknown plugin never reaches kube-apiserver",
 			files:   node("--kube-apiserver-arg=enable-admission-plugins=NodeRestriction", "kube-apiserver-arg:\n  - enable-admission-plugins=NodeRestriction,NoSuchPlugin\n"),
