@@ -88,6 +88,8 @@ type FileRun struct {
 	Epoch  int
 	Skip   string
 	Unsure []string
+	// clean are File and the role's path, cleaned (cleanFile, cleanRole).
+	clean [2]string
 }
 
 // PlayRun is one play of cluster.yml on the host.

@@ -62,11 +62,11 @@ func (hr *HostRun) Sites(uses []Use, name string) []Site {
 		match := func(f *FileRun, strict bool) bool {
 			switch u.Kind {
 			case "task":
-				return !f.Handlers && filepath.Clean(f.File) == uf
+				return !f.Handlers && f.cleanFile() == uf
 			case "handler":
-				return f.Handlers && filepath.Clean(f.File) == uf
+				return f.Handlers && f.cleanFile() == uf
 			}
-			if f.Role == nil || f.Handlers || filepath.Clean(f.Role.Role.Path) != roleDir {
+			if f.Role == nil || f.Handlers || f.cleanRole() != roleDir {
 				return false
 			}
 			return !strict || mentions(f.File, tmpl)
@@ -179,4 +179,20 @@ func GroupSites(sites []Site) []ValueGroup {
 		}
 	}
 	return out
+}
+
+// cleanFile is the file run's path, cleaned once (Sites compares it with every use line).
+func (f *FileRun) cleanFile() string {
+	if f.clean[0] == "" {
+		f.clean[0] = filepath.Clean(f.File)
+	}
+	return f.clean[0]
+}
+
+// cleanRole is the path of the file run's role, cleaned once.
+func (f *FileRun) cleanRole() string {
+	if f.clean[1] == "" {
+		f.clean[1] = filepath.Clean(f.Role.Role.Path)
+	}
+	return f.clean[1]
 }
