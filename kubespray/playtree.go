@@ -140,6 +140,9 @@ type HostRun struct {
 	errs    []error
 	variant map[string]*ansible.Role
 	files   ansible.FileCache
+	// runFiles and runRoles are the files and role folders of the plays' file runs
+	// (cleaned; built by mayUse).
+	runFiles, runRoles map[string]bool
 }
 
 type groupOp struct {
