@@ -138,6 +138,7 @@ func Inspect(node afero.Fs, res *resolve.Result) *Report {
 	in.skipFiles()
 	in.unknownDisables()
 	in.helm()
+	in.ciliumKubeProxyFree()
 	in.valuesLinks()
 	sortDiags(rep.Diagnostics)
 	productize(rep)

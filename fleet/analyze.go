@@ -19,7 +19,7 @@ var Codes = []string{
 	"tls-san-differs", "datastore-differs", "server-url-differs", "secret-differs",
 	"secret-not-compared", "release-skew-servers", "release-skew-agent-newer",
 	"duplicate-node-name", "duplicate-hostname", "fleet-node-incomplete",
-	"separate-clusters",
+	"separate-clusters", "agent-ip-family-mismatch",
 }
 
 // Finding is one thing the fleet's nodes disagree on.
@@ -96,6 +96,7 @@ func Analyze(nodes []*Node, inputs []InputError) *Report {
 	a.datastore()
 	a.separateClusters()
 	a.serverURLs()
+	a.agentIPFamilies()
 	a.secrets()
 	a.releases()
 	a.identity()

@@ -121,9 +121,14 @@ func TestScenarios(t *testing.T) {
 
 // TestEveryCodeHasAScenario keeps Codes, the codes in the source and the archives in step.
 func TestEveryCodeHasAScenario(t *testing.T) {
-	src, err := os.ReadFile("analyze.go")
-	if err != nil {
-		t.Fatal(err)
+	// The codes of analyze.go and of the checks in files beside it (ipfamily.go).
+	var src []byte
+	for _, f := range []string{"analyze.go", "ipfamily.go"} {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		src = append(src, b...)
 	}
 	inSource := map[string]bool{}
 	for _, m := range regexp.MustCompile(`(?:diag\.(?:Error|Warning|Info)|sev), "([a-z0-9-]+)"`).FindAllStringSubmatch(string(src), -1) {

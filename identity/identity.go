@@ -363,6 +363,15 @@ func (id *Identity) Redact(red *output.Redactor) *Identity {
 	}
 	c := *id
 	c.Name, c.Base, c.Secret, c.NodeID = red.String("node-name", id.Name), red.String("node-name", id.Base), red.Scrub(id.Secret), red.Scrub(id.NodeID)
+	if id.BaseFrom == FromNodeName && id.NameSource != nil && id.NameSource.Secret() && id.Base != "" {
+		// node-name copies a secret (a YAML alias of a secret anchor): the name is the
+		// secret, whatever it spells, in every field that is the name.
+		hide := func(s string) string {
+			s = strings.ReplaceAll(s, id.Base, output.Redacted)
+			return strings.ReplaceAll(s, strings.ToLower(id.Base), output.Redacted)
+		}
+		c.Name, c.Base, c.Secret = hide(c.Name), output.Redacted, hide(c.Secret)
+	}
 	c.Notes = make([]string, len(id.Notes))
 	for i, n := range id.Notes {
 		c.Notes[i] = red.Scrub(n)

@@ -41,6 +41,8 @@ func (r *resolver) checks() {
 	r.checkDeprecatedFlags()
 	r.checkComponentFlags()
 	r.checkAdmissionPlugins()
+	r.checkRuntimeConfig()
+	r.checkAPIServerFiles()
 	r.checkOverridden()
 }
 

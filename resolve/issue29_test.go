@@ -343,3 +343,99 @@ func TestIssue29EtcdListenArgs(t *testing.T) {
 			want: map[string]diag.Severity{"etcd-arg-listener-conflict": ""}},
 	})
 }
+
+// TestIssue29RuntimeConfig: kube-apiserver's runtime-config keys by Kubernetes minor
+// (profile/data/api-group-versions.tsv; k8s.io/apiserver api_enablement.go Validate and
+// resourceconfig/helpers.go), each boundary on both sides.
+func TestIssue29RuntimeConfig(t *testing.T) {
+	mk := func(name, reason, rc, version string, want diag.Severity, hint string) issue29Case {
+		return issue29Case{name: name, reason: reason, command: "server", version: version, hint: hint,
+			files: map[string]string{"/etc/rancher/k3s/config.yaml": "kube-apiserver-arg:\n  - runtime-config=" + rc + "\n"},
+			want:  map[string]diag.Severity{"runtime-config-refused": want}}
+	}
+	runIssue29(t, []issue29Case{
+		mk("v2alpha1", "batch/v2alpha1 is registered by no modelled minor", "batch/v2alpha1=true", "v1.24.17+k3s1", diag.Error, "name a version this release registers (v1, v1beta1)"),
+		mk("batch-v1beta1-1.36", "registered (not served) still: kube-apiserver takes the key", "batch/v1beta1=true", "v1.36.0+k3s1", "", ""),
+		mk("extensions", "extensions/v1beta1 stays registered in every minor", "extensions/v1beta1=true", "", "", ""),
+		mk("flowcontrol-v1alpha1-1.28", "v1.28 is the last minor with it", "flowcontrol.apiserver.k8s.io/v1alpha1=true", "v1.28.15+k3s1", "", ""),
+		mk("flowcontrol-v1alpha1-1.29", "v1.29 dropped it", "flowcontrol.apiserver.k8s.io/v1alpha1=true", "v1.29.0+k3s1", diag.Error, "(v1, v1beta1, v1beta2, v1beta3)"),
+		mk("resource-1.25", "resource.k8s.io came with v1.26: unknown group before", "resource.k8s.io/v1alpha1=true", "v1.25.16+k3s4", diag.Error, "v1.26 or later"),
+		mk("resource-1.26", "and is there in v1.26", "resource.k8s.io/v1alpha1=true", "v1.26.0+k3s1", "", ""),
+		mk("resource-v1alpha2-1.31", "v1alpha2 gone in v1.31 (DRA's v1alpha3)", "resource.k8s.io/v1alpha2=true", "v1.31.1+k3s1", diag.Error, "v1alpha3"),
+		mk("typo-group", "a group no minor has", "settings.k8s.io/v1alpha1=true", "", diag.Error, "remove settings.k8s.io/v1alpha1"),
+		mk("short-group", "flowcontrol is flowcontrol.apiserver.k8s.io", "flowcontrol/v1beta3=true", "v1.28.15+k3s1", diag.Error, "write flowcontrol.apiserver.k8s.io instead of flowcontrol"),
+		mk("bad-key", "one token is no group/version", "batch=true", "", diag.Error, "group/version=true"),
+		mk("api-all-bad", "api/all takes true or false", "api/all=yes", "", diag.Error, "api/all=true"),
+		mk("value", "a group/version's value is a bool", "batch/v1=enabled", "", diag.Error, "batch/v1=true"),
+		mk("core", "v1 is the core group, bare: quiet", "v1=true,api/all=true", "", "", ""),
+		mk("alpha-apis", "a typical alpha set on v1.30: quiet", "admissionregistration.k8s.io/v1alpha1=true,storage.k8s.io/v1alpha1=true,resource.k8s.io/v1alpha2=true", "v1.30.5+k3s1", "", ""),
+		mk("apiextensions", "another scheme's group: known, versions not judged", "apiextensions.k8s.io/v1beta1=true", "", "", ""),
+		{name: "no-apiserver", reason: "disable-apiserver: nothing to refuse it", command: "server",
+			files: map[string]string{"/etc/rancher/k3s/config.yaml": "disable-apiserver: true\nserver: https://10.0.0.1:6443\ntoken: t\nkube-apiserver-arg:\n  - runtime-config=batch/v2alpha1=true\n"},
+			want:  map[string]diag.Severity{"runtime-config-refused": ""}},
+		{name: "rke2", reason: "RKE2 runs the same kube-apiserver", command: "server", product: "rke2", version: "v1.29.3+rke2r1",
+			files: map[string]string{"/etc/rancher/rke2/config.yaml": "kube-apiserver-arg:\n  - \"runtime-config=flowcontrol.apiserver.k8s.io/v1alpha1=true\"\n"},
+			want:  map[string]diag.Severity{"runtime-config-refused": diag.Error}},
+	})
+}
+
+// TestIssue29APIServerFiles: the apiVersion of the audit policy and of the PodSecurity
+// configuration by Kubernetes minor (profile/data/apiserver-file-versions.tsv), each
+// boundary on both sides, and files the node's inputs lack.
+func TestIssue29APIServerFiles(t *testing.T) {
+	const c = "/etc/rancher/k3s/config.yaml"
+	const audit = "/var/lib/rancher/k3s/server/audit.yaml"
+	const psa = "/var/lib/rancher/k3s/server/psa.yaml"
+	auditCfg := "kube-apiserver-arg:\n  - audit-policy-file=" + audit + "\n  - audit-log-path=/var/lib/rancher/k3s/server/logs/audit.log\n"
+	psaCfg := "kube-apiserver-arg:\n  - admission-control-config-file=" + psa + "\n"
+	policy := func(v string) string {
+		return "apiVersion: audit.k8s.io/" + v + "\nkind: Policy\nrules:\n- level: Metadata\n"
+	}
+	admission := func(v string) string {
+		return "apiVersion: apiserver.config.k8s.io/v1\nkind: AdmissionConfiguration\nplugins:\n- name: PodSecurity\n  configuration:\n    apiVersion: pod-security.admission.config.k8s.io/" + v + "\n    kind: PodSecurityConfiguration\n    defaults:\n      enforce: restricted\n"
+	}
+	mk := func(name, reason, cfg, file, content, version string, want diag.Severity, hint string) issue29Case {
+		files := map[string]string{c: cfg}
+		if file != "" {
+			files[file] = content
+		}
+		return issue29Case{name: name, reason: reason, files: files, command: "server", version: version, hint: hint,
+			want: map[string]diag.Severity{"apiserver-file-version": want}}
+	}
+	runIssue29(t, []issue29Case{
+		mk("audit-v1beta1-1.23", "v1.23 still decodes audit.k8s.io/v1beta1", auditCfg, audit, policy("v1beta1"), "v1.23.17+k3s1", "", ""),
+		mk("audit-v1beta1-1.24", "v1.24 removed it", auditCfg, audit, policy("v1beta1"), "v1.24.0+k3s1", diag.Error, "write apiVersion: audit.k8s.io/v1"),
+		mk("audit-v1alpha1-newest", "and v1alpha1", auditCfg, audit, policy("v1alpha1"), "", diag.Error, "audit.k8s.io/v1"),
+		mk("audit-v1", "v1 in every minor", auditCfg, audit, policy("v1"), "", "", ""),
+		mk("audit-absent", "the file is not in the node's inputs: not judged", auditCfg, "", "", "", "", ""),
+		mk("psa-v1-1.24", "pod-security.admission.config.k8s.io/v1 came with v1.25", psaCfg, psa, admission("v1"), "v1.24.17+k3s1", diag.Error, "pod-security.admission.config.k8s.io/v1beta1"),
+		mk("psa-v1-1.25", "and is there from v1.25", psaCfg, psa, admission("v1"), "v1.25.0+k3s1", "", ""),
+		mk("psa-v1beta1-newest", "v1beta1 is still decoded", psaCfg, psa, admission("v1beta1"), "", "", ""),
+		mk("psa-v1-1.22", "v1.22: PodSecurity is off by default, its configuration not judged", psaCfg, psa, admission("v1"), "v1.22.17+k3s1", "", ""),
+		{name: "psa-path", reason: "the plugin's configuration in a file named by path, relative to the admission configuration", command: "server", version: "v1.24.17+k3s1",
+			files: map[string]string{c: psaCfg, psa: "apiVersion: apiserver.config.k8s.io/v1\nkind: AdmissionConfiguration\nplugins:\n- name: PodSecurity\n  path: podsecurity.yaml\n",
+				"/var/lib/rancher/k3s/server/podsecurity.yaml": "apiVersion: pod-security.admission.config.k8s.io/v1\nkind: PodSecurityConfiguration\n"},
+			want: map[string]diag.Severity{"apiserver-file-version": diag.Error}},
+		{name: "rke2-flag", reason: "RKE2's pod-security-admission-config-file", command: "server", product: "rke2", version: "v1.24.17+rke2r1",
+			files: map[string]string{"/etc/rancher/rke2/config.yaml": "pod-security-admission-config-file: /etc/rancher/rke2/psa.yaml\n", "/etc/rancher/rke2/psa.yaml": admission("v1")},
+			want:  map[string]diag.Severity{"apiserver-file-version": diag.Error}},
+	})
+}
+
+// TestIssue29RKE2AuditPolicy: RKE2's own audit policy path (rancher/rke2#3813: profile
+// cis-1.6 on v1.24.8 with a user's audit.k8s.io/v1beta1 policy at the default path).
+func TestIssue29RKE2AuditPolicy(t *testing.T) {
+	const c = "/etc/rancher/rke2/config.yaml"
+	const pol = "/etc/rancher/rke2/audit-policy.yaml"
+	v1beta1 := "apiVersion: audit.k8s.io/v1beta1\nkind: Policy\nrules:\n- level: Metadata\n"
+	runIssue29(t, []issue29Case{
+		{name: "3813", reason: "CIS profile: RKE2 passes /etc/rancher/rke2/audit-policy.yaml", product: "rke2", command: "server", version: "v1.24.8+rke2r1",
+			files: map[string]string{c: "profile: cis-1.6\n", pol: v1beta1}, want: map[string]diag.Severity{"apiserver-file-version": diag.Error}, hint: "audit.k8s.io/v1"},
+		{name: "3813-1.23", reason: "v1.23 still decodes v1beta1", product: "rke2", command: "server", version: "v1.23.16+rke2r1",
+			files: map[string]string{c: "profile: cis-1.6\n", pol: v1beta1}, want: map[string]diag.Severity{"apiserver-file-version": ""}},
+		{name: "no-profile", reason: "without a CIS profile or audit-policy-file RKE2 passes no policy", product: "rke2", command: "server", version: "v1.24.8+rke2r1",
+			files: map[string]string{c: "write-kubeconfig-mode: \"0640\"\n", pol: v1beta1}, want: map[string]diag.Severity{"apiserver-file-version": ""}},
+		{name: "flag", reason: "audit-policy-file names another file", product: "rke2", command: "server", version: "v1.26.0+rke2r1",
+			files: map[string]string{c: "audit-policy-file: /etc/audit/policy.yaml\n", "/etc/audit/policy.yaml": v1beta1}, want: map[string]diag.Severity{"apiserver-file-version": diag.Error}},
+	})
+}

@@ -195,6 +195,7 @@ func (r *resolver) run() {
 	}
 	files := r.loadConfig()
 	r.parse(files)
+	r.markSecretCopies(files)
 	r.finish()
 }
 

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"net"
 	"strings"
+
+	"github.com/k3sconf/k3sconf/profile"
 )
 
 // families is which IP versions a list of CIDRs or addresses holds, and the version of
@@ -42,8 +44,8 @@ func (f families) dual() bool { return f.v4 && f.v6 }
 // 314e3f56d and d90ba3035): cluster-cidr and service-cidr of one IP version (their first
 // items alike, both dual-stack or neither), and node addresses for every version the
 // cluster uses. k3s has started the server part by then and exits with the error. Agents
-// take cluster-cidr from their server, so they are not judged; nor is a server that runs no
-// agent part. When node-ip is unset, k3s detects the node's addresses: from d90ba3035 on it
+// take cluster-cidr from their server, so they are not judged here (fleet, which sees the
+// server too, judges them: agent-ip-family-mismatch); nor is a server that runs no agent part. When node-ip is unset, k3s detects the node's addresses: from d90ba3035 on it
 // adds an IPv6 address where the host has an IPv6 route (not judged: the host decides);
 // before it (v1.24.0 to v1.24.3, v1.23.7 to v1.23.9) it took the one IPv4 address of the
 // default route, so a dual-stack cluster-cidr without node-ip stopped k3s
@@ -114,4 +116,19 @@ func (r *resolver) checkIPFamilies(restart string) {
 			msg:  fmt.Sprintf("cluster-cidr: %s and node-ip: %s, must share the same IP version (IPv4, IPv6 or dual-stack)", list(r.listValue("cluster-cidr")), list(r.listValue("node-ip"))),
 			hint: hint, pos: r.keyPos("node-ip")})
 	}
+}
+
+// NodeIPFamilyCheck says whether the agent part of a release compares node-ip with the
+// cluster's cluster-cidr (pkg/agent/run.go run: the checks ip-family-node and
+// ip-family-node-strict of checkRules), and whether strictly (v1.24.0 to v1.24.3 and v1.23.7
+// to v1.23.9: a dual-stack node-ip with a single-stack cluster fails too). An agent makes it
+// with the cluster-cidr its server sends; fleet, which sees both, judges agents with it.
+// "" is the newest release.
+func NodeIPFamilyCheck(version string) (checked, strict bool) {
+	beh, err := profile.K3s().Behaviour(version)
+	if err != nil {
+		return false, false
+	}
+	strict = ruleByID("ip-family-node-strict").applies(beh)
+	return strict || ruleByID("ip-family-node").applies(beh), strict
 }

@@ -18,6 +18,7 @@ import (
 
 	"github.com/k3sconf/k3sconf/diag"
 	"github.com/k3sconf/k3sconf/internal/yamlalias"
+	"github.com/k3sconf/k3sconf/output"
 )
 
 // ConfigFile is one config.yaml or drop-in as k3s decodes it.
@@ -52,6 +53,10 @@ type ConfigEntry struct {
 	ValuePos diag.Position
 	// Items has one element per element of Value when Value is a []any, in the same order.
 	Items []ConfigItem
+	// SecretCopy is true when the value, or an item of it, is a YAML alias of an anchor set
+	// under a secret key (`agent-token: &a x` … `node-name: *a`; the key judged by
+	// output.SecretName): a copy of a secret, whatever its text (issue 25).
+	SecretCopy bool
 }
 
 // ConfigItem is one element of a sequence value.
@@ -575,6 +580,8 @@ type decoder struct {
 	aliases map[*yaml.Node]bool
 	// warned keeps one merge-key warning per node, however often an alias repeats it.
 	warned map[*yaml.Node]bool
+	// secretAnchors are the anchors set under secret keys (yamlalias.SecretAnchors).
+	secretAnchors map[*yaml.Node]bool
 	// typeErrors are yaml.v2's non-fatal "cannot unmarshal" errors; any of them fails the
 	// whole Unmarshal.
 	typeErrors []*diag.ParseError
@@ -790,6 +797,7 @@ func (d *decoder) document(doc *yaml.Node) []ConfigEntry {
 	d.count(root)
 	switch root.Kind {
 	case yaml.MappingNode:
+		d.secretAnchors = yamlalias.SecretAnchors(root, output.SecretName)
 		return d.topLevel(root)
 	case yaml.SequenceNode:
 		return d.topLevelSequence(root)
@@ -925,6 +933,7 @@ func (d *decoder) fillValue(e *ConfigEntry, v *yaml.Node) {
 	e.Raw = d.src.raw(v)
 	e.Quoted = t.Kind == yaml.ScalarNode && t.Style&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle) != 0
 	e.ValuePos = d.pos(v)
+	e.SecretCopy = yamlalias.CopiesSecret(v, d.secretAnchors)
 	e.Items = nil
 	if l, ok := vv.v.([]any); ok && t.Kind == yaml.SequenceNode && len(l) == len(t.Content) {
 		e.Items = make([]ConfigItem, len(l))

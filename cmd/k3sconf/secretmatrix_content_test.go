@@ -117,6 +117,29 @@ func contentMatrixCases() []matrixCase {
 			})
 			return nodeRuns(dir, append(append([]string{}, secretKeys...), "tоken", "kube-apiserver-arg"), oldK3s)
 		}},
+		{"k3s-alias-word", func(t *testing.T, g *matrixGen, dir string) [][]string {
+			// A copy of a secret by YAML alias is known by structure: the anchor sits on a
+			// secret key, so the copy is hidden whatever it spells, a common word too.
+			lw := func(id string) string {
+				g.secret(id, "", true)
+				p := g.places[len(g.places)-1]
+				p.secret = strings.ToLower(p.secret) // a node name: upper case would add a finding
+				for i := range p.chunks {
+					p.chunks[i] = strings.ToLower(p.chunks[i])
+				}
+				return p.secret
+			}
+			config := "agent-token: &a " + lw("config.yaml alias of a secret anchor (word): agent-token: &a v, node-name: *a") + "\n" +
+				"node-name: *a\n" +
+				"etcd-s3-secret-key: &k " + lw("config.yaml alias of a secret anchor (word): etcd-s3-secret-key: &k v, etcd-s3-folder: *k") + "\n" +
+				"etcd-s3-folder: *k\n"
+			writeFiles(t, dir, map[string]string{
+				"etc/systemd/system/k3s.service": unitHead + "ExecStart=/usr/local/bin/k3s server\n",
+				"etc/rancher/k3s/config.yaml":    config,
+				"etc/hostname":                   "node-a\n",
+			})
+			return nodeRuns(dir, append(append([]string{}, secretKeys...), "node-name", "etcd-s3-folder"), oldK3s)
+		}},
 		{"fleet-content", func(t *testing.T, g *matrixGen, dir string) [][]string {
 			s := func(id, seps string) string { return g.secret(id, seps, false) }
 			writeFiles(t, dir, map[string]string{

@@ -6,6 +6,7 @@ import (
 
 	"github.com/k3sconf/k3sconf/diag"
 	"github.com/k3sconf/k3sconf/output"
+	"github.com/k3sconf/k3sconf/provenance"
 	"github.com/k3sconf/k3sconf/resolve"
 	"github.com/k3sconf/k3sconf/sources"
 )
@@ -141,18 +142,21 @@ func entry(name string, a *resolve.Assignment, red *output.Redactor, f Form) Ent
 	return e
 }
 
-// Value is k's value in force for output, redacted when secret.
+// Value is k's value in force for output, redacted when secret: the value of a secret
+// flag, or one an assignment that copies a secret gave (a YAML alias of a secret anchor:
+// resolve marks it secret), whatever the flag.
 func Value(k *resolve.Key, red *output.Redactor) any {
+	secret := k.Flag.Secret || copiesSecret(k)
 	switch v := k.Value.(type) {
 	case string:
-		if k.Flag.Secret {
+		if secret {
 			return red.Value(k.Name(), v)
 		}
 		return red.String(k.Name(), v)
 	case []string:
 		out := make([]string, len(v))
 		for i, s := range v {
-			if k.Flag.Secret {
+			if secret {
 				out[i] = red.Scrub(red.Value(k.Name(), s))
 				continue
 			}
@@ -163,14 +167,51 @@ func Value(k *resolve.Key, red *output.Redactor) any {
 	return k.Value
 }
 
+// copiesSecret reports whether an assignment that gave k's value in force is secret though
+// the flag is not (a copy of a secret).
+func copiesSecret(k *resolve.Key) bool {
+	for _, a := range k.History {
+		if a.Secret() && (a.Outcome == provenance.Applied || a.Outcome == provenance.Appended) {
+			return true
+		}
+	}
+	return false
+}
+
 // Argv is the spliced argv with secret values redacted: "--token=x" and the word after a
-// secret flag written without "=".
+// secret flag written without "=", and the value of a config argument whose assignment is
+// secret though its flag is not (a copy of a secret: "--node-name=REDACTED").
 func Argv(res *resolve.Result, red *output.Redactor) []string {
 	words := make([]string, len(res.Args))
 	for i, a := range res.Args {
 		words[i] = a.Value
 	}
-	return red.Argv(words)
+	words = red.Argv(words)
+	if !red.On() {
+		return words
+	}
+	var copies map[diag.Position]bool
+	for _, k := range res.Keys {
+		if k.Flag.Secret {
+			continue
+		}
+		for _, a := range k.History {
+			if a.Secret() && a.Kind == sources.KindConfig {
+				if copies == nil {
+					copies = map[diag.Position]bool{}
+				}
+				copies[a.Pos] = true
+			}
+		}
+	}
+	for i, a := range res.Args {
+		if a.Kind == sources.KindConfig && copies[a.Pos] {
+			if eq := strings.IndexByte(words[i], '='); eq > 0 && strings.HasPrefix(words[i], "-") {
+				words[i] = words[i][:eq+1] + output.Redacted
+			}
+		}
+	}
+	return words
 }
 
 // reason redacts why an assignment has its outcome. A reason k3sconf rendered from its own

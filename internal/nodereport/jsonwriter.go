@@ -253,53 +253,53 @@ func (j *jsonWriter) history(h *output.History) {
 
 const hexDigits = "0123456789abcdef"
 
+// jsonPlain[c] is true for a byte str writes as it is: printable ASCII but the quote and
+// the backslash.
+var jsonPlain = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
 // str writes a JSON string as encoding/json does without HTML escaping: quotes, backslashes
 // and control characters escaped, invalid UTF-8 replaced by U+FFFD, U+2028 and U+2029
-// escaped.
+// escaped. Runs of plain bytes are written straight through, found with a table (the
+// show --json of a 2,000-drop-in node is 25-40 MB, and this loop ran over every byte of
+// it).
 func (j *jsonWriter) str(s string) {
-	// Most strings need no escaping: write them straight through.
-	plain := true
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= utf8.RuneSelf {
-			plain = false
-			break
-		}
-	}
-	if plain {
-		if j.err == nil {
-			j.err = j.w.WriteByte('"')
-		}
-		j.raw(s)
-		if j.err == nil {
-			j.err = j.w.WriteByte('"')
-		}
+	if j.err != nil {
 		return
 	}
-	b := append(j.buf[:0], '"')
+	w := j.w
+	_ = w.WriteByte('"')
 	start := 0
 	for i := 0; i < len(s); {
 		c := s[i]
+		if jsonPlain[c] {
+			i++
+			continue
+		}
 		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
+			_, _ = w.WriteString(s[start:i])
 			switch c {
 			case '\\', '"':
-				b = append(b, '\\', c)
+				_ = w.WriteByte('\\')
+				_ = w.WriteByte(c)
 			case '\b':
-				b = append(b, '\\', 'b')
+				_, _ = w.WriteString(`\b`)
 			case '\f':
-				b = append(b, '\\', 'f')
+				_, _ = w.WriteString(`\f`)
 			case '\n':
-				b = append(b, '\\', 'n')
+				_, _ = w.WriteString(`\n`)
 			case '\r':
-				b = append(b, '\\', 'r')
+				_, _ = w.WriteString(`\r`)
 			case '\t':
-				b = append(b, '\\', 't')
+				_, _ = w.WriteString(`\t`)
 			default:
-				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+				_, _ = w.WriteString(`\u00`)
+				_ = w.WriteByte(hexDigits[c>>4])
+				_ = w.WriteByte(hexDigits[c&0xF])
 			}
 			i++
 			start = i
@@ -307,25 +307,22 @@ func (j *jsonWriter) str(s string) {
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if r == utf8.RuneError && size == 1 {
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
+			_, _ = w.WriteString(s[start:i])
+			_, _ = w.WriteString(`\ufffd`)
 			i += size
 			start = i
 			continue
 		}
 		if r == '\u2028' || r == '\u2029' {
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
+			_, _ = w.WriteString(s[start:i])
+			_, _ = w.WriteString(`\u202`)
+			_ = w.WriteByte(hexDigits[r&0xF])
 			i += size
 			start = i
 			continue
 		}
 		i += size
 	}
-	b = append(b, s[start:]...)
-	b = append(b, '"')
-	j.buf = b
-	if j.err == nil {
-		_, j.err = j.w.Write(b)
-	}
+	_, _ = w.WriteString(s[start:])
+	j.err = w.WriteByte('"')
 }
