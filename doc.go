@@ -35,7 +35,9 @@
 //	                    history): the one model every face answers in
 //	  diag/             Diagnostic, Diagnostics (an error with HasErrors), ParseError
 //	  output/           envelope, JSON writer, redaction, control-character escaping
-//	  internal/         rootfs (the read-only node), termesc, yamlalias, golden, benchmarks
+//	  internal/         rootfs (the read-only node), termesc, yamlalias, golden, benchmarks;
+//	                    noderecord (the node face's one redaction step) and nodereport (its
+//	                    documents and text renderers, of redacted records only)
 //
 //	k3s/RKE2 node
 //	  sources/          readers with positions: systemd unit and drop-ins, env files,

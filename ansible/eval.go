@@ -22,7 +22,7 @@ type undefined struct{ name string }
 // variables lookup gives. A looked-up string holding Jinja is templated in turn, as
 // ansible's lazy templating does. It knows literals, names, attribute and subscript
 // access, and/or/not, comparisons, in, ~, + and -, `x if c else y`, the filters default
-// (d), bool, length, int, string, lower, upper, trim, first, last and the tests defined,
+// (d), bool, length, int, string, lower, upper, trim, replace, first, last and the tests defined,
 // undefined, none, string, number. Anything else is ErrUnknown: the caller must treat the
 // answer as unknown, never as false.
 func Eval(expr string, lookup Lookup) (any, error) {
@@ -627,6 +627,11 @@ func (p *jparser) lazy(x any) any {
 // unknownValue is a value that could not be computed: any use of it is ErrUnknown.
 type unknownValue struct{}
 
+// Unknown is what a [Lookup] gives for a variable that is set but whose value is not known
+// before the run (a set_fact that may run, a registered result): any use of it, even
+// `is defined`, is ErrUnknown.
+var Unknown any = unknownValue{}
+
 func (p *jparser) primary() (any, error) {
 	if p.i >= len(p.toks) {
 		return nil, ErrUnknown
@@ -657,8 +662,15 @@ func (p *jparser) primary() (any, error) {
 			v = false
 		case "none", "None":
 			v = nil
-		case "lookup", "query", "q", "range", "dict", "hostvars", "ansible_facts", "vars":
+		case "lookup", "query", "q", "range", "dict", "hostvars", "vars":
 			return nil, ErrUnknown
+		case "ansible_facts":
+			// Known only from facts the caller was given (a setup dump): never undefined.
+			x, ok := p.lookup(t.s)
+			if !ok {
+				return nil, ErrUnknown
+			}
+			v = x
 		default:
 			if p.peek('o', "(") {
 				return nil, ErrUnknown
@@ -809,6 +821,17 @@ func (p *jparser) filter(name string, v any, args []any) (any, error) {
 			return strings.ToUpper(s), nil
 		}
 		return strings.TrimSpace(s), nil
+	case "replace":
+		// Jinja's replace(old, new): every occurrence, on a string.
+		s, ok := v.(string)
+		if !ok || len(args) != 2 {
+			break
+		}
+		old, ok1 := args[0].(string)
+		nw, ok2 := args[1].(string)
+		if ok1 && ok2 {
+			return strings.ReplaceAll(s, old, nw), nil
+		}
 	case "first", "last":
 		if l, ok := v.([]any); ok && len(l) > 0 {
 			if name == "first" {

@@ -26,6 +26,11 @@ const (
 	KindRoleVars     provenance.Kind = "role-vars"
 	KindRoleParams   provenance.Kind = "role-params"
 	KindExtra        provenance.Kind = "extra"
+	// Sources of a task's own scope and of the run (see [Overlay]).
+	KindTaskVars      provenance.Kind = "task-vars"
+	KindIncludeVars   provenance.Kind = "include_vars"
+	KindSetFact       provenance.Kind = "set_fact"
+	KindIncludeParams provenance.Kind = "include-params"
 )
 
 // Assignment is one place that sets a variable for the host, with what became of it: a
@@ -579,8 +584,10 @@ func (c *Context) Result() *Result {
 }
 
 // settle picks the value in force and says why every other assignment lost.
-func (c *Context) settle(v *Var) {
-	if c.task {
+func (c *Context) settle(v *Var) { settle(v, c.task) }
+
+func settle(v *Var, task bool) {
+	if task {
 		// The task's role layer merges some role files a second time: only the later
 		// merge of the same assignment counts, so the earlier one is not listed.
 		last := map[string]int{}

@@ -28,6 +28,9 @@ type Options struct {
 	// Play names the play of cluster.yml to resolve at (its use sites only); empty: every
 	// play the host runs.
 	Play string
+	// Facts is the host's setup facts: a file (HOST's), or a folder of HOST.json or HOST
+	// files (ansible's jsonfile fact cache); empty: none (runtime.go).
+	Facts string
 }
 
 // Explained is one variable on the host.
@@ -84,6 +87,8 @@ type Report struct {
 	// Run is the host's run of cluster.yml: which plays it runs, with the groups of the
 	// moment, and their roles and tasks files.
 	Run *HostRun
+	// rt is the run followed task by task (set_fact, include_vars: runtime.go).
+	rt *runtimeRun
 }
 
 // Explain resolves the variables for the host at the places that use them: it walks the
@@ -152,7 +157,8 @@ func Explain(o Options) (*Report, error) {
 	}
 	// The host's run of cluster.yml, play by play, with groups as they are at each: every
 	// value below is read from it (one load of the checkout and the inventory).
-	hr, werr := c.Walk(o.Inventory, o.Host, extra)
+	facts := rep.loadFacts(o)
+	hr, werr := c.WalkFacts(o.Inventory, o.Host, extra, facts)
 	if hr == nil {
 		return nil, werr
 	}
@@ -229,6 +235,8 @@ func Explain(o Options) (*Report, error) {
 		}
 	}
 	tt := c.Tasks()
+	rt := hr.newRuntime(tt)
+	rep.rt = rt
 	for _, name := range o.Vars {
 		ex := &Explained{Name: name}
 		if p, ok := unread[name]; ok {
@@ -245,6 +253,8 @@ func Explain(o Options) (*Report, error) {
 			}
 			ex.Sites = sel
 		}
+		ex.Sites = rt.dropDefinitions(ex.Sites, name)
+		rt.applySites(ex.Sites, name)
 		ex.Values = GroupSites(ex.Sites)
 		ctx := final
 		if len(ex.Values) > 0 {
@@ -264,7 +274,7 @@ func Explain(o Options) (*Report, error) {
 					ctx = at
 				}
 			}
-			ex.Var = ctx.Var(name)
+			ex.Var = rt.atPlay(ctx.Var(name), name, ex.At)
 			// A play the host runs before it joins its run-time groups sees another value
 			// (or none): say so, with that play.
 			if first := firstRun(hr.Plays); first != nil && ex.At != nil && first.Runs && first.Epoch != ex.At.Epoch {
@@ -282,7 +292,7 @@ func Explain(o Options) (*Report, error) {
 		if ex.NotUsed && ex.At != nil {
 			last = ex.At.Index
 		}
-		ex.SetAtRunTime = hr.runtimeSets(tt, name, last)
+		ex.SetAtRunTime = rt.sets(name, last)
 		if ex.Var != nil && ansible.IsTemplated(ex.Var.Value) {
 			ex.RefNames = ansible.Refs(ex.Var.Value)
 			for _, rn := range ex.RefNames {

@@ -143,6 +143,8 @@ type HostRun struct {
 	// runFiles and runRoles are the files and role folders of the plays' file runs
 	// (cleaned; built by mayUse).
 	runFiles, runRoles map[string]bool
+	// facts are the host's setup facts, when given (runtime.go).
+	facts *ansible.Facts
 }
 
 type groupOp struct {
@@ -158,8 +160,14 @@ type resKey struct {
 
 // Walk builds the host's run of cluster.yml.
 func (c *Checkout) Walk(inventory []string, host string, extra []ansible.ExtraVars) (*HostRun, error) {
+	return c.WalkFacts(inventory, host, extra, nil)
+}
+
+// WalkFacts is Walk with the host's setup facts (nil: none), which decide the when:
+// conditions and templated names that use them.
+func (c *Checkout) WalkFacts(inventory []string, host string, extra []ansible.ExtraVars, facts *ansible.Facts) (*HostRun, error) {
 	hr := &HostRun{Host: host, c: c, invSrc: inventory, extra: extra, invs: map[int]*ansible.Inventory{},
-		results: map[resKey]*ansible.Context{}, variant: map[string]*ansible.Role{}}
+		results: map[resKey]*ansible.Context{}, variant: map[string]*ansible.Role{}, facts: facts}
 	inv, err := hr.invAt(0)
 	if err != nil {
 		return nil, err
@@ -328,6 +336,9 @@ func (hr *HostRun) lookup(pr *PlayRun, rr *RoleRun, epoch int, locals map[string
 				}
 			}
 			return m, true
+		}
+		if hr.facts != nil && strings.HasPrefix(name, "ansible_") {
+			return hr.facts.Lookup(name)
 		}
 		return nil, false
 	}

@@ -30,11 +30,13 @@ func (r *Report) redact() {
 		for _, v := range exVars(ex) {
 			learnVar(red, v)
 		}
+		learnRuntime(red, ex)
 	}
 	for _, ex := range r.Vars {
 		for _, v := range exVars(ex) {
 			r.redactVar(red, v)
 		}
+		redactRuntime(red, ex)
 	}
 	for i := range r.Diagnostics {
 		d := &r.Diagnostics[i]

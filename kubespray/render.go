@@ -140,7 +140,7 @@ func writeVar(w io.Writer, r *Report, ex *Explained, v *ansible.Var) {
 			}
 		}
 	}
-	fmt.Fprintf(w, "\n  every assignment, in precedence order (role defaults, inventory, group_vars, host_vars, play vars, role vars, role params, extra vars):\n")
+	fmt.Fprintf(w, "\n  every assignment, in precedence order (role defaults, inventory, group_vars, host_vars, play vars, role vars, task vars, include_vars, set_fact, role params, include params, extra vars):\n")
 	width := 0
 	for _, a := range v.History {
 		if n := len(a.Kind); n > width {
@@ -152,58 +152,11 @@ func writeVar(w io.Writer, r *Report, ex *Explained, v *ansible.Var) {
 		fmt.Fprintf(w, "  %2d. %-*s %s  %s  %s\n", i+1, width, a.Kind, a.Pos, a.Level, ansible.Repr(a.Value))
 		reason := a.Reason
 		if a == v.Source {
-			reason = "the highest-precedence assignment for this host"
-			if len(pending) > 0 {
-				reason = "the highest-precedence assignment before the run; a task below sets it while the play runs, which beats it"
-			}
+			reason = sourceReason(a, pending)
 		}
 		fmt.Fprintf(w, "      %s: %s\n", a.Outcome, reason)
 	}
-	writeRuntimeSets(w, ex, v)
-}
-
-// pendingSets are the run-time assignments that run (or may) and beat v's source.
-func (ex *Explained) pendingSets(v *ansible.Var) []RuntimeSet {
-	var out []RuntimeSet
-	for _, s := range ex.SetAtRunTime {
-		if s.Runs != "no" && (v == nil || Beats(v.Source)) {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
-// writeRuntimeSets lists the set_fact and include_vars tasks that assign the variable.
-func writeRuntimeSets(w io.Writer, ex *Explained, v *ansible.Var) {
-	if len(ex.SetAtRunTime) == 0 {
-		return
-	}
-	fmt.Fprintf(w, "\n  set while the playbook runs (ansible-core 2.14: include_vars, then set_fact, above role vars, task vars and the inventory, below role params and -e; they last for the rest of the run on the host):\n")
-	for _, s := range ex.SetAtRunTime {
-		what := s.Kind + " " + s.Task.Pos.String()
-		if s.Kind == IncludeVars {
-			what += " loading " + s.File
-		}
-		fmt.Fprintf(w, "    %s in play %q: %s\n", what, s.Play.Play.Name, ansible.Repr(s.Value))
-		switch s.Runs {
-		case "yes":
-			fmt.Fprintf(w, "      runs on this host")
-		case "no":
-			fmt.Fprintf(w, "      does not run on this host: %s", s.Why)
-		default:
-			fmt.Fprintf(w, "      may run: depends on facts or results of the run")
-			if len(s.Facts) > 0 {
-				fmt.Fprintf(w, " (%s)", strings.Join(s.Facts, ", "))
-			}
-			if s.Why != "" {
-				fmt.Fprintf(w, "; %s", s.Why)
-			}
-		}
-		if s.Runs != "no" && v != nil && !Beats(v.Source) {
-			fmt.Fprintf(w, "; %s beats it", v.Source.Level)
-		}
-		fmt.Fprintln(w)
-	}
+	writeRuntimeSets(w, r, ex, v)
 }
 
 // siteSummary names the plays and roles of a group of sites, and how many sites:
@@ -355,6 +308,8 @@ type KeyDoc struct {
 	// UseSites are the tasks, templates and handlers using the variable, once per play
 	// and role run that runs them (or would: runs false, with skip saying why).
 	UseSites []UseSiteDoc `json:"useSites"`
+	// SetAtRunTime are the set_fact and include_vars tasks assigning it (runtime_render.go).
+	SetAtRunTime []RuntimeSetDoc `json:"setAtRunTime"`
 }
 
 // UseSiteDoc is one use site as one play and role run it on the host.
@@ -438,6 +393,7 @@ func JSON(r *Report) *ExplainDoc {
 			}
 		}
 		k.Used = !ex.NotUsed
+		k.SetAtRunTime = runtimeDocs(ex)
 		k.DistinctValues = len(ex.Values)
 		k.UseSites = []UseSiteDoc{}
 		for _, st := range ex.Sites {

@@ -2,6 +2,7 @@ package kubespray
 
 import (
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
@@ -11,13 +12,26 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// Values set while the play runs: set_fact and include_vars tasks of the compiled playbook
-// that assign the variable, in plays the host runs. ansible-core 2.14 vars/manager.py
-// get_vars merges, above role vars and task vars, the include_vars cache (set_host_variable
-// from plugins/strategy/__init__.py for an include_vars result) and then the
-// non-persistent fact cache (set_fact), below role params, include params and extra vars;
-// both stay for the rest of the playbook run on that host, whatever play comes next
-// (plugins/action/set_fact.py, plugins/action/include_vars.py).
+// Values set while the play runs, and a task's own vars.
+//
+// ansible-core 2.14 vars/manager.py get_vars gives a task, above its play's and role's
+// sources: task.get_vars() (the vars: of its blocks, of the import_tasks/include_tasks/
+// import_role/include_role that loaded it, and its own: playbook/task.py, block.py,
+// task_include.py; outer first, the task's own last), then the host's include_vars cache
+// (_vars_cache, filled by include_vars results: plugins/strategy/__init__.py
+// set_host_variable) and its non-persistent fact cache (set_fact and register:
+// plugins/action/set_fact.py), then role params and task.get_include_params() (the vars:
+// of the include_tasks/include_role above it), then extra vars. The two caches stay for
+// the rest of the playbook run on the host, whatever play comes next; a task sees only
+// what tasks before it stored. set_fact templates its arguments when it runs, with the
+// variables of that task, and turns the strings true/false/yes/no into booleans
+// (set_fact.py, jinja2_native off). Read in ansible-core 2.14.18 (Debian 12's
+// ansible-core; the ansible/ansible v2.14.18 tag).
+//
+// k3sconf follows the host's run play by play and task by task (the compiled task list,
+// [TaskTree]): each set_fact and include_vars task is decided (its when: and its blocks',
+// evaluated with the caches as they are at that task), its value evaluated where the
+// evaluator can, and every use site gets the assignments of the tasks before it.
 
 // Set kinds, as the JSON and text name them.
 const (
@@ -25,30 +39,68 @@ const (
 	IncludeVars = "include_vars"
 )
 
+// ScopeVars are the vars: of a block, an include or import, or a task.
+type ScopeVars struct {
+	// Of is "block", "task", "import_tasks", "include_tasks", "import_role" or
+	// "include_role".
+	Of   string
+	Pos  diag.Position
+	Defs []ansible.Def
+}
+
+func withScopeVars(outer []ScopeVars, file, of string, t *yaml.Node) []ScopeVars {
+	defs, _ := ansible.PlayVars(file, t)
+	if len(defs) == 0 {
+		return outer
+	}
+	return append(outer[:len(outer):len(outer)], ScopeVars{Of: of, Pos: diag.Position{File: file, Line: t.Line, Column: t.Column}, Defs: defs})
+}
+
+// level names a scope's vars as the explanation prints them.
+func (sv ScopeVars) level() string {
+	switch sv.Of {
+	case "task":
+		return "task vars"
+	case "block":
+		return "block vars (block at " + sv.Pos.String() + ")"
+	}
+	return "task vars (vars: of " + sv.Of + " at " + sv.Pos.String() + ")"
+}
+
 // RuntimeSet is a task that assigns the variable while the playbook runs.
 type RuntimeSet struct {
 	Kind string // SetFact or IncludeVars
 	// Task is the task (where it is written); Play the play that runs it.
 	Task *TaskNode
 	Play *PlayRun
-	// File is the vars file that sets it (include_vars), with the value there (Value is
-	// the raw text for set_fact: it is shown as written, not evaluated).
-	File  string
-	Pos   diag.Position
+	// File is the vars file that sets it (include_vars).
+	File string
+	Pos  diag.Position
+	// Value is the value as written (a set_fact's argument, the vars file's value).
 	Value any
-	// Runs: "yes" (its when: holds, or it has none), "no" (Why says which condition is
-	// false or that its file does not run), "unsure" (a condition depends on facts or
-	// results of the run: Facts names them). For an include_vars of several files, which
-	// one loads depends on facts too (Facts names the OS facts).
+	// Evaluated is the value the task stores when Known: a set_fact's argument templated
+	// with the variables the task sees (an include_vars value is stored as written and
+	// templated where it is used). DependsOn names what a value that is not Known needs:
+	// facts, registered results, set_facts that may run.
+	Evaluated any
+	Known     bool
+	DependsOn []string
+	// Runs: "yes" (its when: holds, or it has none; for include_vars, the file is the one
+	// loaded), "no" (Why says which condition is false, or which file is loaded instead),
+	// "unsure" (a condition depends on facts or results of the run: Facts names them; for
+	// an include_vars of several files, which one loads may depend on facts too).
 	Runs  string
 	Why   string
 	Facts []string
+	// order is the task's place in the host's run; varName the variable it sets.
+	order   int
+	varName string
 }
 
 // Beats reports whether an assignment set at run time replaces a (static) source: set_fact
 // and include_vars are above everything but role params, include params and extra vars.
 func Beats(src *ansible.Assignment) bool {
-	return src == nil || src.Kind != ansible.KindExtra && src.Kind != ansible.KindRoleParams
+	return src == nil || src.Kind != ansible.KindExtra && src.Kind != ansible.KindRoleParams && src.Kind != ansible.KindIncludeParams
 }
 
 var reIdentWord = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`)
@@ -60,137 +112,175 @@ var jinjaWords = map[string]bool{"and": true, "or": true, "not": true, "is": tru
 	"operator": true, "match": true, "search": true, "regex_search": true, "select": true, "map": true, "list": true, "item": true,
 	"succeeded": true, "failed": true, "changed": true, "skipped": true, "d": true, "trim": true, "first": true, "last": true}
 
-// unknownNames are the variables a condition uses that the context does not set: facts
-// (ansible_*), registered results, set_facts.
-func unknownNames(expr string, lookup ansible.Lookup) []string {
-	var out []string
-	stripped := reQuoted.ReplaceAllString(expr, "")
-	for _, w := range reIdentWord.FindAllString(stripped, -1) {
-		if jinjaWords[w] {
-			continue
-		}
-		// A word after a dot or '[' is an attribute, not a variable.
-		i := strings.Index(stripped, w)
-		if i > 0 && (stripped[i-1] == '.' || stripped[i-1] == '|') {
-			continue
-		}
-		if _, ok := lookup(w); !ok {
-			out = appendUniq(out, w)
-		}
-	}
-	sort.Strings(out)
-	return out
+// orderPlay spaces plays in a run order (task index within the play below it).
+const orderPlay = 1 << 20
+
+// runtimeRun is the host's run followed task by task: every set_fact and include_vars
+// task in run order, decided and evaluated, and the place of every task.
+type runtimeRun struct {
+	hr     *HostRun
+	tt     *TaskTree
+	events []*RuntimeSet
+	order  map[*TaskNode]int
 }
 
-// runtimeSets finds the set_fact and include_vars tasks of plays the host runs (up to and
-// including the last play of the host's use sites) that assign name, and decides their
-// when: where the evaluator can.
-func (hr *HostRun) runtimeSets(tt *TaskTree, name string, lastPlay int) []RuntimeSet {
-	var out []RuntimeSet
-	seen := map[string]bool{}
+// cached is a value in a run-time cache: Unknown when the task may run or its value is
+// not known before the run.
+type cached struct {
+	value any
+	known bool
+	by    *RuntimeSet // nil for a registered result
+}
+
+// newRuntime follows the host's run: for each play it runs, each task in order; set_fact
+// and include_vars tasks are decided with the caches as they are when the task runs.
+func (hr *HostRun) newRuntime(tt *TaskTree) *runtimeRun {
+	rt := &runtimeRun{hr: hr, tt: tt, order: map[*TaskNode]int{}}
+	facts := map[string]cached{} // set_fact and register:
+	incl := map[string]cached{}  // include_vars
 	for i, pl := range tt.Plays {
-		if i >= len(hr.Plays) || i > lastPlay {
-			break
+		for j, n := range pl.Tasks {
+			rt.order[n] = i*orderPlay + j
+		}
+		for k, n := range pl.Handlers {
+			rt.order[n] = i*orderPlay + len(pl.Tasks) + k
+		}
+		if i >= len(hr.Plays) || !hr.Plays[i].Runs {
+			continue
 		}
 		pr := hr.Plays[i]
-		if !pr.Runs {
-			continue
-		}
+		seen := map[string]bool{}
 		for _, n := range pl.Tasks {
-			var sets []RuntimeSet
-			switch n.Action {
-			case "set_fact":
-				if v, ok := n.Args[name]; ok {
-					sets = append(sets, RuntimeSet{Kind: SetFact, Task: n, Play: pr, Pos: n.Pos, Value: v})
-				}
-			case "include_vars":
-				for _, f := range n.VarsFiles {
-					defs := hr.c.varsFile(f)
-					for _, d := range defs {
-						if d.Name == name {
-							sets = append(sets, RuntimeSet{Kind: IncludeVars, Task: n, Play: pr, File: f, Pos: d.Pos, Value: d.Value})
-						}
-					}
-				}
-			}
-			if len(sets) == 0 {
+			if n.Action != "set_fact" && n.Action != "include_vars" && n.Register == "" {
 				continue
 			}
-			runs, why, facts := hr.decide(tt, pr, n)
-			if len(n.VarsFiles) > 1 {
-				// Which of the files loads is chosen by the task's templated names: facts.
-				if runs == "yes" {
-					runs = "unsure"
-				}
-				for _, f := range factsOfNames(n) {
-					facts = appendUniq(facts, f)
-				}
+			// A task reached twice in a play (a file included twice) counts once.
+			if seen[n.Pos.String()] {
+				continue
 			}
-			for _, s := range sets {
-				// A task reached twice in a play (a file included twice) sets it once.
-				k := fmt.Sprint(i, s.Pos, s.Task.Pos)
-				if seen[k] {
-					continue
-				}
-				seen[k] = true
-				s.Runs, s.Why, s.Facts = runs, why, facts
-				out = append(out, s)
+			seen[n.Pos.String()] = true
+			fr := rt.fileRun(pr, n)
+			lookup := rt.lookupAt(pr, fr, n, facts, incl)
+			runs, why, unknown := rt.decide(pr, fr, n, lookup)
+			switch n.Action {
+			case "set_fact":
+				rt.setFact(pr, n, runs, why, unknown, lookup, facts)
+			case "include_vars":
+				rt.includeVars(pr, n, runs, why, unknown, lookup, incl)
+			}
+			if n.Register != "" && runs != "no" {
+				// A registered result exists even when the task is skipped; its content is
+				// known only to the run.
+				facts[n.Register] = cached{value: ansible.Unknown}
 			}
 		}
 	}
-	return out
+	return rt
 }
 
-// factsOfNames are the facts a task's templated file names use (ansible_facts['os_family']
-// and such).
-func factsOfNames(n *TaskNode) []string {
-	var out []string
-	for _, m := range reFact.FindAllStringSubmatch(n.varsNames, -1) {
-		out = appendUniq(out, "ansible_"+m[1]+m[2])
-	}
-	// Other variables the names are built from (os_release_dict, set by an earlier task).
-	for _, e := range reJinjaExpr.FindAllStringSubmatch(n.varsNames, -1) {
-		if w := reIdentWord.FindString(e[1]); w != "" && !jinjaWords[w] && w != "ansible_facts" && !strings.HasPrefix(w, "ansible_") {
-			out = appendUniq(out, w)
-		}
-	}
-	return out
-}
-
-var reFact = regexp.MustCompile(`ansible_facts\[['"]([a-z_]+)['"]\]|ansible_([a-z_]+)`)
-
-// decide evaluates whether the task runs on the host: its file must run there, and each
-// when: (the task's and its blocks') must hold.
-func (hr *HostRun) decide(tt *TaskTree, pr *PlayRun, n *TaskNode) (runs, why string, facts []string) {
+// fileRun is the run of the task's file in the play (one that runs, when there is one).
+func (rt *runtimeRun) fileRun(pr *PlayRun, n *TaskNode) *FileRun {
 	var f *FileRun
 	for _, fr := range pr.Files {
 		if fr.File == n.Pos.File && !fr.Handlers && (f == nil || f.Skip != "" && fr.Skip == "") {
 			f = fr
 		}
 	}
+	return f
+}
+
+// lookupAt gives the variables a task sees, in get_vars' order: extra vars, include
+// params, role params, the set_fact cache, the include_vars cache, task vars, the static
+// sources (with facts at their level), magic variables. A name set at run time whose value
+// is not known, a registered result, and (without facts) a fact, are ansible.Unknown.
+func (rt *runtimeRun) lookupAt(pr *PlayRun, fr *FileRun, n *TaskNode, facts, incl map[string]cached) ansible.Lookup {
+	var ctx *ansible.Context
+	var base ansible.Lookup
+	if fr != nil {
+		ctx = rt.hr.Resolve(pr, fr.Role, fr.Epoch)
+		base = rt.hr.lookup(pr, fr.Role, fr.Epoch, nil)
+	} else {
+		base = rt.hr.lookup(pr, nil, pr.Epoch, nil)
+		ctx = rt.hr.Resolve(pr, nil, pr.Epoch)
+	}
+	runtimeNames := rt.tt.runtimeNames()
+	return func(name string) (any, bool) {
+		var sv *ansible.Var
+		if ctx != nil {
+			sv = ctx.Var(name)
+		}
+		if sv != nil && sv.Source.Kind == ansible.KindExtra {
+			return sv.Value, true
+		}
+		if n != nil {
+			if v, ok := scopeValue(n.IncludeParams, name); ok {
+				return v, true
+			}
+		}
+		if sv != nil && sv.Source.Kind == ansible.KindRoleParams {
+			return sv.Value, true
+		}
+		for _, cache := range []map[string]cached{facts, incl} {
+			if c, ok := cache[name]; ok {
+				if !c.known {
+					return ansible.Unknown, true
+				}
+				return c.value, true
+			}
+		}
+		if n != nil {
+			if v, ok := scopeValue(n.Vars, name); ok {
+				return v, true
+			}
+		}
+		if strings.HasPrefix(name, "ansible_") && (sv == nil || sv.Source.Kind == ansible.KindRoleDefaults || sv.Source.Kind == ansible.KindInventory || sv.Source.Kind == ansible.KindGroupVars || sv.Source.Kind == ansible.KindHostVars) {
+			// Facts: above host_vars, below play vars. Without facts they are not known.
+			if rt.hr.facts == nil {
+				return ansible.Unknown, true
+			}
+			if v, ok := rt.hr.facts.Lookup(name); ok {
+				return v, true
+			}
+		}
+		if v, ok := base(name); ok {
+			return v, true
+		}
+		if runtimeNames[name] {
+			// Registered or set_fact'd by a task this walk does not place before: never
+			// taken as undefined.
+			return ansible.Unknown, true
+		}
+		return nil, false
+	}
+}
+
+// scopeValue is the value the innermost scope sets for name.
+func scopeValue(svs []ScopeVars, name string) (any, bool) {
+	for i := len(svs) - 1; i >= 0; i-- {
+		for j := len(svs[i].Defs) - 1; j >= 0; j-- {
+			if svs[i].Defs[j].Name == name {
+				return svs[i].Defs[j].Value, true
+			}
+		}
+	}
+	return nil, false
+}
+
+// decide evaluates whether the task runs on the host: its file must run there, and each
+// when: (the task's and its blocks') must hold.
+func (rt *runtimeRun) decide(pr *PlayRun, f *FileRun, n *TaskNode, lookup ansible.Lookup) (runs, why string, unknown []string) {
 	if f == nil {
 		return "no", "its tasks file is not run in play " + fmt.Sprintf("%q", pr.Play.Name), nil
 	}
 	if f.Skip != "" {
 		return "no", f.Skip, nil
 	}
-	lookup := hr.lookup(pr, f.Role, f.Epoch, nil)
 	runs = "yes"
 	if len(f.Unsure) > 0 {
 		runs, why = "unsure", strings.Join(f.Unsure, "; ")
 	}
 	for _, w := range n.When {
 		c, cwhy := when(&yaml.Node{Kind: yaml.ScalarNode, Value: w}, lookup)
-		unknown := unknownNames(w, lookup)
-		if c == condFalse {
-			// A condition on a registered result, a set_fact or a fact is not known before
-			// the run: never taken as false.
-			for _, x := range unknown {
-				if strings.HasPrefix(x, "ansible_") || tt.runtimeNames()[x] {
-					c = condUnknown
-				}
-			}
-		}
 		switch c {
 		case condFalse:
 			return "no", cwhy, nil
@@ -200,12 +290,396 @@ func (hr *HostRun) decide(tt *TaskTree, pr *PlayRun, n *TaskNode) (runs, why str
 				why += "; "
 			}
 			why += "when: " + w
-			for _, x := range unknown {
-				facts = appendUniq(facts, x)
+			unknown = appendUniq(unknown, unknownRefs(w, lookup)...)
+		}
+	}
+	return runs, why, unknown
+}
+
+// unknownRefs are the names an expression uses whose value is not known before the run.
+func unknownRefs(expr string, lookup ansible.Lookup) []string {
+	s := expr
+	if !ansible.IsTemplated(s) {
+		s = "{{ " + s + " }}"
+	}
+	var out []string
+	for _, r := range ansible.Refs(s) {
+		v, ok := lookup(r)
+		if ok && v == ansible.Unknown || r == "ansible_facts" && !ok {
+			out = appendUniq(out, r)
+		}
+	}
+	// ansible_facts['os_family'] names the fact itself.
+	for i, x := range out {
+		if x == "ansible_facts" {
+			if fs := factNames(expr); len(fs) > 0 {
+				out = append(append(out[:i:i], fs...), out[i+1:]...)
+			}
+			break
+		}
+	}
+	return out
+}
+
+// setFact records a set_fact task's assignments and stores them in the cache.
+func (rt *runtimeRun) setFact(pr *PlayRun, n *TaskNode, runs, why string, unknown []string, lookup ansible.Lookup, facts map[string]cached) {
+	defs := rt.setFactArgs(n)
+	var stored []*RuntimeSet
+	for _, d := range defs {
+		if d.Name == "cacheable" {
+			continue
+		}
+		s := &RuntimeSet{Kind: SetFact, Task: n, Play: pr, Pos: d.Pos, Value: d.Value, Runs: runs, Why: why, Facts: unknown, order: rt.order[n], varName: d.Name}
+		if runs != "no" {
+			if v, err := evalValue(d.Value, lookup); err == nil {
+				s.Evaluated, s.Known = setFactBool(v), true
+			} else {
+				s.DependsOn = valueUnknowns(d.Value, lookup)
+			}
+		}
+		rt.events = append(rt.events, s)
+		stored = append(stored, s)
+	}
+	// All arguments are templated before any is stored: store after evaluating.
+	for _, s := range stored {
+		if s.Runs == "no" {
+			continue
+		}
+		name := s.name()
+		if s.Runs == "yes" && s.Known {
+			facts[name] = cached{value: s.Evaluated, known: true, by: s}
+		} else {
+			facts[name] = cached{value: ansible.Unknown, by: s}
+		}
+	}
+}
+
+// setFactBool is set_fact.py's conversion of the strings true/false/yes/no.
+func setFactBool(v any) any {
+	if s, ok := v.(string); ok {
+		switch strings.ToLower(s) {
+		case "true", "yes":
+			return true
+		case "false", "no":
+			return false
+		}
+	}
+	return v
+}
+
+// name is the variable a set assigns.
+func (s *RuntimeSet) name() string { return s.varName }
+
+// setFactArgs are a set_fact task's arguments with their positions (the mapping form), or
+// its scalar arguments (the key=value form).
+func (rt *runtimeRun) setFactArgs(n *TaskNode) []ansible.Def {
+	if t := rt.taskYAML(n); t != nil {
+		for i := 0; i+1 < len(t.Content); i += 2 {
+			k := strings.TrimPrefix(strings.TrimPrefix(t.Content[i].Value, "ansible.builtin."), "ansible.legacy.")
+			if k != "set_fact" || t.Content[i+1].Kind != yaml.MappingNode {
+				continue
+			}
+			defs, _ := ansible.PlayVars(n.Pos.File, &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{{Kind: yaml.ScalarNode, Value: "vars"}, t.Content[i+1]}})
+			return defs
+		}
+	}
+	var defs []ansible.Def
+	var keys []string
+	for k := range n.Args {
+		if k != "_raw_params" {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		defs = append(defs, ansible.Def{Name: k, Value: n.Args[k], Raw: n.Args[k], Pos: n.Pos})
+	}
+	return defs
+}
+
+// taskYAML is the task's mapping in its file.
+func (rt *runtimeRun) taskYAML(n *TaskNode) *yaml.Node {
+	root, err := rt.hr.c.node(n.Pos.File)
+	if err != nil || root == nil {
+		return nil
+	}
+	var find func(x *yaml.Node, depth int) *yaml.Node
+	find = func(x *yaml.Node, depth int) *yaml.Node {
+		if x == nil || depth > 60 {
+			return nil
+		}
+		if x.Kind == yaml.MappingNode && x.Line == n.Pos.Line && x.Column == n.Pos.Column {
+			return x
+		}
+		for _, c := range x.Content {
+			if c.Line > n.Pos.Line && c.Kind != yaml.ScalarNode {
+				continue
+			}
+			if r := find(c, depth+1); r != nil {
+				return r
+			}
+		}
+		return nil
+	}
+	return find(root, 0)
+}
+
+// includeVars records an include_vars task's assignments: which of its files loads (with
+// facts, the first of its names that exists), and stores them in the cache.
+func (rt *runtimeRun) includeVars(pr *PlayRun, n *TaskNode, runs, why string, unknown []string, lookup ansible.Lookup, incl map[string]cached) {
+	if len(n.VarsFiles) == 0 {
+		return
+	}
+	chosen, decided, deps := rt.chooseVarsFile(n, lookup)
+	for _, f := range n.VarsFiles {
+		frun, fwhy, funknown := runs, why, unknown
+		switch {
+		case runs == "no":
+		case decided && chosen == "":
+			frun, fwhy = "no", "no file its names give exists ("+strings.ReplaceAll(n.varsNames, "\n", ", ")+")"
+		case decided && f != chosen:
+			frun, fwhy = "no", "the first file found is "+filepath.Base(chosen)
+		case !decided:
+			frun = "unsure"
+			funknown = appendUniq(append([]string(nil), unknown...), deps...)
+		}
+		for _, d := range rt.hr.c.varsFile(f) {
+			s := &RuntimeSet{Kind: IncludeVars, Task: n, Play: pr, File: f, Pos: d.Pos, Value: d.Value, Evaluated: d.Value, Known: true,
+				Runs: frun, Why: fwhy, Facts: funknown, order: rt.order[n], varName: d.Name}
+			rt.events = append(rt.events, s)
+			switch frun {
+			case "yes":
+				incl[d.Name] = cached{value: d.Value, known: true, by: s}
+			case "unsure":
+				incl[d.Name] = cached{value: ansible.Unknown, by: s}
 			}
 		}
 	}
-	return runs, why, facts
+}
+
+// chooseVarsFile is the file an include_vars loads: its one file, or the first of its
+// with_first_found names that exists (plugins/lookup/first_found.py). decided is false
+// when a name cannot be evaluated before the one found; deps then names what it needs.
+func (rt *runtimeRun) chooseVarsFile(n *TaskNode, lookup ansible.Lookup) (chosen string, decided bool, deps []string) {
+	names := strings.Split(n.varsNames, "\n")
+	if len(n.VarsFiles) == 1 && len(names) == 1 && !ansible.IsTemplated(names[0]) {
+		return n.VarsFiles[0], true, nil
+	}
+	for _, nm := range names {
+		if nm == "" {
+			continue
+		}
+		v, err := ansible.Template(nm, lookup)
+		s, ok := v.(string)
+		if err != nil || !ok {
+			return "", false, appendUniq(factsOfNames(n), unknownRefs(nm, lookup)...)
+		}
+		for _, f := range n.VarsFiles {
+			if filepath.Base(f) == filepath.Base(s) {
+				return f, true, nil
+			}
+		}
+	}
+	return "", true, nil
+}
+
+// evalValue templates a value as ansible templates a task argument: every string in it.
+func evalValue(v any, lookup ansible.Lookup) (any, error) {
+	switch x := v.(type) {
+	case string:
+		return ansible.Template(x, lookup)
+	case []any:
+		out := make([]any, len(x))
+		for i := range x {
+			e, err := evalValue(x[i], lookup)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = e
+		}
+		return out, nil
+	case *ansible.Map:
+		out := &ansible.Map{}
+		for _, it := range x.Items {
+			e, err := evalValue(it.Value, lookup)
+			if err != nil {
+				return nil, err
+			}
+			out.Set(it.Key, e)
+		}
+		return out, nil
+	}
+	return v, nil
+}
+
+// valueUnknowns are the names a value needs that are not known before the run.
+func valueUnknowns(v any, lookup ansible.Lookup) []string {
+	var out []string
+	var walk func(v any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case string:
+			if ansible.IsTemplated(x) {
+				out = appendUniq(out, unknownRefs(x, lookup)...)
+			}
+		case []any:
+			for _, e := range x {
+				walk(e)
+			}
+		case *ansible.Map:
+			for _, it := range x.Items {
+				walk(it.Value)
+			}
+		}
+	}
+	walk(v)
+	return out
+}
+
+// sets are the run-time assignments of name in plays up to lastPlay (the last play of
+// the host's use sites), in run order.
+func (rt *runtimeRun) sets(name string, lastPlay int) []RuntimeSet {
+	var out []RuntimeSet
+	for _, s := range rt.events {
+		if s.name() == name && s.Play.Index <= lastPlay {
+			out = append(out, *s)
+		}
+	}
+	return out
+}
+
+// nodeOf is the task of a use site in its play: the task whose lines hold a task or
+// handler use, the template task that renders a template use.
+func (rt *runtimeRun) nodeOf(s Site) *TaskNode {
+	if s.Play == nil || s.Play.Index >= len(rt.tt.Plays) {
+		return nil
+	}
+	pl := rt.tt.Plays[s.Play.Index]
+	uf := filepath.Clean(s.Use.Pos.File)
+	list := pl.Tasks
+	if s.Use.Kind == "handler" {
+		list = pl.Handlers
+	}
+	for _, n := range list {
+		switch s.Use.Kind {
+		case "task", "handler":
+			if filepath.Clean(n.Pos.File) == uf && n.Pos.Line <= s.Use.Pos.Line && s.Use.Pos.Line <= n.End {
+				return n
+			}
+		case "template":
+			for _, t := range n.Templates {
+				if filepath.Clean(t) == uf {
+					return n
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// applySites gives each use site the host runs the variable as its task sees it: its
+// task and block vars, the include_vars and set_fact results of tasks before it that run,
+// its include params.
+func (rt *runtimeRun) applySites(sites []Site, name string) {
+	for i := range sites {
+		s := &sites[i]
+		if !s.Runs() {
+			continue
+		}
+		n := rt.nodeOf(*s)
+		at := s.Play.Index*orderPlay - 1 // before the play's tasks when the task is not found
+		if n != nil {
+			at = rt.order[n]
+		}
+		adds := rt.adds(name, n, at)
+		s.Var = ansible.Overlay(s.Var, name, adds)
+	}
+}
+
+// atPlay is the variable at play level of pr (no task): the run-time sets of earlier
+// plays applied.
+func (rt *runtimeRun) atPlay(v *ansible.Var, name string, pr *PlayRun) *ansible.Var {
+	if pr == nil {
+		return v
+	}
+	return ansible.Overlay(v, name, rt.adds(name, nil, pr.Index*orderPlay-1))
+}
+
+// adds are the assignments of name a task n (nil: at play level) at run order at gets
+// beyond its play's and role's: task vars, the include_vars and set_fact of tasks that
+// run before it, include params.
+func (rt *runtimeRun) adds(name string, n *TaskNode, at int) []*ansible.Assignment {
+	var adds []*ansible.Assignment
+	if n != nil {
+		for _, sv := range n.Vars {
+			for _, d := range sv.Defs {
+				if d.Name == name {
+					adds = append(adds, ansible.NewAssignment(ansible.KindTaskVars, d.Pos, d.Value, sv.level(), sv.Of, d.Raw))
+				}
+			}
+		}
+	}
+	for _, kind := range []string{IncludeVars, SetFact} {
+		for _, s := range rt.events {
+			if s.Kind != kind || s.name() != name || s.Runs != "yes" || s.order >= at {
+				continue
+			}
+			k := ansible.KindSetFact
+			level := fmt.Sprintf("set_fact (task %q, play %q)", s.Task.DisplayName(), s.Play.Play.Name)
+			v := s.Evaluated
+			if kind == IncludeVars {
+				k = ansible.KindIncludeVars
+				level = fmt.Sprintf("include_vars %s (task %q at %s, play %q)", filepath.Base(s.File), s.Task.DisplayName(), s.Task.Pos, s.Play.Play.Name)
+			} else if !s.Known {
+				v = s.Value
+				level += " (value not evaluated: depends on " + strings.Join(orNames(s.DependsOn), ", ") + ")"
+			}
+			adds = append(adds, ansible.NewAssignment(k, s.Pos, v, level, s.Play.Play.Name, ""))
+		}
+	}
+	if n != nil {
+		for _, sv := range n.IncludeParams {
+			for _, d := range sv.Defs {
+				if d.Name == name {
+					adds = append(adds, ansible.NewAssignment(ansible.KindIncludeParams, d.Pos, d.Value, "include params (vars: of "+sv.Of+" at "+sv.Pos.String()+")", sv.Of, d.Raw))
+				}
+			}
+		}
+	}
+	return adds
+}
+
+func orNames(xs []string) []string {
+	if len(xs) == 0 {
+		return []string{"a filter or construct k3sconf does not evaluate"}
+	}
+	return xs
+}
+
+// factsOfNames are the facts a task's templated file names use (ansible_facts['os_family']
+// and such).
+func factsOfNames(n *TaskNode) []string {
+	out := factNames(n.varsNames)
+	// Other variables the names are built from (os_release_dict, set by an earlier task).
+	for _, e := range reJinjaExpr.FindAllStringSubmatch(n.varsNames, -1) {
+		if w := reIdentWord.FindString(e[1]); w != "" && !jinjaWords[w] && w != "ansible_facts" && !strings.HasPrefix(w, "ansible_") {
+			out = appendUniq(out, w)
+		}
+	}
+	return out
+}
+
+var reFact = regexp.MustCompile(`ansible_facts\[['"]([a-z_]+)['"]\]|ansible_facts\.([a-z_]+)|ansible_([a-z_]+)`)
+
+// factNames are the facts an expression names, as ansible_NAME.
+func factNames(expr string) []string {
+	var out []string
+	for _, m := range reFact.FindAllStringSubmatch(expr, -1) {
+		if n := m[1] + m[2] + m[3]; n != "facts" {
+			out = appendUniq(out, "ansible_"+n)
+		}
+	}
+	return out
 }
 
 // runtimeNames are the names the playbook sets while it runs: register: results and
@@ -227,4 +701,53 @@ func (tt *TaskTree) runtimeNames() map[string]bool {
 		}
 	}
 	return tt.setNames
+}
+
+// dropDefinitions leaves out the use sites that are a set_fact's own key line for the
+// variable (where finds the name there, but the task assigns it; it uses it only when its
+// value mentions it).
+func (rt *runtimeRun) dropDefinitions(sites []Site, name string) []Site {
+	out := sites[:0:0]
+	for _, s := range sites {
+		def := false
+		for _, e := range rt.events {
+			if e.Kind == SetFact && e.varName == name && e.Pos.Line == s.Use.Pos.Line && filepath.Clean(e.Pos.File) == filepath.Clean(s.Use.Pos.File) {
+				def = !strings.Contains(strings.Join(ansible.Refs(e.Value), " ")+" ", name+" ")
+			}
+		}
+		if !def {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// siteOrder is a use site's place in the host's run (before its play's tasks when its
+// task is not found).
+func (rt *runtimeRun) siteOrder(s Site) int {
+	if n := rt.nodeOf(s); n != nil {
+		return rt.order[n]
+	}
+	return s.Play.Index*orderPlay - 1
+}
+
+// Undecided are the run-time sets of the variable that may change its value at the use
+// site: one before it that may run (its when: depends on the run), or one that runs
+// before it with a value k3sconf could not evaluate. Without them the site's value is
+// decided.
+func (r *Report) Undecided(ex *Explained, s Site) []RuntimeSet {
+	if r.rt == nil || !s.Runs() || s.Var != nil && !Beats(s.Var.Source) {
+		return nil
+	}
+	at := r.rt.siteOrder(s)
+	var out []RuntimeSet
+	for _, e := range ex.SetAtRunTime {
+		if e.order >= at || e.Runs == "no" {
+			continue
+		}
+		if e.Runs == "unsure" || !e.Known {
+			out = append(out, e)
+		}
+	}
+	return out
 }

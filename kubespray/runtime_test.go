@@ -2,74 +2,262 @@ package kubespray
 
 import (
 	"bytes"
+	"encoding/json"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/k3sconf/k3sconf/internal/ansibletest"
 )
 
+// rtVars are the variables of runtimeFiles' markers.
+var rtVars = []string{"v_on", "v_off", "v_reg", "v_os", "v_late", "v_blk", "v_task", "v_inc", "v_eval"}
+
 // runtimeFiles: a role that set_facts v_on (when true), v_off (when false), v_reg (when on
-// a registered result) and include_vars an OS-specific file for v_os; the inventory sets
-// every one of them, and a later play prints them.
+// a registered result), v_late (after a first use, templated), v_inc (then overridden by
+// include params, not by import vars), include_vars an OS-specific file for v_os, and has
+// block and task vars:; the inventory sets most of them; markers ("U …") print them
+// before, inside and after, and a later play prints them again.
 var runtimeFiles = map[string]string{
 	"ks/roles/facts/tasks/main.yml": "- name: Probe\n  command: 'true'\n  register: probe\n  changed_when: false\n" +
+		markerTask("early", rtVars, "") +
 		"- name: Set on\n  set_fact:\n    v_on: from-set-fact\n  when: net == 'calico'\n" +
 		"- name: Set off\n  set_fact:\n    v_off: from-set-fact\n  when: net == 'flannel'\n" +
 		"- name: Set reg\n  set_fact:\n    v_reg: from-set-fact\n  when: probe.rc == 0\n" +
-		"- name: OS vars\n  include_vars: \"{{ item }}\"\n  with_first_found:\n    - files:\n        - \"{{ ansible_facts['os_family'] | lower }}.yml\"\n        - defaults.yml\n      paths: [vars]\n",
+		"- name: OS vars\n  include_vars: \"{{ item }}\"\n  with_first_found:\n    - files:\n        - \"{{ ansible_facts['os_family'] | lower }}.yml\"\n        - defaults.yml\n      paths: [vars]\n" +
+		"- name: Outer\n  vars:\n    v_blk: from-block\n    v_task: from-block\n  block:\n    - name: Inner\n      vars:\n        v_blk: from-inner-block\n      block:\n" +
+		"        - name: U in-block\n          vars:\n            v_task: from-task\n          debug:\n            msg: \"{{ {" + dumpItems(rtVars) + "} | to_json }}\"\n" +
+		"- name: Set late\n  set_fact:\n    v_late: \"{{ net }}-late\"\n    v_inc: from-set-fact\n    v_eval: \"{{ v_on ~ '+' ~ (v_off | upper) }}\"\n" +
+		markerTask("after", rtVars, "") +
+		"- name: Imported\n  import_tasks: more.yml\n  vars:\n    v_inc: from-import\n" +
+		"- name: Included\n  include_tasks: more2.yml\n  vars:\n    v_inc: from-include\n",
+	"ks/roles/facts/tasks/more.yml":    markerTask("imported", rtVars, ""),
+	"ks/roles/facts/tasks/more2.yml":   markerTask("included", rtVars, ""),
 	"ks/roles/facts/vars/debian.yml":   "v_os: from-debian-vars\n",
+	"ks/roles/facts/vars/flatcar.yml":  "v_os: from-flatcar-vars\n",
 	"ks/roles/facts/vars/defaults.yml": "v_other: 1\n",
-	"ks/roles/facts/defaults/main.yml": "v_role: 1\n",
-	"inv/group_vars/all.yml":           "net: calico\nv_on: inventory\nv_off: inventory\nv_reg: inventory\nv_os: inventory\n",
+	"ks/roles/facts/defaults/main.yml": "v_role: 1\nv_blk: role-default\nv_task: role-default\n",
+	"ks/roles/show/tasks/main.yml":     markerTask("later-play", rtVars, ""),
+	"inv/group_vars/all.yml":           "net: calico\nv_on: inventory\nv_off: inventory\nv_reg: inventory\nv_os: inventory\nv_late: inventory\nv_inc: inventory\n",
 }
 
-const runtimePlays = "- name: Facts\n  hosts: all\n  gather_facts: true\n  roles: [facts]\n" +
-	"- name: Print\n  hosts: all\n  gather_facts: false\n  tasks:\n    - debug:\n        msg: \"{{ v_on }} {{ v_off }} {{ v_reg }} {{ v_os }}\"\n"
+const runtimePlays = "- name: Facts\n  hosts: all\n  gather_facts: false\n  roles: [facts]\n" +
+	"- name: Print\n  hosts: all\n  gather_facts: false\n  roles: [show]\n"
 
-// TestRuntimeSets: set_fact and include_vars are sources of their own, each with whether it
-// runs on the host: a when: that holds (fires), one that is false (quiet), one on a
-// registered result (depends on the run), an include_vars chosen by facts (listed per
-// file). The inventory's value is then no longer called simply "the highest-precedence
-// assignment". With ansible-playbook, the run prints the set_fact's value where k3sconf
-// says it runs, the inventory's where it says it does not.
+// TestRuntimeSets: set_fact, include_vars and task/block vars as sources, each in task
+// order, compared with ansible-playbook at every marker, with facts given (a Debian host:
+// the OS file is decided) and without (it is listed, undecided). Named cases, each a rule
+// of ansible-core 2.14 (vars/manager.py get_vars, playbook/block.py and task.py get_vars,
+// task.py get_include_params, plugins/action/set_fact.py).
 func TestRuntimeSets(t *testing.T) {
 	ks, inv := siteTree(t, runtimePlays, runtimeFiles)
-	r, err := Explain(Options{Dir: ks, Inventory: []string{inv}, Host: "w1", Vars: []string{"v_on", "v_off", "v_reg", "v_os"}})
+	dir := filepath.Dir(ks)
+	facts := filepath.Join(dir, "facts")
+	writeFactsCache(t, facts, "w1", map[string]any{"ansible_os_family": "Debian", "ansible_distribution": "Debian"})
+	withFacts := explainSites(t, Options{Dir: ks, Inventory: []string{inv}, Host: "w1", Vars: rtVars, Facts: facts})
+	without := explainSites(t, Options{Dir: ks, Inventory: []string{inv}, Host: "w1", Vars: rtVars})
+	// What explain must say (with facts), each with the rule behind it.
+	for _, tc := range []struct {
+		label, v, want, reason string
+	}{
+		{"early", "v_on", `"inventory"`, "a set_fact after the use does not change it"},
+		{"after", "v_on", `"from-set-fact"`, "a set_fact whose when: holds replaces the inventory for the tasks after it"},
+		{"later-play", "v_on", `"from-set-fact"`, "a set_fact lasts into later plays"},
+		{"after", "v_off", `"inventory"`, "a set_fact whose when: is false sets nothing"},
+		{"after", "v_os", `"from-debian-vars"`, "with facts, first_found picks the os_family file"},
+		{"early", "v_os", `"inventory"`, "the include_vars runs after this use"},
+		{"after", "v_late", `"calico-late"`, "set_fact's value is templated when it runs"},
+		{"after", "v_eval", `"from-set-fact+INVENTORY"`, "set_fact's value is evaluated with the set_facts before it"},
+		{"in-block", "v_blk", `"from-inner-block"`, "an inner block's vars beat the outer block's (block.py get_vars: parent first)"},
+		{"in-block", "v_task", `"from-task"`, "a task's own vars beat its blocks' (task.py get_vars)"},
+		{"after", "v_blk", `"role-default"`, "block vars hold only for the block's tasks"},
+		{"imported", "v_inc", `"from-set-fact"`, "vars: on import_tasks are task vars: set_fact beats them"},
+		{"included", "v_inc", `"from-include"`, "vars: on include_tasks are include params too: they beat set_fact"},
+		{"later-play", "v_inc", `"from-set-fact"`, "include params hold only inside the include"},
+	} {
+		s := withFacts[tc.label][tc.v]
+		if s == nil {
+			t.Errorf("%s at %s: explain has no use site there", tc.v, tc.label)
+			continue
+		}
+		if s.Explain != tc.want || !s.Decided {
+			t.Errorf("%s at %s (%s): explain %s (decided %v), want %s", tc.v, tc.label, tc.reason, s.Explain, s.Decided, tc.want)
+		}
+	}
+	// Without facts the OS file and the registered result are undecided, never assumed.
+	for _, tc := range []struct{ label, v, reason string }{
+		{"after", "v_os", "which file first_found loads depends on ansible_os_family"},
+		{"after", "v_reg", "the set_fact's when: is on a registered result"},
+	} {
+		if s := without[tc.label][tc.v]; s == nil || s.Decided {
+			t.Errorf("%s at %s without facts (%s): %v, want undecided", tc.v, tc.label, tc.reason, s)
+		}
+	}
+	r, err := Explain(Options{Dir: ks, Inventory: []string{inv}, Host: "w1", Vars: []string{"v_reg", "v_os"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]string{"v_on": "yes", "v_off": "no", "v_reg": "unsure", "v_os": "unsure"}
-	for _, ex := range r.Vars {
-		if len(ex.SetAtRunTime) != 1 {
-			t.Errorf("%s: %d run-time sets, want 1: %+v", ex.Name, len(ex.SetAtRunTime), ex.SetAtRunTime)
-			continue
-		}
-		s := ex.SetAtRunTime[0]
-		if s.Runs != want[ex.Name] {
-			t.Errorf("%s: runs %q (%s), want %q", ex.Name, s.Runs, s.Why, want[ex.Name])
-		}
-	}
-	if s := r.Vars[3].SetAtRunTime; len(s) == 1 && (s[0].Kind != IncludeVars || !strings.HasSuffix(s[0].File, "debian.yml") || !strings.Contains(strings.Join(s[0].Facts, ","), "ansible_os_family")) {
-		t.Errorf("v_os: %+v, want include_vars of debian.yml depending on ansible_os_family", s[0])
-	}
 	var b bytes.Buffer
 	Text(&b, r)
-	if !strings.Contains(b.String(), "before the run; a task below sets it while the play runs") {
-		t.Errorf("the inventory value is still called simply the winner:\n%s", b.String())
+	for _, want := range []string{"may run: depends on facts or results of the run (probe)", "(ansible_os_family)", "a task below may set it while the play runs"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("the text lacks %q:\n%s", want, b.String())
+		}
 	}
 	if _, err := exec.LookPath("ansible-playbook"); err != nil {
 		t.Skip("ansible-playbook not installed: the run is not compared")
 	}
-	ansibletest.Require(t)
-	runner := &ansibletest.Runner{Dir: ks}
-	res := runner.Run(t, []string{"-i", inv, "-l", "w1", "-e", "ansible_connection=local", "-e", "ansible_python_interpreter=/usr/bin/python3", "cluster.yml"}, "ANSIBLE_ROLES_PATH="+filepath.Join(ks, "roles"))
-	if res.Code != 0 {
-		t.Fatalf("ansible-playbook exited %d:\n%s", res.Code, res.Text)
+	got := runMarkersRT(t, dir, ks, inv, "w1", facts, nil)
+	for name, exp := range map[string]map[string]map[string]*rtSite{"with facts": withFacts, "without facts": without} {
+		n := 0
+		for _, s := range compareRT(exp, got, rtVars) {
+			n++
+			if !s.Agrees() {
+				t.Errorf("%s: %s", name, s)
+			}
+		}
+		t.Logf("%s: %d marker×variable cases compared with ansible-playbook", name, n)
 	}
-	// This machine is a Debian (os_family Debian): debian.yml is the file loaded.
-	if !bytes.Contains(res.Text, []byte(`"msg": "from-set-fact inventory from-set-fact from-debian-vars"`)) {
-		t.Errorf("ansible printed (want v_on, v_reg from set_fact, v_off from the inventory, v_os from debian.yml):\n%s", res.Text)
+}
+
+// TestSetFactBool: set_fact turns the strings true/false/yes/no into booleans
+// (plugins/action/set_fact.py with jinja2_native off), other strings stay.
+func TestSetFactBool(t *testing.T) {
+	for in, want := range map[string]any{"true": true, "False": false, "yes": true, "NO": false, "on": "on", "1": "1"} {
+		if got := setFactBool(in); got != want {
+			t.Errorf("%q: %v, want %v", in, got, want)
+		}
+	}
+}
+
+// TestRuntimeJSON: --json carries the run-time sets (setAtRunTime) and a use site after a
+// set_fact that runs has it as its source; the document matches the schema.
+func TestRuntimeJSON(t *testing.T) {
+	ks, inv := siteTree(t, runtimePlays, runtimeFiles)
+	facts := filepath.Join(filepath.Dir(ks), "facts")
+	writeFactsCache(t, facts, "w1", map[string]any{"ansible_os_family": "Debian"})
+	r, err := Explain(Options{Dir: ks, Inventory: []string{inv}, Host: "w1", Vars: []string{"v_on", "v_reg", "v_os", "v_late"}, Facts: facts})
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := JSON(r)
+	on := doc.Keys["v_on"]
+	if len(on.SetAtRunTime) != 1 || on.SetAtRunTime[0].Kind != SetFact || on.SetAtRunTime[0].Runs != "yes" {
+		t.Errorf("v_on setAtRunTime: %+v", on.SetAtRunTime)
+	}
+	kinds := map[string]bool{}
+	for _, u := range on.UseSites {
+		if u.Source != nil {
+			kinds[u.Source.Kind] = true
+		}
+	}
+	if !kinds["set_fact"] || !kinds["group_vars"] {
+		t.Errorf("v_on's use sites should come from group_vars (before the set_fact) and set_fact (after): %v", kinds)
+	}
+	if s := doc.Keys["v_late"].SetAtRunTime; len(s) != 1 || !s[0].Known || s[0].Evaluated != "calico-late" {
+		t.Errorf("v_late: %+v, want evaluated calico-late", s)
+	}
+	if s := doc.Keys["v_reg"].SetAtRunTime; len(s) != 1 || s[0].Runs != "unsure" || len(s[0].Facts) != 1 || s[0].Facts[0] != "probe" {
+		t.Errorf("v_reg: %+v, want unsure on probe", s)
+	}
+	for _, s := range doc.Keys["v_os"].SetAtRunTime {
+		want := "no"
+		if strings.HasSuffix(s.VarsFile, "debian.yml") {
+			want = "yes"
+		}
+		if s.Runs != want {
+			t.Errorf("v_os from %s: runs %s, want %s (facts say Debian)", s.VarsFile, s.Runs, want)
+		}
+	}
+	if exec.Command("python3", "-c", "import jsonschema").Run() != nil {
+		t.Skip("python3 with jsonschema not available")
+	}
+	data, err := json.Marshal(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(t.TempDir(), "doc.json")
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	schema := filepath.Join("..", "docs", "schema", "kubespray-explain.schema.json")
+	if out, err := exec.Command("python3", "-c", "import json,sys,jsonschema; jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])))", p, schema).CombinedOutput(); err != nil {
+		t.Errorf("the document does not match %s: %v\n%s", schema, err, out)
+	}
+}
+
+// TestFactsInput: --facts names a file or a folder of HOST.json (or HOST) files; a folder
+// without the host's file says so (KS013, info) and the answer is made as without facts;
+// a file without facts is KS013 (error, exit 1); one that cannot be read is
+// input-unreadable (exit 3). Each way, the report still renders.
+func TestFactsInput(t *testing.T) {
+	ks, inv := siteTree(t, runtimePlays, runtimeFiles)
+	dir := t.TempDir()
+	writeFactsCache(t, filepath.Join(dir, "cache"), "w1", map[string]any{"ansible_os_family": "Debian"})
+	if err := os.WriteFile(filepath.Join(dir, "bad.json"), []byte("w1 | UNREACHABLE! => nothing\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "setup.txt"), []byte("w1 | SUCCESS => {\n    \"ansible_facts\": {\"ansible_os_family\": \"Debian\"}, \"changed\": false\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, facts, code       string
+		decided, invalid, input bool
+	}{
+		{"cache folder", filepath.Join(dir, "cache"), "", true, false, false},
+		{"setup output", filepath.Join(dir, "setup.txt"), "", true, false, false},
+		{"folder without the host", dir, "KS013", false, false, false},
+		{"not facts", filepath.Join(dir, "bad.json"), "KS013", false, true, false},
+		{"missing", filepath.Join(dir, "nope.json"), "input-unreadable", false, false, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := Explain(Options{Dir: ks, Inventory: []string{inv}, Host: "w1", Vars: []string{"v_os"}, Facts: tc.facts})
+			if err != nil {
+				t.Fatal(err)
+			}
+			code := ""
+			for _, d := range r.Diagnostics {
+				if d.Code == "KS013" || d.Code == "input-unreadable" {
+					code = d.Code
+				}
+			}
+			if code != tc.code || r.Invalid != tc.invalid || r.InputError != tc.input {
+				t.Errorf("finding %q invalid %v input %v, want %q %v %v", code, r.Invalid, r.InputError, tc.code, tc.invalid, tc.input)
+			}
+			decided := false
+			for _, s := range r.Vars[0].SetAtRunTime {
+				decided = decided || s.Runs == "yes"
+			}
+			if decided != tc.decided {
+				t.Errorf("the OS file decided: %v, want %v (%+v)", decided, tc.decided, r.Vars[0].SetAtRunTime)
+			}
+		})
+	}
+}
+
+// TestRuntimeRedacted: a secret a set_fact or include_vars assigns is REDACTED in the
+// text and in --json, as every other value of a secret name (unless ShowSecrets).
+func TestRuntimeRedacted(t *testing.T) {
+	files := map[string]string{
+		"ks/roles/facts/tasks/main.yml":    "- name: Set secret\n  set_fact:\n    registry_password: \"{{ 'hunter' ~ '2' }}\"\n- name: Load\n  include_vars: creds.yml\n" + markerTask("use", []string{"registry_password", "api_token"}, ""),
+		"ks/roles/facts/vars/creds.yml":    "api_token: s3cr3t-token\n",
+		"ks/roles/facts/defaults/main.yml": "registry_password: default-pass\n",
+		"ks/roles/show/tasks/main.yml":     "- debug: msg=x\n",
+	}
+	ks, inv := siteTree(t, runtimePlays, files)
+	for _, show := range []bool{false, true} {
+		r, err := Explain(Options{Dir: ks, Inventory: []string{inv}, Host: "w1", Vars: []string{"registry_password", "api_token"}, ShowSecrets: show})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		Text(&b, r)
+		js, _ := json.Marshal(JSON(r))
+		for _, secret := range []string{"hunter2", "s3cr3t-token", "default-pass"} {
+			in := strings.Contains(b.String(), secret) || strings.Contains(string(js), secret)
+			if in != show {
+				t.Errorf("show secrets %v: %q printed %v\n%s", show, secret, in, b.String())
+			}
+		}
 	}
 }

@@ -123,6 +123,11 @@ type TaskNode struct {
 	selectedBy []string
 	anyTag     bool
 	selDone    bool
+	// Vars are the vars: of the blocks, imports and includes around the task and its own,
+	// outermost first (runtime.go: task vars); IncludeParams the vars: of the
+	// include_tasks/include_role tasks above it (include params).
+	Vars          []ScopeVars
+	IncludeParams []ScopeVars
 }
 
 // Play is the play that reaches the node.
@@ -353,6 +358,8 @@ type scope struct {
 	inst     *roleInst
 	// whens are the when: conditions of the enclosing blocks (as written).
 	whens []string
+	// tvars and iparams are the vars: of the enclosing blocks and includes (runtime.go).
+	tvars, iparams []ScopeVars
 }
 
 func (b *treeBuilder) note(pos diag.Position, msg string) {
@@ -466,7 +473,7 @@ func (b *treeBuilder) role(name, parentPath string, sc scope, tags []string, fro
 			if i < len(entries) {
 				dkey = roleKey(entries[i])
 			}
-			b.role(d.Name, filepath.Dir(path), scope{play: sc.play, playDir: sc.playDir, gates: sc.gates, depth: sc.depth + 1, choices: sc.choices},
+			b.role(d.Name, filepath.Dir(path), scope{play: sc.play, playDir: sc.playDir, gates: sc.gates, depth: sc.depth + 1, choices: sc.choices, tvars: sc.tvars, iparams: sc.iparams},
 				union(tags, b.c.depTags[[2]*ansible.Role{r, d}]), "", "", pos, dkey)
 		}
 	}
@@ -479,7 +486,7 @@ func (b *treeBuilder) role(name, parentPath string, sc scope, tags []string, fro
 		inst.earlier = b.insts[key]
 		b.insts[key] = append(b.insts[key], inst)
 	}
-	rs := scope{play: sc.play, playDir: sc.playDir, role: name, rolePath: path, tags: tags, gates: sc.gates, depth: sc.depth + 1, choices: sc.choices, inst: inst}
+	rs := scope{play: sc.play, playDir: sc.playDir, role: name, rolePath: path, tags: tags, gates: sc.gates, depth: sc.depth + 1, choices: sc.choices, inst: inst, tvars: sc.tvars, iparams: sc.iparams}
 	if from == "" {
 		from = "main"
 	}
@@ -765,6 +772,7 @@ func (b *treeBuilder) tasks(seq *yaml.Node, sc scope) {
 			inner := sc
 			inner.tags = tags
 			inner.whens = append(sc.whens[:len(sc.whens):len(sc.whens)], list(get(t, "when"))...)
+			inner.tvars = withScopeVars(sc.tvars, sc.file, "block", t)
 			for _, k := range []string{"block", "rescue", "always"} {
 				inner.rescue = sc.rescue || k == "rescue"
 				inner.always = sc.always || k == "always"
@@ -823,6 +831,10 @@ func (b *treeBuilder) tasks(seq *yaml.Node, sc scope) {
 			}
 			inner := sc
 			inner.vars, inner.loop = vars, loop
+			inner.tvars = withScopeVars(sc.tvars, sc.file, kind, t)
+			if kind == "include_tasks" {
+				inner.iparams = withScopeVars(sc.iparams, sc.file, kind, t)
+			}
 			if kind == "import_tasks" {
 				inner.tags = tags
 			} else {
@@ -863,6 +875,10 @@ func (b *treeBuilder) tasks(seq *yaml.Node, sc scope) {
 			}
 			inner := sc
 			inner.vars, inner.loop = vars, loop
+			inner.tvars = withScopeVars(sc.tvars, sc.file, kind, t)
+			if kind == "include_role" {
+				inner.iparams = withScopeVars(sc.iparams, sc.file, kind, t)
+			}
 			rtags := tags
 			if kind == "import_role" {
 				// An import's apply: is an error in ansible; its tags are the task's.
@@ -883,7 +899,8 @@ func (b *treeBuilder) tasks(seq *yaml.Node, sc scope) {
 		default:
 			n := &TaskNode{Pos: pos, End: end, Name: scalar(get(t, "name")), Role: sc.role, Action: strings.TrimPrefix(strings.TrimPrefix(action, "ansible.builtin."), "ansible.legacy."), RawAction: action,
 				Tags: tags, Gates: sc.gates, Handler: sc.handlers, Notify: list(get(t, "notify")), Listen: list(get(t, "listen")), Args: map[string]string{},
-				When: append(sc.whens[:len(sc.whens):len(sc.whens)], list(get(t, "when"))...), RolePath: sc.rolePath, Register: scalar(get(t, "register"))}
+				When: append(sc.whens[:len(sc.whens):len(sc.whens)], list(get(t, "when"))...), RolePath: sc.rolePath, Register: scalar(get(t, "register")),
+				Vars: withScopeVars(sc.tvars, sc.file, "task", t), IncludeParams: sc.iparams}
 			if n.Action == "include_vars" {
 				n.VarsFiles, n.varsNames = b.includeVarsFiles(sc, args, t)
 			}

@@ -38,7 +38,7 @@ type app struct {
 // kubesprayFlags are the flags of the kubespray subcommands.
 type kubesprayFlags struct {
 	inventory, extraVars, tags, skipTags []string
-	host, dir, play, variable            string
+	host, dir, play, variable, facts     string
 }
 
 // usageError is a usage error worded for the user (exit 2), with the command whose --help

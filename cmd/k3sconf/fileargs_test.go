@@ -77,6 +77,9 @@ func TestFileArgumentsOneRule(t *testing.T) {
 		{"kubespray -e @file", func(p string) []string {
 			return []string{"kubespray", "explain", "x", "--host", "node1", "-i", inv, "-e", "@" + p, "--kubespray", ks}
 		}},
+		{"kubespray --facts", func(p string) []string {
+			return []string{"kubespray", "explain", "x", "--host", "node1", "-i", inv, "--facts", p, "--kubespray", ks}
+		}},
 	}
 	inputs := []struct{ name, path, want string }{
 		{"fifo", fifo, "FIFO"},
@@ -99,7 +102,7 @@ func TestFileArgumentsOneRule(t *testing.T) {
 	// A folder where a file belongs: exit 3 too (fleet reads a folder as a node, so only the
 	// flags that name a file are tried).
 	for _, c := range commands {
-		if c.name == "fleet INPUT" || c.name == "kubespray -i" {
+		if c.name == "fleet INPUT" || c.name == "kubespray -i" || c.name == "kubespray --facts" {
 			continue
 		}
 		t.Run(c.name+"/folder", func(t *testing.T) {

@@ -62,6 +62,7 @@ func (a *app) kubesprayCommand() (*cobra.Command, []*cobra.Command) {
 	checkout(fs, "the kubespray checkout (default: the current folder)")
 	listFlag(fs, &k.extraVars, "extra-vars", "e", "key=value, a YAML/JSON string, or @file (repeatable)", argName("X"))
 	strFlag(fs, &k.play, "play", "", "", "only the use sites in this play of cluster.yml (its name:)", argName("NAME"))
+	strFlag(fs, &k.facts, "facts", "", "", "the host's setup facts: what ansible -m setup HOST prints, or a folder of HOST.json files (a jsonfile fact cache)", argName("DIR|FILE"), kind("file"))
 	addPrintFlags(fs, a, "kubespray explain")
 	addSecretsFlag(fs, &a.g, "print *password*, *secret*, *token* … variables instead of REDACTED")
 
@@ -152,7 +153,7 @@ func runKubesprayExplain(vars []string, g globals, k kubesprayFlags, stdout, std
 		fmt.Fprintln(stderr, "k3sconf kubespray explain: needs VAR..., --host HOST and -i INVENTORY, e.g. `k3sconf kubespray explain container_manager --host node1 -i inventory/mycluster/inventory.ini`")
 		return exitUsage
 	}
-	rep, err := kubespray.Explain(kubespray.Options{Dir: k.dir, Inventory: k.inventory, Host: k.host, Vars: vars, Extra: k.extraVars, ShowSecrets: g.showSecrets, Play: k.play})
+	rep, err := kubespray.Explain(kubespray.Options{Dir: k.dir, Inventory: k.inventory, Host: k.host, Vars: vars, Extra: k.extraVars, ShowSecrets: g.showSecrets, Play: k.play, Facts: k.facts})
 	if err != nil {
 		return kubesprayErr(stderr, err, g.showSecrets)
 	}
