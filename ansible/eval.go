@@ -53,17 +53,20 @@ func evalDepth(expr string, lookup Lookup, depth int) (any, error) {
 
 // Template renders a string the way ansible's templar does for the cases Eval knows: a
 // string that is one {{ expr }} gives the expression's value (native type), text around
-// expressions is concatenated; {% %} blocks are ErrUnknown.
+// expressions is concatenated; {% if %} blocks are rendered as text, other {% %}
+// statements are ErrUnknown.
 func Template(s string, lookup Lookup) (any, error) {
 	return templateDepth(s, lookup, 0)
 }
 
 func templateDepth(s string, lookup Lookup, depth int) (any, error) {
-	if !strings.Contains(s, "{{") && !strings.Contains(s, "{%") {
+	if !strings.Contains(s, "{{") && !strings.Contains(s, "{%") && !strings.Contains(s, "{#") {
 		return s, nil
 	}
-	if strings.Contains(s, "{%") || strings.Contains(s, "{#") {
-		return nil, ErrUnknown
+	if strings.Contains(s, "{%") || strings.Contains(s, "{#") || strings.Contains(s, "{{-") || strings.Contains(s, "-}}") {
+		// if/elif/else blocks and whitespace control (stmts.go); other statements and
+		// comments are ErrUnknown there.
+		return templateStmts(s, lookup, depth)
 	}
 	locs := reJinjaBlock.FindAllStringSubmatchIndex(s, -1)
 	if len(locs) == 1 && locs[0][0] == 0 && locs[0][1] == len(s) {

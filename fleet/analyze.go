@@ -860,10 +860,14 @@ func (a *analysis) releases() {
 			continue
 		}
 		// The kubelet must not be newer than the API server (Kubernetes version skew
-		// policy); k3s upgrades servers before agents for that reason.
-		f := newFinding(diag.Error, "release-skew-agent-newer",
-			fmt.Sprintf("agent %s runs %s, newer than server %s (%s): the kubelet must not be newer than the API server", n.Name, n.Release, oldest.Name, oldest.Release),
-			"upgrade the servers first, then the agents")
+		// policy, kubernetes/website content/en/releases/version-skew-policy.md, counted in
+		// minor versions); k3s upgrades servers before agents for that reason. A newer patch
+		// of the same minor is within the policy and k3s has no check of its own: a note.
+		sev, msg := diag.Error, fmt.Sprintf("agent %s runs %s, newer than server %s (%s): the kubelet must not be newer than the API server", n.Name, n.Release, oldest.Name, oldest.Release)
+		if r.major == or.major && r.minor == or.minor {
+			sev, msg = diag.Info, fmt.Sprintf("agent %s runs %s, a newer patch than server %s (%s): Kubernetes' version skew policy counts minor releases, so this is supported; upgrading servers first keeps it so", n.Name, n.Release, oldest.Name, oldest.Release)
+		}
+		f := newFinding(sev, "release-skew-agent-newer", msg, "upgrade the servers first, then the agents")
 		f.set(n, "release", n.Release)
 		f.set(oldest, "release", oldest.Release)
 		a.add(f)

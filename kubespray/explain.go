@@ -494,7 +494,7 @@ var boolish = regexp.MustCompile(`^(?i:true|false|yes|no|on|off)$`)
 func (c *Checkout) findings(inv *ansible.Inventory, o Options, name string, ex *Explained, res *ansible.Context) []diag.Diagnostic {
 	var ds []diag.Diagnostic
 	v := ex.Var
-	if v == nil && ex.Unread == nil {
+	if v == nil && ex.Unread == nil && len(ex.SetAtRunTime) == 0 {
 		known := c.knownVars()
 		if !known[name] {
 			d := diag.Diagnostic{Severity: diag.Error, Code: "KS006", Key: name,

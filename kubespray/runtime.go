@@ -168,9 +168,9 @@ func (hr *HostRun) newRuntime(tt *TaskTree) *runtimeRun {
 			case "include_vars":
 				rt.includeVars(pr, n, runs, why, unknown, lookup, incl)
 			}
-			if n.Register != "" && runs != "no" {
-				// A registered result exists even when the task is skipped; its content is
-				// known only to the run.
+			if n.Register != "" && fr != nil && fr.Skip == "" {
+				// A registered result exists even when the task is skipped by its when:;
+				// its content is known only to the run.
 				facts[n.Register] = cached{value: ansible.Unknown}
 			}
 		}
@@ -203,7 +203,6 @@ func (rt *runtimeRun) lookupAt(pr *PlayRun, fr *FileRun, n *TaskNode, facts, inc
 		base = rt.hr.lookup(pr, nil, pr.Epoch, nil)
 		ctx = rt.hr.Resolve(pr, nil, pr.Epoch)
 	}
-	runtimeNames := rt.tt.runtimeNames()
 	return func(name string) (any, bool) {
 		var sv *ansible.Var
 		if ctx != nil {
@@ -242,15 +241,9 @@ func (rt *runtimeRun) lookupAt(pr *PlayRun, fr *FileRun, n *TaskNode, facts, inc
 				return v, true
 			}
 		}
-		if v, ok := base(name); ok {
-			return v, true
-		}
-		if runtimeNames[name] {
-			// Registered or set_fact'd by a task this walk does not place before: never
-			// taken as undefined.
-			return ansible.Unknown, true
-		}
-		return nil, false
+		// A name a set_fact or register: of a later task sets is undefined here: the
+		// caches hold what the tasks before this one stored.
+		return base(name)
 	}
 }
 
@@ -680,27 +673,6 @@ func factNames(expr string) []string {
 		}
 	}
 	return out
-}
-
-// runtimeNames are the names the playbook sets while it runs: register: results and
-// set_fact keys (built once per tree).
-func (tt *TaskTree) runtimeNames() map[string]bool {
-	if tt.setNames == nil {
-		tt.setNames = map[string]bool{}
-		for _, pl := range tt.Plays {
-			for _, n := range append(append([]*TaskNode(nil), pl.Tasks...), pl.Handlers...) {
-				if n.Register != "" {
-					tt.setNames[n.Register] = true
-				}
-				if n.Action == "set_fact" {
-					for k := range n.Args {
-						tt.setNames[k] = true
-					}
-				}
-			}
-		}
-	}
-	return tt.setNames
 }
 
 // dropDefinitions leaves out the use sites that are a set_fact's own key line for the

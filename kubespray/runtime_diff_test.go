@@ -206,6 +206,7 @@ func genScenario(i int) rtScenario {
 // scenario by scenario (K3SCONF_RUNTIME_DIFF_N scenarios: the named ones first, then
 // generated; default 1: each scenario is one ansible-playbook run of about 20 s of CPU).
 func TestDifferentialRuntime(t *testing.T) {
+	t.Parallel() // an ansible-playbook run: overlaps the other run-time test
 	if _, err := exec.LookPath("ansible-playbook"); err != nil {
 		t.Skip("ansible-playbook not installed")
 	}

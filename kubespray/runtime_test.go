@@ -50,6 +50,7 @@ const runtimePlays = "- name: Facts\n  hosts: all\n  gather_facts: false\n  role
 // of ansible-core 2.14 (vars/manager.py get_vars, playbook/block.py and task.py get_vars,
 // task.py get_include_params, plugins/action/set_fact.py).
 func TestRuntimeSets(t *testing.T) {
+	t.Parallel() // an ansible-playbook run: overlaps the other run-time test
 	ks, inv := siteTree(t, runtimePlays, runtimeFiles)
 	dir := filepath.Dir(ks)
 	facts := filepath.Join(dir, "facts")

@@ -36,8 +36,6 @@ type TaskTree struct {
 	Tags []string
 	// Diagnostics are includes and roles that could not be followed.
 	Diagnostics diag.Diagnostics
-	// setNames are the names registered or set_fact'd (runtimeNames).
-	setNames map[string]bool
 }
 
 // TreePlay is one play with its compiled tasks and handlers.

@@ -202,9 +202,10 @@ func buildK3s() (*Profile, error) {
 		// backported as #12031 (release-1.32, first in v1.32.4+k3s1) and #12030
 		// (release-1.31, listed in the v1.31.8+k3s1 release notes).
 		cliV2: firstRelease{minor: 33, patches: map[int]int{32: 4, 31: 8}},
-		// e51494002 (2024-07-29, PR #10591 in v1.31.0+k3s1; backports #10596 in v1.30.3+k3s1
-		// and #10597 in v1.29.7+k3s1). No v1.28 backport was found, so v1.28 keeps the old rule.
-		missingConfigFix: firstRelease{minor: 31, patches: map[int]int{30: 3, 29: 7}},
+		// e51494002 (2024-07-29, PR #10591 in v1.31.0+k3s1; backports #10596 in v1.30.3+k3s1,
+		// #10597 in v1.29.7+k3s1, #10598 in v1.28.12+k3s1 and #10599 in v1.27.16+k3s1, each
+		// validated on its -rc2 in k3s-io/k3s#10592-#10595).
+		missingConfigFix: firstRelease{minor: 31, patches: map[int]int{30: 3, 29: 7, 28: 12, 27: 16}},
 		SecretEnv:        secretEnv("K3S"),
 	}
 	if err := p.loadCatalog(k3sFlagsTSV, k3sEtcdSnapshotFlagsTSV, false); err != nil {

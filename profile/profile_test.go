@@ -62,7 +62,11 @@ func TestBehaviour(t *testing.T) {
 		{"v1.30.2+k3s2", 1, true, false, "e51494002 came in v1.30.3"},
 		{"v1.30.3+k3s1", 1, false, false, "e51494002 backport #10596"},
 		{"v1.29.6+k3s1", 1, true, false, "v1.29.7 got the fix"},
-		{"1.28.5", 1, true, false, "no v1.28 backport is known; the old rule applies"},
+		{"1.28.5", 1, true, false, "the v1.28 backport (#10598) came in v1.28.12"},
+		{"v1.28.11+k3s2", 1, true, false, "the last v1.28 release before #10598"},
+		{"v1.28.12+k3s1", 1, false, false, "#10598, validated on v1.28.12-rc2 (k3s-io/k3s#10594)"},
+		{"v1.27.15+k3s1", 1, true, false, "the last v1.27 release before #10599"},
+		{"v1.27.16+k3s1", 1, false, false, "#10599, validated on v1.27.16-rc2 (k3s-io/k3s#10595)"},
 		{"v1.22.3+k3s1", 0, false, true, "before ef263bd2b config keys were filtered differently"},
 		{"banana", 0, false, true, "not a version"},
 	}

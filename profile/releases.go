@@ -29,11 +29,11 @@ func (p *Profile) NewestRelease() string {
 // behaviourChanges are the first releases in which something Behaviour models changes
 // (see Behaviour and the firstRelease values in profile.go): the oldest modelled release,
 // CollapsedComponentArgs (v1.24.0), TLSSanNotSplit (v1.25.10, v1.26.5, v1.27.2), the
-// missing-config fix and K3S_DATA_DIR (v1.29.7, v1.30.3, v1.31.0) and urfave/cli v2
+// missing-config fix and K3S_DATA_DIR (v1.27.16, v1.28.12, v1.29.7, v1.30.3, v1.31.0) and urfave/cli v2
 // (v1.31.8, v1.32.4, v1.33.0). TestReleasesMarkChanges keeps the list honest.
 var behaviourChanges = []Version{
-	{1, 22, 4, ""}, {1, 24, 0, ""}, {1, 25, 10, ""}, {1, 26, 5, ""}, {1, 27, 2, ""},
-	{1, 29, 7, ""}, {1, 30, 3, ""}, {1, 31, 0, ""}, {1, 31, 8, ""}, {1, 32, 4, ""}, {1, 33, 0, ""},
+	{1, 22, 4, ""}, {1, 24, 0, ""}, {1, 25, 10, ""}, {1, 26, 5, ""}, {1, 27, 2, ""}, {1, 27, 16, ""},
+	{1, 28, 12, ""}, {1, 29, 7, ""}, {1, 30, 3, ""}, {1, 31, 0, ""}, {1, 31, 8, ""}, {1, 32, 4, ""}, {1, 33, 0, ""},
 }
 
 // Releases lists the versions worth giving --k3s-version (for shell completion): the newest

@@ -41,7 +41,7 @@ func TestReleases(t *testing.T) {
 	tests := []struct {
 		name, product, want, reason string
 	}{
-		{"k3s", "k3s", "v1.36.4+k3s1 v1.33.0+k3s1 v1.32.4+k3s1 v1.32.3+k3s1 v1.31.8+k3s1 v1.31.7+k3s1 v1.31.0+k3s1 v1.30.3+k3s1 v1.30.2+k3s1 v1.29.7+k3s1 v1.29.6+k3s1 v1.27.2+k3s1 v1.27.1+k3s1 v1.26.5+k3s1 v1.26.4+k3s1 v1.25.10+k3s1 v1.25.9+k3s1 v1.24.0+k3s1 v1.22.4+k3s1",
+		{"k3s", "k3s", "v1.36.4+k3s1 v1.33.0+k3s1 v1.32.4+k3s1 v1.32.3+k3s1 v1.31.8+k3s1 v1.31.7+k3s1 v1.31.0+k3s1 v1.30.3+k3s1 v1.30.2+k3s1 v1.29.7+k3s1 v1.29.6+k3s1 v1.28.12+k3s1 v1.28.11+k3s1 v1.27.16+k3s1 v1.27.15+k3s1 v1.27.2+k3s1 v1.27.1+k3s1 v1.26.5+k3s1 v1.26.4+k3s1 v1.25.10+k3s1 v1.25.9+k3s1 v1.24.0+k3s1 v1.22.4+k3s1",
 			"newest first; each change with the release before it in its line"},
 		{"rke2", "rke2", "v1.36.4+rke2r1", "RKE2 spelling"},
 	}

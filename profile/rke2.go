@@ -65,7 +65,7 @@ func buildRKE2() (*Profile, error) {
 		// An RKE2 release vX.Y.Z builds on k3s vX.Y.Z, so the same releases switch CLI
 		// library and get the missing-config fix.
 		cliV2:            firstRelease{minor: 33, patches: map[int]int{32: 4, 31: 8}},
-		missingConfigFix: firstRelease{minor: 31, patches: map[int]int{30: 3, 29: 7}},
+		missingConfigFix: firstRelease{minor: 31, patches: map[int]int{30: 3, 29: 7, 28: 12, 27: 16}},
 		SecretEnv:        secretEnv("RKE2"),
 	}
 	// pkg/cli/cmds/{server,agent,etcd_snapshot}.go register ValidFlags for agent too, so an

@@ -68,9 +68,14 @@ type Behaviour struct {
 	// MissingExplicitConfigFatal: before k3s-io/k3s commit e51494002 (2024-07-29), a config
 	// file named with --config or K3S_CONFIG_FILE that did not exist was an error.
 	MissingExplicitConfigFatal bool
+	// WrapperSkipsDropins: before the same commit the wrapper's lookup of data-dir and debug
+	// (configfilearg.FindString, cmd/k3s/main.go) returned nothing when the default
+	// config.yaml did not exist, without reading config.yaml.d (k3s-io/k3s#10589), and any
+	// error of os.Stat on a K3S_CONFIG_FILE it was given was fatal.
+	WrapperSkipsDropins bool
 	// NoDataDirEnv: before k3s-io/k3s 9111b1f77 (2024-07-29, shipped with e51494002 in
-	// v1.31.0, v1.30.3 and v1.29.7) --data-dir had no environment variable; K3S_DATA_DIR
-	// was ignored by the flags and by the wrapper (k3s-io/k3s#10589).
+	// v1.31.0, v1.30.3, v1.29.7, v1.28.12 and v1.27.16) --data-dir had no environment
+	// variable; K3S_DATA_DIR was ignored by the flags and by the wrapper (k3s-io/k3s#10589).
 	NoDataDirEnv bool
 	// CollapsedComponentArgs: before k3s-io/k3s b6e71ef99 (2022-04, first in v1.24) k3s
 	// passed a repeated *-arg flag to the component once, with the last value.
@@ -117,6 +122,7 @@ func (p *Profile) Behaviour(version string) (Behaviour, error) {
 	}
 	b.MissingExplicitConfigFatal = !v.atLeast(p.missingConfigFix.minor, p.missingConfigFix.patches)
 	b.NoDataDirEnv = b.MissingExplicitConfigFatal
+	b.WrapperSkipsDropins = b.MissingExplicitConfigFatal
 	b.CollapsedComponentArgs = v.Major == 1 && v.Minor < 24
 	b.TLSSanNotSplit = !v.atLeast(28, map[int]int{27: 2, 26: 5, 25: 10})
 	b.AgentCertWithoutToken = v.atLeast(27, map[int]int{26: 2, 25: 7, 24: 11})

@@ -47,6 +47,7 @@ func (r *resolver) checkAPIServerFiles() {
 		items, _ := k.Value.([]string)
 		for _, it := range items {
 			flag, val, ok := strings.Cut(strings.TrimLeft(strings.TrimSpace(it), "-"), "=")
+			flag = strings.TrimRight(flag, "+-") // k3s pkg/util/args.go GetArgs: name+= appends, name-= prepends
 			if !ok || val == "" {
 				continue
 			}

@@ -28,6 +28,7 @@ func (r *resolver) checks() {
 	r.checkReplacedLists(cmd)
 	r.checkCommandLine(cmd)
 	r.checkEnvironment()
+	r.checkWrapperDropins()
 	r.checkDropinNames()
 	r.checkRole(cmd)
 	r.checkBothUnits()
@@ -44,6 +45,7 @@ func (r *resolver) checks() {
 	r.checkRuntimeConfig()
 	r.checkAPIServerFiles()
 	r.checkOverridden()
+	r.checkComponentArgOverridden()
 }
 
 // kubeletLabels and kubeletLabelNamespaces are what the kubelet lets a node set on itself in
@@ -517,7 +519,7 @@ func (r *resolver) checkEnvironment() {
 		if ev := r.env[name]; ev != nil {
 			a := ev.Assignments[len(ev.Assignments)-1]
 			r.diag(diag.Diagnostic{Severity: diag.Warning, Code: "env-not-read-by-release", Pos: a.Pos, Key: "data-dir",
-				Message: fmt.Sprintf("%s is set, but %s %s has no environment variable for --data-dir (it came with v1.29.7, v1.30.3 and v1.31.0, k3s-io/k3s#10589): the variable is ignored and the data directory stays the default", name, r.p.Program, r.beh.Version),
+				Message: fmt.Sprintf("%s is set, but %s %s has no environment variable for --data-dir (it came with v1.27.16, v1.28.12, v1.29.7, v1.30.3 and v1.31.0, k3s-io/k3s#10589): the variable is ignored and the data directory stays the default", name, r.p.Program, r.beh.Version),
 				Hint:    fmt.Sprintf("set data-dir: in the config file or --data-dir in the unit, or upgrade to a release that reads %s", name)})
 		}
 	}
@@ -527,6 +529,25 @@ func (r *resolver) checkEnvironment() {
 			Message: fmt.Sprintf("%s=%s moves the config file and its drop-in folder to %s.d/; %s and its drop-ins are not read, and the variable beats --config on the command line", r.p.ConfigEnv, ev.Value, ev.Value, r.p.DefaultConfig),
 			Hint:    fmt.Sprintf("put your settings in %s, or remove %s from %s", ev.Value, r.p.ConfigEnv, a.Pos.File)})
 	}
+}
+
+// checkWrapperDropins reports a data-dir set in a drop-in that the release's wrapper does not
+// read because config.yaml does not exist (k3s-io/k3s#10589, fixed by e51494002 in v1.31.0,
+// v1.30.3, v1.29.7, v1.28.12, v1.27.16): the wrapper unpacks its bundled binaries under the
+// default data directory while k3s itself, whose parser reads the drop-ins, keeps its state
+// in the drop-in's. Only data-dir is reported: debug, the wrapper's other lookup, changes
+// nothing but the wrapper's own log level.
+func (r *resolver) checkWrapperDropins() {
+	if len(r.wrapperSkipped) == 0 || r.p.DataDir == "" {
+		return
+	}
+	k := r.res.Key("data-dir")
+	if k == nil || k.Source == nil || !r.wrapperSkipped[k.Source.Pos.File] || k.Value == r.p.DataDir {
+		return
+	}
+	r.diag(diag.Diagnostic{Severity: diag.Warning, Code: "wrapper-dropins-unread", Pos: k.Source.Pos, Key: "data-dir",
+		Message: fmt.Sprintf("%s %s's wrapper does not read %s.d/ when %s does not exist (k3s-io/k3s#10589, fixed in v1.27.16, v1.28.12, v1.29.7, v1.30.3 and v1.31.0): it unpacks its bundled binaries under %s/data, while %s itself keeps its state in %s", r.p.Program, r.beh.Version, r.p.DefaultConfig, r.p.DefaultConfig, r.p.DataDir, r.p.Program, k.Value),
+		Hint:    fmt.Sprintf("move data-dir: into %s (create it), pass --data-dir in the unit, or upgrade to a release with the fix", r.p.DefaultConfig)})
 }
 
 var numPrefix = regexp.MustCompile(`^(\d+)`)

@@ -1,6 +1,7 @@
 package resolve_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -85,6 +86,12 @@ func TestIssue29Fixes(t *testing.T) {
 		{name: "go-field-server", reason: "WriteKubeconfigMode: on a server (skipped key) gets the rename too",
 			files:   map[string]string{"/etc/rancher/k3s/config.yaml": "WriteKubeconfigMode: \"0644\"\n"},
 			command: "server", want: map[string]diag.Severity{"config-unknown-key": diag.Warning}, hint: "write-kubeconfig-mode"},
+		{name: "rke1-extra-args", reason: "kubelet_extra_args: (RKE1's spelling, rancher/rke2#4123) is renamed to kubelet-arg, keeping the arguments",
+			files:   map[string]string{"/etc/rancher/k3s/config.yaml": "kubelet_extra_args:\n  - max-pods=200\n"},
+			command: "server", want: map[string]diag.Severity{"config-unknown-key": diag.Warning}, hint: "kubelet-arg"},
+		{name: "extra-args-no-component", reason: "extra_args: names no component: no *-arg flag is offered",
+			files:   map[string]string{"/etc/rancher/k3s/config.yaml": "extra_args:\n  - max-pods=200\n"},
+			command: "server", want: map[string]diag.Severity{"config-unknown-key": diag.Warning}, hintNot: "-arg\""},
 		{name: "unknown-key-not-folded", reason: "a key no flag folds to keeps the removal fix",
 			files:   map[string]string{"/etc/systemd/system/k3s-agent.service": agentUnit, "/etc/rancher/k3s/config.yaml": agentJoin + "Labels:\n  - a=b\n"},
 			command: "agent", want: map[string]diag.Severity{"config-unknown-key-agent": diag.Error}, hint: "remove Labels:"},
@@ -290,9 +297,9 @@ func TestIssue29DropinReplaced(t *testing.T) {
 		{name: "list-not-this", reason: "a list replaced by a drop-in is config-list-replaced, not this finding",
 			files:   map[string]string{kc: "disable: [traefik]\n", kd: "disable: servicelb\n"},
 			command: "server", want: map[string]diag.Severity{"config-replaced": "", "config-list-replaced": diag.Warning}},
-		{name: "chain", reason: "config.yaml, 10- and 20- drop-ins: the two that lose are each named once",
+		{name: "chain", reason: "config.yaml, 10- and 20- drop-ins: one finding for the key, at config.yaml, naming the other loser",
 			files:   map[string]string{kc: "node-name: a\n", kd: "node-name: b\n", "/etc/rancher/k3s/config.yaml.d/20-name.yaml": "node-name: c\n"},
-			command: "server", want: map[string]diag.Severity{"config-replaced": diag.Warning}, count: map[string]int{"config-replaced": 2}},
+			command: "server", want: map[string]diag.Severity{"config-replaced": diag.Warning}, count: map[string]int{"config-replaced": 1}, hint: "so config.yaml decides"},
 		{name: "cli-wins", reason: "the command line beats the drop-in: config-overridden names the drop-in, not this finding",
 			files:   map[string]string{"/etc/systemd/system/k3s.service": "[Service]\nExecStart=/usr/local/bin/k3s server --node-name d\n", kc: "node-name: a\n", kd: "node-name: b\n"},
 			command: "server", want: map[string]diag.Severity{"config-replaced": "", "config-overridden": diag.Warning}},
@@ -305,7 +312,7 @@ func TestIssue29DropinReplaced(t *testing.T) {
 // TestIssue29EtcdListenArgs: rancher/rke2#4479, an etcd-arg listener that the temporary etcd
 // of a restart shares with the running etcd pod. Boundaries from the tags and backports named
 // in checkrules.go (e61fde93c from v1.27.2, v1.26.5, v1.25.10, v1.24.14; d38b4b30c from
-// v1.35.1, taken from v1.34.4, v1.33.8, v1.32.12).
+// v1.35.1, and v1.34.4, v1.33.8, v1.32.12 by its backports k3s-io/k3s#13505 to #13508).
 func TestIssue29EtcdListenArgs(t *testing.T) {
 	const c = "/etc/rancher/rke2/config.yaml"
 	const wal = "/var/lib/rancher/rke2/server/db/etcd/member/wal/0.wal"
@@ -327,8 +334,8 @@ func TestIssue29EtcdListenArgs(t *testing.T) {
 		mk("1.26.4", "1.26 line before the backport", metrics, "v1.26.4+rke2r1", true, ""),
 		mk("1.27.1", "main line before e61fde93c (rke2 v1.27.1+rke2r1's k3s 944f811dc534)", metrics, "v1.27.1+rke2r1", true, ""),
 		mk("1.27.2", "main line with it", metrics, "v1.27.2+rke2r1", true, diag.Error),
-		mk("1.33.7", "before the taken backport of d38b4b30c", metrics, "v1.33.7+rke2r1", true, diag.Error),
-		mk("1.33.8", "from the taken backport: not judged", metrics, "v1.33.8+rke2r1", true, ""),
+		mk("1.33.7", "before the backport of d38b4b30c (k3s-io/k3s#13507)", metrics, "v1.33.7+rke2r1", true, diag.Error),
+		mk("1.33.8", "with the backport: no temporary etcd", metrics, "v1.33.8+rke2r1", true, ""),
 		mk("1.35.0", "main line before d38b4b30c", metrics, "v1.35.0+rke2r1", true, diag.Error),
 		mk("1.35.1", "no temporary etcd", metrics, "v1.35.1+rke2r1", true, ""),
 		mk("newest", "no temporary etcd on the newest release", metrics, "", true, ""),
@@ -370,6 +377,9 @@ func TestIssue29RuntimeConfig(t *testing.T) {
 		mk("core", "v1 is the core group, bare: quiet", "v1=true,api/all=true", "", "", ""),
 		mk("alpha-apis", "a typical alpha set on v1.30: quiet", "admissionregistration.k8s.io/v1alpha1=true,storage.k8s.io/v1alpha1=true,resource.k8s.io/v1alpha2=true", "v1.30.5+k3s1", "", ""),
 		mk("apiextensions", "another scheme's group: known, versions not judged", "apiextensions.k8s.io/v1beta1=true", "", "", ""),
+		{name: "append-form", reason: "runtime-config+= reaches kube-apiserver too (k3s pkg/util/args.go GetArgs)", command: "server", version: "v1.29.0+k3s1",
+			files: map[string]string{"/etc/rancher/k3s/config.yaml": "kube-apiserver-arg:\n  - runtime-config+=flowcontrol.apiserver.k8s.io/v1alpha1=true\n"},
+			want:  map[string]diag.Severity{"runtime-config-refused": diag.Error}},
 		{name: "no-apiserver", reason: "disable-apiserver: nothing to refuse it", command: "server",
 			files: map[string]string{"/etc/rancher/k3s/config.yaml": "disable-apiserver: true\nserver: https://10.0.0.1:6443\ntoken: t\nkube-apiserver-arg:\n  - runtime-config=batch/v2alpha1=true\n"},
 			want:  map[string]diag.Severity{"runtime-config-refused": ""}},
@@ -438,4 +448,28 @@ func TestIssue29RKE2AuditPolicy(t *testing.T) {
 		{name: "flag", reason: "audit-policy-file names another file", product: "rke2", command: "server", version: "v1.26.0+rke2r1",
 			files: map[string]string{c: "audit-policy-file: /etc/audit/policy.yaml\n", "/etc/audit/policy.yaml": v1beta1}, want: map[string]diag.Severity{"apiserver-file-version": diag.Error}},
 	})
+}
+
+// TestIssue29DropinReplacedMany: a node whose 200 drop-ins all set the same key gets one
+// config-replaced finding for it, naming three of the other losers, not one per file.
+func TestIssue29DropinReplacedMany(t *testing.T) {
+	files := map[string]string{"/etc/rancher/k3s/config.yaml": "node-name: base\n"}
+	for i := 0; i < 200; i++ {
+		files[fmt.Sprintf("/etc/rancher/k3s/config.yaml.d/%03d.yaml", i)] = fmt.Sprintf("node-name: n%d\n", i)
+	}
+	runIssue29(t, []issue29Case{{name: "200-dropins", reason: "one finding per key", files: files, command: "server",
+		want: map[string]diag.Severity{"config-replaced": diag.Warning}, count: map[string]int{"config-replaced": 1}}})
+	fs := afero.NewMemMapFs()
+	for p, c := range files {
+		_ = afero.WriteFile(fs, p, []byte(c), 0o644)
+	}
+	res, err := resolve.Resolve(resolve.Options{FS: fs, Command: "server"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range res.Diagnostics {
+		if d.Code == "config-replaced" && (!strings.Contains(d.Message, "199 other config files set it and lose too") || d.Pos.File != "/etc/rancher/k3s/config.yaml") {
+			t.Errorf("config-replaced at %s: %s", d.Pos, d.Message)
+		}
+	}
 }

@@ -30,6 +30,7 @@ func (r *resolver) checkOverridden() {
 		if w == nil || k.Flag.Type == profile.StringSlice {
 			continue
 		}
+		var replaced []*Assignment
 		for _, a := range k.History {
 			switch {
 			case a.Kind == sources.KindConfig && a.Outcome == provenance.Overridden && w.Kind == sources.KindCLI:
@@ -37,8 +38,11 @@ func (r *resolver) checkOverridden() {
 			case a.Kind == sources.KindEnv && a.Outcome == provenance.Shadowed && w.Kind == sources.KindConfig:
 				r.shadowedEnv(k, a, w)
 			case a.Kind == sources.KindConfig && a.Outcome == provenance.Replaced && w.Kind == sources.KindConfig && a.Pos.File != w.Pos.File:
-				r.replacedConfig(k, a, w)
+				replaced = append(replaced, a)
 			}
+		}
+		if len(replaced) > 0 {
+			r.replacedConfig(k, replaced, w)
 		}
 	}
 }
@@ -102,7 +106,17 @@ func (r *resolver) overriddenConfig(k *Key, a, w *Assignment) {
 // Rancher writes 50-rancher.yaml from the cluster's configuration (rancher/rancher
 // pkg/capr/planner) and writes it again on every plan, so an edit of that file does not
 // last: the fix there is the cluster's configuration in Rancher.
-func (r *resolver) replacedConfig(k *Key, a, w *Assignment) {
+func (r *resolver) replacedConfig(k *Key, replaced []*Assignment, w *Assignment) {
+	// One finding per key, at the first file whose value differs from the one in force (the
+	// file the user edited, typically config.yaml); the other losing files are named in it.
+	// A node whose drop-ins all set the same keys gets one finding per key, not one per file.
+	a := replaced[0]
+	for _, x := range replaced {
+		if !sameSetting(k.Flag, x.Value, w.Value) {
+			a = x
+			break
+		}
+	}
 	same := sameSetting(k.Flag, a.Value, w.Value)
 	sev, what := diag.Warning, fmt.Sprintf("so %s runs with %s, not %s", r.p.Program, shown(w), shown(a))
 	if a.Secret() || w.Secret() {
@@ -110,6 +124,22 @@ func (r *resolver) replacedConfig(k *Key, a, w *Assignment) {
 	}
 	if same {
 		sev, what = diag.Info, "with the same value today, so an edit of this file alone will not take effect"
+	}
+	var others []string
+	for _, x := range replaced {
+		if x != a {
+			others = append(others, x.Pos.String())
+		}
+	}
+	if n := len(others); n > 0 {
+		if n > 3 {
+			others = append(others[:3], "…")
+		}
+		files := "other config files set it and lose"
+		if n == 1 {
+			files = "other config file sets it and loses"
+		}
+		what += fmt.Sprintf("; %d %s too (%s)", n, files, strings.Join(others, ", "))
 	}
 	later := path.Clean(w.Pos.File)
 	hint := fmt.Sprintf("set %s in %s (or remove it there so %s decides), then %s", k.Flag.Name, later, path.Base(a.Pos.File), r.restartWords())

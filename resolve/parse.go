@@ -392,6 +392,16 @@ func foldedFlag(name string, cmd *profile.Command) string {
 			}
 		}
 	}
+	// RKE1's cluster.yml and its Ansible/Terraform descendants write a component's extra
+	// arguments as kubelet_extra_args / extra_args (rancher/rke2#4123 put
+	// `kubelet_extra_args:` in an RKE2 config.yaml): the component's *-arg flag.
+	if stripped := strings.Replace(n, "extraargs", "args", 1); stripped != n {
+		for _, f := range cmd.Flags {
+			if strings.HasSuffix(f.Name, "-arg") && fold(f.Name)+"s" == stripped {
+				return f.Name
+			}
+		}
+	}
 	return ""
 }
 
@@ -534,7 +544,7 @@ func (r *resolver) collect(main, wrapper *cliRun) {
 				if ev := r.env[name]; ev != nil {
 					last := *ev.Assignments[len(ev.Assignments)-1]
 					last.Outcome = provenance.Ignored
-					last.Reason = fmt.Sprintf("%s %s does not read %s: the flag got its environment variable in v1.29.7, v1.30.3 and v1.31.0", r.p.Program, r.beh.Version, name)
+					last.Reason = fmt.Sprintf("%s %s does not read %s: the flag got its environment variable in v1.27.16, v1.28.12, v1.29.7, v1.30.3 and v1.31.0", r.p.Program, r.beh.Version, name)
 					h = append(h, &last)
 				}
 			}

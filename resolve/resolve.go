@@ -172,6 +172,10 @@ type resolver struct {
 	// configFix marks findings ("code position") placed at the command word whose fix edits
 	// the config file, not the unit.
 	configFix map[string]bool
+	// wrapperSkipped are the drop-ins a release's wrapper does not read because config.yaml
+	// does not exist (profile.Behaviour.WrapperSkipsDropins); checkWrapperDropins reports a
+	// data-dir they set.
+	wrapperSkipped map[string]bool
 	// warnedMissing: token files already reported missing.
 	warnedMissing map[string]bool
 	// stops counts the refusals of validate that stop k3s (the later ones are AfterFixing).
@@ -467,7 +471,7 @@ func (r *resolver) lookupEnv(name string) (string, *Assignment, bool) {
 }
 
 // flagEnv is the environment as the release's flags see it: a variable no flag of that
-// release reads is not there for them (K3S_DATA_DIR before v1.29.7/v1.30.3/v1.31.0).
+// release reads is not there for them (K3S_DATA_DIR before v1.27.16/v1.28.12/v1.29.7/v1.30.3/v1.31.0).
 func (r *resolver) flagEnv(name string) (string, *Assignment, bool) {
 	if r.beh.NoDataDirEnv && name == r.p.EnvPrefix+"_DATA_DIR" {
 		return "", nil, false

@@ -42,6 +42,7 @@ func (r *resolver) checkRuntimeConfig() {
 	items, _ := k.Value.([]string)
 	for _, it := range items {
 		flag, val, ok := strings.Cut(strings.TrimLeft(strings.TrimSpace(it), "-"), "=")
+		flag = strings.TrimRight(flag, "+-") // k3s pkg/util/args.go GetArgs: name+= appends, name-= prepends
 		if !ok || flag != "runtime-config" {
 			continue
 		}

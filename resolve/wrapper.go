@@ -50,6 +50,10 @@ func (r *resolver) parseConfigFile(path string) *parsedConfig {
 // the command line is ignored and it reads K3S_CONFIG_FILE or the default path; the main file
 // only when os.Stat succeeds; the drop-ins always (pkg/configfilearg/defaultparser.go,
 // parser.go FindString). --help, -h, --version or -v anywhere in the arguments short-cut it.
+// Before k3s-io/k3s e51494002 (profile.Behaviour.WrapperSkipsDropins) FindString returned
+// nothing when the default config file did not exist, reading no drop-in, and any os.Stat
+// error on a K3S_CONFIG_FILE was fatal (parser.go at e51494002^; config-missing reports
+// that one).
 func (r *resolver) wrapperPreRead() {
 	args := tokenTexts(r.argv)
 	for _, a := range args {
@@ -90,14 +94,29 @@ func (r *resolver) wrapperPreRead() {
 	if debugKnown && dataDirKnown {
 		return
 	}
-	cfg := r.p.DefaultConfig
+	cfg, fromEnv := r.p.DefaultConfig, false
 	if v, _, ok := r.lookupEnv(r.p.ConfigEnv); ok && v != "" {
-		cfg = v
+		cfg, fromEnv = v, true
 	}
 	if r.opts.Config != "" {
 		cfg = r.opts.Config
 	}
 	var files []string
+	if r.beh.WrapperSkipsDropins && !fromEnv {
+		// A missing K3S_CONFIG_FILE was fatal there too; config-missing reports it.
+		if _, err := r.fs.Stat(cfg); err != nil {
+			if isNotExist(err) {
+				r.wrapperSkipped = map[string]bool{}
+				names, isDir, _ := readDirTyped(r.fs, cfg+".d")
+				for _, n := range names {
+					if p := path.Join(cfg+".d", n); !(isDir != nil && isDir[n]) {
+						r.wrapperSkipped[p] = true
+					}
+				}
+				return
+			}
+		}
+	}
 	if fi, err := r.fs.Stat(cfg); err == nil && !fi.IsDir() {
 		files = append(files, cfg)
 	} else if err == nil && fi.IsDir() {

@@ -84,9 +84,13 @@ func learnSecrets(rep *Report, red *output.Redactor) {
 		}
 	}
 	for _, l := range rep.Result.Leaves {
-		walk(lastKey(l.Name), l.Value)
+		name := l.Name
+		if l.Source != nil {
+			name = nameOf(l.Source)
+		}
+		walk(lastKey(name), l.Value)
 		for _, a := range l.History {
-			walk(lastKey(a.Path), a.Value)
+			walk(lastKey(nameOf(a)), a.Value)
 			if secretKind(a.Source.Kind) {
 				learnAll(red, lastKey(a.Path), a.Value)
 			}
@@ -147,7 +151,17 @@ func assignmentValue(a *values.Assignment, red *output.Redactor) any {
 	if red.On() && secretKind(a.Source.Kind) {
 		return output.Redacted
 	}
-	return redactValue(a.Path, a.Value, red)
+	return redactValue(nameOf(a), a.Value, red)
+}
+
+// nameOf is the path an assignment's value is redacted under: its own, or, for a copy of a
+// secret by YAML alias (values.Assignment.SecretCopy), a secret name, so the copy is
+// hidden whatever it spells.
+func nameOf(a *values.Assignment) string {
+	if a.SecretCopy {
+		return "secret"
+	}
+	return a.Path
 }
 
 // leafValue is a leaf's value as output.

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strconv"
 
+	"github.com/k3sconf/k3sconf/internal/yamlalias"
+	"github.com/k3sconf/k3sconf/output"
 	yaml2 "go.yaml.in/yaml/v2"
 	"gopkg.in/yaml.v3"
 )
@@ -97,4 +99,63 @@ func KeyString(k *yaml.Node) string {
 		return "false"
 	}
 	return k.Value
+}
+
+// copies are the paths of a values text set through a YAML alias of an anchor under a
+// secret key (internal/yamlalias.SecretAnchors, keys judged by output.SecretName), and
+// everything under them.
+type copies map[string]bool
+
+// has reports whether p or one of its ancestors is a copy.
+func (c copies) has(p string) bool {
+	if len(c) == 0 {
+		return false
+	}
+	q := ""
+	for _, k := range SplitPath(p) {
+		if q = JoinPath(q, k); c[q] {
+			return true
+		}
+	}
+	return false
+}
+
+// secretCopies finds the copies of a values text (each document Helm reads).
+func secretCopies(text []byte, major int) copies {
+	if bytes.IndexByte(text, '*') < 0 {
+		return nil // no alias
+	}
+	var out copies
+	dec := yaml.NewDecoder(bytes.NewReader(text))
+	for {
+		var n yaml.Node
+		if err := dec.Decode(&n); err != nil || len(n.Content) == 0 {
+			break
+		}
+		anchors := yamlalias.SecretAnchors(&n, output.SecretName)
+		var walk func(n *yaml.Node, p string, depth int)
+		walk = func(n *yaml.Node, p string, depth int) {
+			if n.Kind != yaml.MappingNode || depth > 1000 {
+				return
+			}
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				k, v := n.Content[i], n.Content[i+1]
+				q := JoinPath(p, KeyString(k))
+				if yamlalias.CopiesSecret(v, anchors) {
+					if out == nil {
+						out = copies{}
+					}
+					out[q] = true
+				}
+				walk(v, q, depth+1)
+			}
+		}
+		if len(anchors) > 0 {
+			walk(n.Content[0], "", 0)
+		}
+		if major < 4 {
+			break
+		}
+	}
+	return out
 }

@@ -54,7 +54,11 @@ type Assignment struct {
 	Path string
 	// Detail is the --set argument, or the Secret and key, of the layer (see [Source]).
 	Detail string
-	seq    int
+	// SecretCopy is true when a values text sets the path through a YAML alias of an
+	// anchor under a secret key (`password: &pw x` … `login: *pw`): the value is a
+	// secret, whatever it spells (output redacts it as one).
+	SecretCopy bool
+	seq        int
 	// orig is the assignment this one reports at another path: a subchart's default at
 	// its place in the parent's values, a global Helm copied, an imported value.
 	orig *Assignment
@@ -70,7 +74,7 @@ func newAssignment(p string, v any, src Source) *Assignment {
 // at reports the assignment at path p with value v: the same source and place in the
 // order, and a as the original.
 func (a *Assignment) at(p string, v any) *Assignment {
-	return &Assignment{Assignment: provenance.Assignment[any]{Source: a.Source, Value: v}, Path: p, Detail: a.Detail, seq: a.seq, orig: a}
+	return &Assignment{Assignment: provenance.Assignment[any]{Source: a.Source, Value: v}, Path: p, Detail: a.Detail, SecretCopy: a.SecretCopy, seq: a.seq, orig: a}
 }
 
 // Leaf is one path of the values and how it got its value: a [provenance.Entry] whose
@@ -299,7 +303,7 @@ func (t *tracker) replace(p string, v any, src Source) {
 
 // mergeInto is mergeMaps with provenance, keys in sorted order (the result does not
 // depend on the order).
-func (t *tracker) mergeInto(a, b map[string]any, prefix string, src Source, pos func(string) (int, int)) map[string]any {
+func (t *tracker) mergeInto(a, b map[string]any, prefix string, src Source, pos func(string) (int, int), copied func(string) bool) map[string]any {
 	out := make(map[string]any, len(a))
 	for k, v := range a {
 		out[k] = v
@@ -309,7 +313,7 @@ func (t *tracker) mergeInto(a, b map[string]any, prefix string, src Source, pos 
 		p := JoinPath(prefix, k)
 		if vm, ok := v.(map[string]any); ok {
 			if bm, ok := out[k].(map[string]any); ok {
-				out[k] = t.mergeInto(bm, vm, p, src, pos)
+				out[k] = t.mergeInto(bm, vm, p, src, pos, copied)
 				continue
 			}
 		}
@@ -325,6 +329,10 @@ func (t *tracker) mergeInto(a, b map[string]any, prefix string, src Source, pos 
 				s.Pos.Line, s.Pos.Column = pos(q)
 			}
 			t.record(q, lv, s)
+			if copied != nil && copied(q) {
+				h := t.hist[q]
+				h[len(h)-1].SecretCopy = true
+			}
 		})
 	}
 	return out
@@ -363,6 +371,7 @@ func Compute(ch *Chart, in Input) *Result {
 		} else {
 			mapped = func(line, col int) (int, int) { return line, col }
 		}
+		copies := secretCopies(l.Text, in.Major)
 		user = t.mergeInto(user, m, "", src, func(p string) (int, int) {
 			lc, ok := pos[p]
 			if !ok {
@@ -372,7 +381,7 @@ func Compute(ch *Chart, in Input) *Result {
 				return l.Line, l.Column
 			}
 			return mapped(lc[0], lc[1])
-		})
+		}, copies.has)
 	}
 	if res.Err == nil {
 		// Helm applies every --set, then every --set-string (options.go MergeValues).
