@@ -126,6 +126,30 @@ func (r *resolver) reachingItems(items []string) []string {
 	return out
 }
 
+// effectiveItems are the items of a component's *-arg key whose values the component
+// keeps: reachingItems, less the earlier occurrences of a single-value flag (the last wins,
+// so a bad audit-policy-file followed by a good one never reaches kube-apiserver). Map, gate
+// and list flags keep every occurrence: their keys, gates and items all reach.
+func (r *resolver) effectiveItems(comp string, items []string) []string {
+	items = r.reachingItems(items)
+	minor := profile.KubernetesMinor(r.res.Version)
+	last := map[string]int{}
+	for i, it := range items {
+		name, _, _ := strings.Cut(strings.TrimLeft(strings.TrimSpace(it), "-"), "=")
+		last[strings.TrimRight(name, "-+")] = i
+	}
+	out := make([]string, 0, len(items))
+	for i, it := range items {
+		name, _, _ := strings.Cut(strings.TrimLeft(strings.TrimSpace(it), "-"), "=")
+		name = strings.TrimRight(name, "-+")
+		if _, kind := profile.ComponentArgKind(comp, name, minor); kind == profile.ArgLast && last[name] != i {
+			continue
+		}
+		out = append(out, it)
+	}
+	return out
+}
+
 // argUse is an item of a component's *-arg key as it reaches the merge.
 type argUse struct {
 	a     *Assignment

@@ -83,3 +83,31 @@ func TestComponentArgOverridden(t *testing.T) {
 			product: "rke2", want: map[string]diag.Severity{code: diag.Warning}},
 	})
 }
+
+// TestEffectiveItems: the checks that read a component flag's value read what the
+// component keeps: the last occurrence of a single-value flag (audit-policy-file), every
+// occurrence of a list (enable-admission-plugins), and before v1.24 only the last of each.
+func TestEffectiveItems(t *testing.T) {
+	const c = "/etc/rancher/k3s/config.yaml"
+	const bad = "/var/lib/rancher/k3s/server/audit-old.yaml"
+	const good = "/var/lib/rancher/k3s/server/audit.yaml"
+	policy := func(v string) string {
+		return "apiVersion: audit.k8s.io/" + v + "\nkind: Policy\nrules:\n- level: Metadata\n"
+	}
+	files := func(first, second string) map[string]string {
+		return map[string]string{c: "kube-apiserver-arg:\n  - audit-policy-file=" + first + "\n  - audit-policy-file=" + second + "\n",
+			bad: policy("v1beta1"), good: policy("v1")}
+	}
+	runIssue29(t, []issue29Case{
+		{name: "audit-bad-then-good", reason: "audit-policy-file is single-value: the later good file is the one kube-apiserver reads",
+			files: files(bad, good), command: "server", version: "v1.24.0+k3s1", want: map[string]diag.Severity{"apiserver-file-version": ""}},
+		{name: "audit-good-then-bad", reason: "the later bad file is read: refused",
+			files: files(good, bad), command: "server", version: "v1.24.0+k3s1", want: map[string]diag.Severity{"apiserver-file-version": diag.Error}},
+		{name: "gates-collapsed", reason: "before v1.24 only the last feature-gates item reaches the kubelet: an earlier gate v1.23 does not know (InPlacePodVerticalScaling came with v1.27) is never parsed",
+			files: map[string]string{c: "kubelet-arg:\n  - feature-gates=InPlacePodVerticalScaling=true\n  - feature-gates=GracefulNodeShutdown=true\n"}, command: "server", version: "v1.23.9+k3s1",
+			want: map[string]diag.Severity{"feature-gate-refused": ""}},
+		{name: "gates-merged", reason: "from v1.24 both items reach the kubelet and merge: v1.24 does not know InPlacePodVerticalScaling either, and refuses it",
+			files: map[string]string{c: "kubelet-arg:\n  - feature-gates=InPlacePodVerticalScaling=true\n  - feature-gates=GracefulNodeShutdown=true\n"}, command: "server", version: "v1.24.0+k3s1",
+			want: map[string]diag.Severity{"feature-gate-refused": diag.Error}},
+	})
+}
