@@ -25,6 +25,8 @@ type Def struct {
 	// Raw is the text as written (the INI word, the YAML scalar), when it is a scalar.
 	Raw string
 	Pos diag.Position
+	// SecretCopy: see [Entry].
+	SecretCopy bool
 }
 
 // Group is an inventory group.

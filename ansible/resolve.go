@@ -45,7 +45,10 @@ type Assignment struct {
 	// Scope is the group, host or role the assignment is attached to.
 	Scope string
 	Raw   string
-	rank  int
+	// SecretCopy: the value copies a secret by YAML alias ([Entry]); output hides it as a
+	// secret's, whatever it spells.
+	SecretCopy bool
+	rank       int
 }
 
 // Var is one variable with its value in force and every assignment in precedence order
@@ -549,7 +552,7 @@ func (c *Context) Var(name string) *Var {
 			if v == nil {
 				v = &Var{Name: name}
 			}
-			v.History = append(v.History, &Assignment{Assignment: provenance.Assignment[any]{Source: provenance.Source{Kind: l.kind, Pos: d.Pos}, Value: d.Value}, Level: l.level, Scope: l.scope, Raw: d.Raw, rank: rank})
+			v.History = append(v.History, &Assignment{Assignment: provenance.Assignment[any]{Source: provenance.Source{Kind: l.kind, Pos: d.Pos}, Value: d.Value}, Level: l.level, Scope: l.scope, Raw: d.Raw, SecretCopy: d.SecretCopy, rank: rank})
 		}
 	}
 	if v != nil {
@@ -574,7 +577,7 @@ func (c *Context) Result() *Result {
 				v = &Var{Name: d.Name}
 				res.Vars[d.Name] = v
 			}
-			v.History = append(v.History, &Assignment{Assignment: provenance.Assignment[any]{Source: provenance.Source{Kind: l.kind, Pos: d.Pos}, Value: d.Value}, Level: l.level, Scope: l.scope, Raw: d.Raw, rank: rank})
+			v.History = append(v.History, &Assignment{Assignment: provenance.Assignment[any]{Source: provenance.Source{Kind: l.kind, Pos: d.Pos}, Value: d.Value}, Level: l.level, Scope: l.scope, Raw: d.Raw, SecretCopy: d.SecretCopy, rank: rank})
 		}
 	}
 	for _, v := range res.Vars {

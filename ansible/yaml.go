@@ -14,6 +14,7 @@ import (
 
 	"github.com/k3sconf/k3sconf/diag"
 	"github.com/k3sconf/k3sconf/internal/yamlalias"
+	"github.com/k3sconf/k3sconf/output"
 )
 
 // PyYAML's implicit resolvers for YAML 1.1 (yaml/resolver.py, PyYAML 6.0 as Debian 12
@@ -167,6 +168,9 @@ type Entry struct {
 	// Raw is the scalar as written, for scalars.
 	Raw string
 	Pos diag.Position
+	// SecretCopy: the value is (or holds) a YAML alias of an anchor under a secret key of
+	// the same mapping or below it (internal/yamlalias), a secret whatever it spells.
+	SecretCopy bool
 }
 
 // LoadVarsYAML reads a vars file (YAML or JSON) as Ansible's DataLoader.load_from_file
@@ -222,6 +226,7 @@ func (e *LimitError) message() string {
 // first, with a count of the rest), the others are read.
 func mappingEntries(file string, n *yaml.Node) ([]Entry, error) {
 	var out []Entry
+	anchors := yamlalias.SecretAnchors(n, output.SecretName)
 	var limit *LimitError
 	// skip records a variable left out: the finding is at its key, naming it.
 	skip := func(err error, k *yaml.Node) bool {
@@ -259,7 +264,8 @@ func mappingEntries(file string, n *yaml.Node) ([]Entry, error) {
 		if err == nil {
 			var val any
 			if val, err = l.value(v, 0); err == nil {
-				e := Entry{Name: pyStr(kv), Value: val, Pos: diag.Position{File: file, Line: k.Line, Column: k.Column}}
+				e := Entry{Name: pyStr(kv), Value: val, Pos: diag.Position{File: file, Line: k.Line, Column: k.Column},
+					SecretCopy: yamlalias.CopiesSecret(v, anchors)}
 				if r := resolveAlias(v); r.Kind == yaml.ScalarNode {
 					e.Raw = r.Value
 				}

@@ -242,7 +242,7 @@ func Explain(o Options) (*Report, error) {
 		if p, ok := unread[name]; ok {
 			ex.Unread = &p
 		}
-		uses, _ := c.Where(tt, name)
+		uses, _ := c.uses(nil, name, hr.mayUse)
 		ex.Sites = hr.Sites(uses, name)
 		if o.Play != "" {
 			var sel []Site

@@ -88,6 +88,8 @@ type FileRun struct {
 	Epoch  int
 	Skip   string
 	Unsure []string
+	// clean are File and the role's path, cleaned (cleanFile, cleanRole).
+	clean [2]string
 }
 
 // PlayRun is one play of cluster.yml on the host.
@@ -138,6 +140,9 @@ type HostRun struct {
 	errs    []error
 	variant map[string]*ansible.Role
 	files   ansible.FileCache
+	// runFiles and runRoles are the files and role folders of the plays' file runs
+	// (cleaned; built by mayUse).
+	runFiles, runRoles map[string]bool
 	// facts are the host's setup facts, when given (runtime.go).
 	facts *ansible.Facts
 }

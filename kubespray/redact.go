@@ -67,8 +67,18 @@ func learnVar(red *output.Redactor, v *ansible.Var) {
 		return
 	}
 	for _, a := range v.History {
-		walkSecrets(v.Name, a.Value, func(name, s string) { red.AddSecret(name, s) })
+		walkSecrets(nameFor(v.Name, a), a.Value, func(name, s string) { red.AddSecret(name, s) })
 	}
+}
+
+// nameFor is the name an assignment's value is judged under: the variable's, or a secret
+// name for a copy of a secret by YAML alias (ansible.Assignment.SecretCopy: mirror_login: *rp
+// of registry_password: &rp x), so the copy is hidden whatever it spells.
+func nameFor(name string, a *ansible.Assignment) string {
+	if a.SecretCopy {
+		return "secret"
+	}
+	return name
 }
 
 // walkSecrets calls f for every string of v that redactNamed hides.
@@ -111,7 +121,7 @@ func (r *Report) redactVar(red *output.Redactor, v *ansible.Var) {
 	if v == nil {
 		return
 	}
-	if v.Value != nil && IsSecretName(v.Name) {
+	if v.Value != nil && (IsSecretName(v.Name) || v.Source != nil && v.Source.SecretCopy) {
 		switch v.Value.(type) {
 		case int64, *big.Int, float64:
 			// A number under a secret name (registry_password: 123456) is hidden, but
@@ -124,7 +134,7 @@ func (r *Report) redactVar(red *output.Redactor, v *ansible.Var) {
 	}
 	for _, a := range v.History {
 		before := ansible.Repr(a.Value)
-		a.Value = redactNamed(red, v.Name, a.Value)
+		a.Value = redactNamed(red, nameFor(v.Name, a), a.Value)
 		if a.Raw != "" && ansible.Repr(a.Value) != before {
 			a.Raw = ""
 		}

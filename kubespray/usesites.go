@@ -62,11 +62,11 @@ func (hr *HostRun) Sites(uses []Use, name string) []Site {
 		match := func(f *FileRun, strict bool) bool {
 			switch u.Kind {
 			case "task":
-				return !f.Handlers && filepath.Clean(f.File) == uf
+				return !f.Handlers && f.cleanFile() == uf
 			case "handler":
-				return f.Handlers && filepath.Clean(f.File) == uf
+				return f.Handlers && f.cleanFile() == uf
 			}
-			if f.Role == nil || f.Handlers || filepath.Clean(f.Role.Role.Path) != roleDir {
+			if f.Role == nil || f.Handlers || f.cleanRole() != roleDir {
 				return false
 			}
 			return !strict || mentions(f.File, tmpl)
@@ -179,4 +179,47 @@ func GroupSites(sites []Site) []ValueGroup {
 		}
 	}
 	return out
+}
+
+// mayUse says whether a use in the file at path (of the kind where gives it: "task",
+// "handler", "template", "default", "var") can be one of the host's sites: a tasks or
+// handlers file some play's walk reaches, or a template of a role some play runs — the
+// uses Sites keeps. explain searches only those files.
+func (hr *HostRun) mayUse(path, kind string) bool {
+	if hr.runFiles == nil {
+		hr.runFiles, hr.runRoles = map[string]bool{}, map[string]bool{}
+		for _, pr := range hr.Plays {
+			for _, f := range pr.Files {
+				hr.runFiles[f.cleanFile()] = true
+				if f.Role != nil {
+					hr.runRoles[f.cleanRole()] = true
+				}
+			}
+		}
+	}
+	p := filepath.Clean(path)
+	switch kind {
+	case "task", "handler":
+		return hr.runFiles[p]
+	case "template":
+		i := strings.LastIndex(p, string(filepath.Separator)+"templates"+string(filepath.Separator))
+		return i >= 0 && hr.runRoles[p[:i]]
+	}
+	return false
+}
+
+// cleanFile is the file run's path, cleaned once (Sites compares it with every use line).
+func (f *FileRun) cleanFile() string {
+	if f.clean[0] == "" {
+		f.clean[0] = filepath.Clean(f.File)
+	}
+	return f.clean[0]
+}
+
+// cleanRole is the path of the file run's role, cleaned once.
+func (f *FileRun) cleanRole() string {
+	if f.clean[1] == "" {
+		f.clean[1] = filepath.Clean(f.Role.Role.Path)
+	}
+	return f.clean[1]
 }

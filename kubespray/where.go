@@ -74,6 +74,13 @@ func Where(dir, name string) ([]Use, error) {
 // Where is [Where] on a loaded checkout and its compiled tree (compile once for several
 // variables).
 func (c *Checkout) Where(tt *TaskTree, name string) ([]Use, error) {
+	return c.uses(tt, name, nil)
+}
+
+// uses is Where with two economies for explain, which reads only a use's position, kind
+// and task ([HostRun.Sites]): with keep, only the files keep accepts (by path and kind)
+// are searched; with tt nil, the tasks, tags and handlers of each use are not filled.
+func (c *Checkout) uses(tt *TaskTree, name string, keep func(path, kind string) bool) ([]Use, error) {
 	dir := c.Dir
 	var uses []Use
 	rolesDir := filepath.Join(dir, "roles")
@@ -94,6 +101,9 @@ func (c *Checkout) Where(tt *TaskTree, name string) ([]Use, error) {
 		}
 		role := strings.Join(parts[:kindAt], "/")
 		kind := strings.TrimSuffix(parts[kindAt], "s")
+		if keep != nil && !keep(p, kind) {
+			continue
+		}
 		data, rerr := c.read(p)
 		if rerr != nil || !bytes.Contains(data, []byte(name)) {
 			continue
@@ -117,7 +127,7 @@ func (c *Checkout) Where(tt *TaskTree, name string) ([]Use, error) {
 					u.Task = t.name
 				}
 			}
-			if kind == "task" || kind == "template" || kind == "handler" {
+			if tt != nil && (kind == "task" || kind == "template" || kind == "handler") {
 				tt.sites(&u)
 			}
 			uses = append(uses, u)

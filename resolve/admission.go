@@ -34,7 +34,7 @@ func (r *resolver) checkAdmissionPlugins() {
 		return
 	}
 	items, _ := k.Value.([]string)
-	for _, it := range items {
+	for _, it := range r.effectiveItems("kube-apiserver", items) {
 		flag, val, ok := strings.Cut(strings.TrimLeft(strings.TrimSpace(it), "-"), "=")
 		if !ok || (flag != "enable-admission-plugins" && flag != "disable-admission-plugins" && flag != "admission-control") {
 			continue

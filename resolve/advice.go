@@ -72,7 +72,7 @@ func (r *resolver) addAdvice() {
 			}
 		}
 		for _, d := range r.res.Diagnostics {
-			if d.Key == k.Name() && d.Hint != "" && (d.Severity == "error" || d.Code == "yaml-octal-mode" || d.Code == "config-list-replaced") {
+			if d.Key == k.Name() && d.Hint != "" && (d.Severity == "error" || d.Code == "yaml-octal-mode" || d.Code == "config-list-replaced" || d.Code == "component-arg-overridden" && d.Severity == "warning") {
 				if strings.Contains(d.Hint, "systemctl ") {
 					// The fix names its own restart (a unit edit needs daemon-reload too).
 					adv = append(adv, fmt.Sprintf("%s (%s at %s).", capitalize(d.Hint), d.Code, d.Pos))

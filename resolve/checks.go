@@ -45,6 +45,7 @@ func (r *resolver) checks() {
 	r.checkRuntimeConfig()
 	r.checkAPIServerFiles()
 	r.checkOverridden()
+	r.checkComponentArgOverridden()
 }
 
 // kubeletLabels and kubeletLabelNamespaces are what the kubelet lets a node set on itself in

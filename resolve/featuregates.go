@@ -32,7 +32,7 @@ func (r *resolver) checkFeatureGates() {
 			continue // a component k3s does not run never parses its feature gates
 		}
 		items, _ := k.Value.([]string)
-		for _, it := range items {
+		for _, it := range r.effectiveItems(componentArgKeys[key], items) {
 			name, val, ok := strings.Cut(strings.TrimLeft(it, "-"), "=")
 			if !ok || name != "feature-gates" {
 				continue

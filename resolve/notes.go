@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/k3sconf/k3sconf/profile"
 )
 
 // addNotes says what k3s does with a value after the CLI layer hands it over, for the keys
@@ -46,7 +48,7 @@ func (r *resolver) addNotes() {
 		default:
 			if strings.HasSuffix(k.Flag.Name, "-arg") {
 				if items, ok := k.Value.([]string); ok {
-					k.Note = componentArgsNote(items, r.beh.CollapsedComponentArgs)
+					k.Note = componentArgsNote(componentArgKeys[k.Flag.Name], profile.KubernetesMinor(r.res.Version), items, r.beh.CollapsedComponentArgs)
 				}
 			}
 		}
@@ -103,17 +105,19 @@ func splitNote(items []string, trim bool, prefix string) string {
 // componentArgsNote says how k3s hands *-arg items to the component (pkg/util/args.go
 // GetArgs, repeated arguments kept since k3s-io/k3s b6e71ef99): a plain "flag=value"
 // replaces k3s's own default for that flag, "flag+=value" appends to it and "flag-=value"
-// prepends; several items for one flag are all passed, in order — a single-value flag of the
-// component then keeps the last.
-func componentArgsNote(items []string, collapsed bool) string {
+// prepends; several items for one flag are all passed, in order, and what the component
+// does with them depends on the flag's kind (repeatNote: a single-value flag keeps the last,
+// a map flag merges key by key, a list flag appends). comp is "" for a key that reaches no
+// Kubernetes component (etcd-arg and the like): its repeats are said as single-value flags.
+func componentArgsNote(comp string, minor int, items []string, collapsed bool) string {
 	if !componentArgsNeedNote(items) {
 		return ""
 	}
-	return componentArgsTable(items, collapsed)
+	return componentArgsTable(comp, minor, items, collapsed)
 }
 
 // componentArgsTable builds componentArgsNote's text from a table of every flag's values.
-func componentArgsTable(items []string, collapsed bool) string {
+func componentArgsTable(comp string, minor int, items []string, collapsed bool) string {
 	type use struct {
 		values []string
 		mode   string
@@ -147,6 +151,8 @@ func componentArgsTable(items []string, collapsed bool) string {
 		case len(u.values) > 1 && collapsed:
 			notes = append(notes, fmt.Sprintf("--%s is given %d times (%s); k3s before v1.24 passes it once, with the last value (%s)",
 				name, len(u.values), strings.Join(u.values, ", "), u.values[len(u.values)-1]))
+		case len(u.values) > 1 && comp != "" && u.mode == "":
+			notes = append(notes, repeatNote(comp, name, minor, u.values))
 		case len(u.values) > 1:
 			notes = append(notes, fmt.Sprintf("--%s is passed %d times (%s), in this order; a single-value flag of the component keeps the last (%s)",
 				name, len(u.values), strings.Join(u.values, ", "), u.values[len(u.values)-1]))

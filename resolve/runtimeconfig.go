@@ -40,7 +40,7 @@ func (r *resolver) checkRuntimeConfig() {
 		return
 	}
 	items, _ := k.Value.([]string)
-	for _, it := range items {
+	for _, it := range r.effectiveItems("kube-apiserver", items) {
 		flag, val, ok := strings.Cut(strings.TrimLeft(strings.TrimSpace(it), "-"), "=")
 		flag = strings.TrimRight(flag, "+-") // k3s pkg/util/args.go GetArgs: name+= appends, name-= prepends
 		if !ok || flag != "runtime-config" {

@@ -172,12 +172,14 @@ func contentMatrixCases() []matrixCase {
 				"inv/group_vars/all.yml": "app_env:\n  - name: DB_PASSWORD\n    value: " + yq(w("group_vars env list {name: DB_PASSWORD, value} (word)")) + "\n" +
 					"registry_password: &rp " + s("group_vars alias anchor registry_password: &rp v", "") + "\n" +
 					"mirror_login: *rp\n" +
+					"vault_registry_token: &vt " + w("group_vars alias of a secret anchor (word): vault_registry_token: &vt v, mirror_user: *vt") + "\n" +
+					"mirror_user: *vt\n" +
 					"app_dsn: postgres://app:" + w("group_vars DSN password (word)") + "@db/app\n" +
 					"app_ini: \"[db]\\nadmin_password = " + w("group_vars ini text admin_password = v (word)") + "\\n\"\n" +
 					"app_tls_key: |\n" + indent(pemKey("", s("group_vars PEM key", "")), 2),
 			})
 			inv := filepath.Join(dir, "inv", "hosts.yml")
-			vars := []string{"app_env", "registry_password", "mirror_login", "app_dsn", "app_ini", "app_tls_key"}
+			vars := []string{"app_env", "registry_password", "mirror_login", "mirror_user", "app_dsn", "app_ini", "app_tls_key"}
 			e := `{"registry_password": "` + w("-e malformed JSON (word)") + `", "x": [`
 			var runs [][]string
 			for _, js := range []bool{false, true} {
