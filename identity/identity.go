@@ -366,9 +366,16 @@ func (id *Identity) Redact(red *output.Redactor) *Identity {
 	if id.BaseFrom == FromNodeName && id.NameSource != nil && id.NameSource.Secret() && id.Base != "" {
 		// node-name copies a secret (a YAML alias of a secret anchor): the name is the
 		// secret, whatever it spells, in every field that is the name.
+		// The name starts with it ("<name>" or "<name>-<node id>"), and so does the
+		// node-password Secret ("<name>.node-password.k3s"): only that prefix is the
+		// secret (a word such as "password" also occurs in the rest).
 		hide := func(s string) string {
-			s = strings.ReplaceAll(s, id.Base, output.Redacted)
-			return strings.ReplaceAll(s, strings.ToLower(id.Base), output.Redacted)
+			for _, b := range []string{id.Base, strings.ToLower(id.Base)} {
+				if strings.HasPrefix(s, b) {
+					return output.Redacted + s[len(b):]
+				}
+			}
+			return s
 		}
 		c.Name, c.Base, c.Secret = hide(c.Name), output.Redacted, hide(c.Secret)
 	}
