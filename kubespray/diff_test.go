@@ -21,13 +21,13 @@ import (
 // playbooks/ and beside cluster.yml, roles found through meta dependencies relative to
 // their parent) and compares every variable of every play on every host with
 // ResolvePlays: which plays run on the host, and each value and its type. A tree's
-// ansible-playbook run costs about 6 s of CPU: go test runs 2 trees by default (the time
+// ansible-playbook run costs about 6 s of CPU: go test runs 1 tree by default (the time
 // budget of docs/testing.md), CI 8; K3SCONF_KUBESPRAY_DIFF_N sets the number.
 func TestDifferentialKubesprayPlays(t *testing.T) {
 	if _, err := exec.LookPath("ansible-playbook"); err != nil {
 		t.Skip("ansible-playbook not installed (apt-get install ansible-core); the kubespray differential test is skipped")
 	}
-	n := 2
+	n := 1
 	if s := os.Getenv("K3SCONF_KUBESPRAY_DIFF_N"); s != "" {
 		fmt.Sscan(s, &n)
 	}
