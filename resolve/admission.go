@@ -25,16 +25,11 @@ var admissionFixes = map[string]string{
 // (pkg/executor/embed: "apiserver exited: …"). Names are compared as written but trimmed;
 // empty names (a trailing comma) are not judged.
 func (r *resolver) checkAdmissionPlugins() {
-	minor := profile.KubernetesMinor(r.res.Version)
-	if minor == 0 || !r.componentRuns("kube-apiserver") {
+	minor, items := r.apiserverArgItems()
+	if minor == 0 {
 		return
 	}
-	k := r.res.Key("kube-apiserver-arg")
-	if k == nil {
-		return
-	}
-	items, _ := k.Value.([]string)
-	for _, it := range r.effectiveItems("kube-apiserver", items) {
+	for _, it := range items {
 		flag, val, ok := strings.Cut(strings.TrimLeft(strings.TrimSpace(it), "-"), "=")
 		if !ok || (flag != "enable-admission-plugins" && flag != "disable-admission-plugins" && flag != "admission-control") {
 			continue
@@ -86,4 +81,20 @@ func admissionSuggestion(name string) string {
 		}
 	}
 	return ""
+}
+
+// apiserverArgItems is what the checks of kube-apiserver's own arguments read: the
+// Kubernetes minor of the modelled release and the kube-apiserver-arg items kube-apiserver
+// really gets (effectiveItems). minor is 0, and the checks stay quiet, when the release has
+// no known minor or k3s does not run kube-apiserver; items is nil when no item is set.
+func (r *resolver) apiserverArgItems() (minor int, items []string) {
+	minor = profile.KubernetesMinor(r.res.Version)
+	if minor == 0 || !r.componentRuns("kube-apiserver") {
+		return 0, nil
+	}
+	if k := r.res.Key("kube-apiserver-arg"); k != nil {
+		all, _ := k.Value.([]string)
+		items = r.effectiveItems("kube-apiserver", all)
+	}
+	return minor, items
 }

@@ -39,24 +39,21 @@ type apiserverFile struct {
 // admission plugin "PodSecurity": …"). The PodSecurity configuration is judged from v1.23,
 // where the plugin is on by default. A file the node's inputs lack is not judged.
 func (r *resolver) checkAPIServerFiles() {
-	minor := profile.KubernetesMinor(r.res.Version)
-	if minor == 0 || !r.componentRuns("kube-apiserver") || r.res.Command != "server" {
+	minor, items := r.apiserverArgItems()
+	if minor == 0 || r.res.Command != "server" {
 		return
 	}
-	if k := r.res.Key("kube-apiserver-arg"); k != nil {
-		items, _ := k.Value.([]string)
-		for _, it := range r.effectiveItems("kube-apiserver", items) {
-			flag, val, ok := strings.Cut(strings.TrimLeft(strings.TrimSpace(it), "-"), "=")
-			flag = strings.TrimRight(flag, "+-") // k3s pkg/util/args.go GetArgs: name+= appends, name-= prepends
-			if !ok || val == "" {
-				continue
-			}
-			switch flag {
-			case "audit-policy-file":
-				r.checkAuditPolicy(val, minor, r.itemPos("kube-apiserver-arg", it), "kube-apiserver-arg")
-			case "admission-control-config-file":
-				r.checkAdmissionConfig(val, minor, r.itemPos("kube-apiserver-arg", it), "kube-apiserver-arg")
-			}
+	for _, it := range items {
+		flag, val, ok := strings.Cut(strings.TrimLeft(strings.TrimSpace(it), "-"), "=")
+		flag = strings.TrimRight(flag, "+-") // k3s pkg/util/args.go GetArgs: name+= appends, name-= prepends
+		if !ok || val == "" {
+			continue
+		}
+		switch flag {
+		case "audit-policy-file":
+			r.checkAuditPolicy(val, minor, r.itemPos("kube-apiserver-arg", it), "kube-apiserver-arg")
+		case "admission-control-config-file":
+			r.checkAdmissionConfig(val, minor, r.itemPos("kube-apiserver-arg", it), "kube-apiserver-arg")
 		}
 	}
 	if r.p.Name == "rke2" {

@@ -31,16 +31,11 @@ const runtimeConfigSource = "k8s.io/apiserver pkg/server/options/api_enablement.
 // (apiextensions.k8s.io, apiregistration.k8s.io) is known; its versions are not judged, nor
 // are group/version/resource keys beyond their group (v1.22 ignored them with a warning).
 func (r *resolver) checkRuntimeConfig() {
-	minor := profile.KubernetesMinor(r.res.Version)
-	if minor == 0 || !r.componentRuns("kube-apiserver") {
+	minor, items := r.apiserverArgItems()
+	if minor == 0 {
 		return
 	}
-	k := r.res.Key("kube-apiserver-arg")
-	if k == nil {
-		return
-	}
-	items, _ := k.Value.([]string)
-	for _, it := range r.effectiveItems("kube-apiserver", items) {
+	for _, it := range items {
 		flag, val, ok := strings.Cut(strings.TrimLeft(strings.TrimSpace(it), "-"), "=")
 		flag = strings.TrimRight(flag, "+-") // k3s pkg/util/args.go GetArgs: name+= appends, name-= prepends
 		if !ok || flag != "runtime-config" {
