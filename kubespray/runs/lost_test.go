@@ -37,16 +37,7 @@ func TestLostHandlerRealRuns(t *testing.T) {
 		code     int
 	}
 	run := func(t *testing.T, steps []step) (text, jsonl []Log, dir string) {
-		dir = t.TempDir()
-		for name, body := range tree {
-			p := filepath.Join(dir, filepath.FromSlash(name))
-			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
+		dir = writeTree(t, tree)
 		state := filepath.Join(dir, "state")
 		if err := os.MkdirAll(state, 0o755); err != nil {
 			t.Fatal(err)

@@ -69,16 +69,7 @@ var seedTree = map[string]string{
 func TestSeedRealRuns(t *testing.T) {
 	ansibletest.Require(t)
 	t.Parallel()
-	dir := t.TempDir()
-	for name, body := range seedTree {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir := writeTree(t, seedTree)
 	state := filepath.Join(dir, "state")
 	if err := os.MkdirAll(state, 0o755); err != nil {
 		t.Fatal(err)
