@@ -639,6 +639,7 @@ func (r *resolver) loadConfig() []*sources.ConfigFile {
 			Why: why + "; missing, which is fine because drop-ins exist"})
 	}
 	var out []*sources.ConfigFile
+	r.prefetchConfigs(files)
 	for i, f := range files {
 		role := "config-dropin"
 		w := "drop-in, read after the main file in byte-wise name order"
