@@ -42,8 +42,17 @@ func contentMatrixCases() []matrixCase {
 			s := func(id, seps string) string { return g.secret(id, seps, false) }
 			w := func(id string) string { return g.secret(id, "", true) }
 			defaults := "replicas: 1\nenv:\n  - name: ADMIN_PASSWORD\n    value: " + yq(s("chart values.yaml env list value", " :@")) + "\n" +
-				"tls:\n  key: |\n" + indent(pemKey("EC ", s("chart values.yaml PEM under tls.key", "")), 4)
-			repoDefaults := "database:\n  url: postgres://app:" + s("--chart .tgz values.yaml DSN password", "") + "@db/app\n"
+				"tls:\n  key: |\n" + indent(pemKey("EC ", s("chart values.yaml PEM under tls.key", "")), 4) +
+				// A copy of a secret by YAML alias in the chart's own defaults (a common word:
+				// no content rule knows it), one a spec.set overrides with "true"
+				// (values-set-type quotes the default), and a secret-named word default the
+				// same way.
+				"smtp:\n  password: &dp " + w("chart values.yaml alias of a secret anchor (word): smtp.password: &dp v, mail.login: *dp") + "\n" +
+				"mail:\n  login: *dp\n  from: noreply\nnotify:\n  user: *dp\n" +
+				"ldap:\n  password: " + w("chart values.yaml secret-named word default values-set-type would quote: ldap.password: v") + "\n"
+			repoDefaults := "database:\n  url: postgres://app:" + s("--chart .tgz values.yaml DSN password", "") + "@db/app\n" +
+				"api:\n  token: &t " + s("--chart .tgz values.yaml alias anchor under api.token", "") + "\nclient:\n  id: *t\n" +
+				"hook:\n  secret: &hs " + w("--chart .tgz values.yaml alias of a secret anchor (word): hook.secret: &hs v, hook.name: *hs") + "\n  name: *hs\n"
 			sa := `{"type": "service_account", "project_id": "p", "private_key_id": "0123abcd", "private_key": "-----BEGIN PRIVATE KEY-----\n` +
 				s("valuesContent service-account JSON private_key", "") + `\n-----END PRIVATE KEY-----\n", "client_email": "a@p.iam.gserviceaccount.com"}`
 			content := "env:\n  - name: DB_PASSWORD\n    value: " + yq(w("valuesContent env list {name: DB_PASSWORD, value} (word)")) + "\n" +
@@ -66,7 +75,7 @@ func contentMatrixCases() []matrixCase {
 				"  copy: *pw\n" +
 				"smtp:\n  password: &sp " + w("valuesContent alias of a secret anchor (word): smtp.password: &sp v, mail.login: *sp") + "\n" +
 				"mail:\n  login: *sp\n"
-			app := helmChart("app", "  valuesContent: |-\n"+indent(content, 4))
+			app := helmChart("app", "  valuesContent: |-\n"+indent(content, 4)+"  set:\n    notify.user: \"true\"\n    ldap.password: \"true\"\n")
 			config := "apiVersion: helm.cattle.io/v1\nkind: HelmChartConfig\nmetadata:\n  name: app\n  namespace: kube-system\nspec:\n" +
 				"  valuesContent: |-\n    extraEnv:\n      - name: SMTP_PASSWORD\n        value: " + yq(s("HelmChartConfig env list value", " :@")) + "\n" +
 				"    sentry: https://k:" + s("HelmChartConfig URL userinfo", "") + "@sentry.example/1\n"
