@@ -122,13 +122,13 @@ func isK3sImage(img string) bool {
 // argv works out what k3s gets: the image's entrypoint is /bin/k3s and its command agent;
 // `command:` replaces the command, and `entrypoint:` replaces both.
 func argv(s *Service) ([]string, bool) {
-	if s.HasEntrypoint {
+	if s.hasEntrypoint {
 		if len(s.Entrypoint) > 0 && path.Base(s.Entrypoint[0]) == "k3s" {
 			return append(append([]string{}, s.Entrypoint[1:]...), s.Command...), true
 		}
 		return nil, false
 	}
-	if s.HasCommand {
+	if s.hasCommand {
 		return append([]string{}, s.Command...), true
 	}
 	if isK3sImage(s.Image) {

@@ -114,8 +114,8 @@ var releaseFacts = []ReleaseFact{
 		Tags:   "rancher/rke2 v1.28.1+rke2r1, the first 1.28 tag, names k3s 0d23cfe038ef, which has ced330c66"},
 }
 
-// ReleaseFacts returns the table's rows for the product, for documentation and tests.
-func (p *Profile) ReleaseFacts() []ReleaseFact {
+// productFacts returns the table's rows for the product, for documentation and tests.
+func (p *Profile) productFacts() []ReleaseFact {
 	var out []ReleaseFact
 	for _, f := range releaseFacts {
 		if f.Product == p.Name || (p.Name == "rke2" && f.Product == "k3s") {
