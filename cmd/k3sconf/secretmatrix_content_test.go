@@ -177,6 +177,12 @@ func contentMatrixCases() []matrixCase {
 			writeFiles(t, dir, map[string]string{
 				"cluster.yml": "- name: Install\n  hosts: k8s_cluster\n  roles:\n    - kubespray_defaults\n",
 				"roles/kubespray_defaults/defaults/main.yml": "app_log_level: info\n",
+				// Values the playbook computes from a secret (set_fact templating it, an
+				// include_vars alias copy) are the secret (issue 25).
+				"roles/kubespray_defaults/tasks/main.yml": "- name: Copy\n  set_fact:\n    login_copy: \"{{ registry_token }}\"\n    app_conn: \"conn-{{ app_src_password }}-x\"\n" +
+					"    chained: \"{{ mirror_ref }}\"\n- name: Load\n  include_vars: creds.yml\n" +
+					"- name: Use\n  command: echo {{ login_copy }} {{ app_conn }} {{ api_login }} {{ chained }}\n",
+				"roles/kubespray_defaults/vars/creds.yml": "vault_api_token: &vt " + w("include_vars file alias of a secret anchor (word): vault_api_token: &vt v, api_login: *vt") + "\napi_login: *vt\n",
 				"inv/hosts.yml": "all:\n  hosts:\n    n1:\n  children:\n    k8s_cluster:\n      hosts:\n        n1:\n",
 				"inv/group_vars/all.yml": "app_env:\n  - name: DB_PASSWORD\n    value: " + yq(w("group_vars env list {name: DB_PASSWORD, value} (word)")) + "\n" +
 					"registry_password: &rp " + s("group_vars alias anchor registry_password: &rp v", "") + "\n" +
@@ -185,10 +191,13 @@ func contentMatrixCases() []matrixCase {
 					"mirror_user: *vt\n" +
 					"app_dsn: postgres://app:" + w("group_vars DSN password (word)") + "@db/app\n" +
 					"app_ini: \"[db]\\nadmin_password = " + w("group_vars ini text admin_password = v (word)") + "\\n\"\n" +
-					"app_tls_key: |\n" + indent(pemKey("", s("group_vars PEM key", "")), 2),
+					"app_tls_key: |\n" + indent(pemKey("", s("group_vars PEM key", "")), 2) +
+					"registry_token: " + w("group_vars secret a set_fact copies (word): login_copy: \"{{ registry_token }}\"") + "\n" +
+					"app_src_password: " + s("group_vars secret a set_fact templates into text: app_conn: \"conn-{{ app_src_password }}-x\"", "") + "\n" +
+					"mirror_ref: \"{{ mirror_login }}\"\n",
 			})
 			inv := filepath.Join(dir, "inv", "hosts.yml")
-			vars := []string{"app_env", "registry_password", "mirror_login", "mirror_user", "app_dsn", "app_ini", "app_tls_key"}
+			vars := []string{"app_env", "registry_password", "mirror_login", "mirror_user", "app_dsn", "app_ini", "app_tls_key", "login_copy", "app_conn", "api_login", "chained"}
 			e := `{"registry_password": "` + w("-e malformed JSON (word)") + `", "x": [`
 			var runs [][]string
 			for _, js := range []bool{false, true} {
