@@ -441,3 +441,30 @@ func copyTree(host, mem afero.Fs, src, dst string, depth int, budget *int) {
 	_ = mem.MkdirAll(path.Dir(dst), 0o755)
 	_ = afero.WriteFile(mem, dst, data, 0o644)
 }
+
+// FixYAML is the compose fragment that makes every node's identity survive, "" when nothing
+// needs fixing. Compose merges it into the file: hostname and command replace, volumes add.
+func FixYAML(rep *Report) string {
+	var b strings.Builder
+	var vols []string
+	for _, n := range rep.Nodes {
+		if len(n.Fix) == 0 {
+			continue
+		}
+		if b.Len() == 0 {
+			b.WriteString("services:\n")
+		}
+		fmt.Fprintf(&b, "  %s:\n", n.Service.Name)
+		for _, l := range n.Fix {
+			fmt.Fprintf(&b, "    %s\n", l)
+		}
+		vols = append(vols, n.FixVolumes...)
+	}
+	if len(vols) > 0 {
+		b.WriteString("volumes:\n")
+		for _, v := range vols {
+			fmt.Fprintf(&b, "  %s\n", v)
+		}
+	}
+	return b.String()
+}
