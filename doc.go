@@ -56,7 +56,8 @@
 //	Helm (helm/)
 //	  helm/values/      Helm's merge of chart defaults, values files and --set, per leaf
 //	  helm/charts/      a HelmChart and its HelmChartConfig as helm-controller runs them
-//	  helm/release/     what the cluster's release has (release Secrets, Jobs)
+//	  helm/internal/    release: what the cluster's release has (release Secrets, Jobs);
+//	                    render: helm template with a helm binary the user names
 //
 //	Ansible (ansible/, kubespray/)
 //	  ansible/          inventory, variable precedence, Jinja, playbooks as ansible-core

@@ -253,8 +253,10 @@ func mappingEntries(file string, n *yaml.Node) ([]Entry, error) {
 				return nil, err
 			}
 			if m, ok := mv.(*Map); ok {
+				// Keys merged from an anchor under a secret key copy the secret.
+				copied := yamlalias.CopiesSecret(v, anchors)
 				for _, it := range m.Items {
-					out = append(out, Entry{Name: pyStr(it.Key), Value: it.Value, Pos: diag.Position{File: file, Line: k.Line, Column: k.Column}})
+					out = append(out, Entry{Name: pyStr(it.Key), Value: it.Value, Pos: diag.Position{File: file, Line: k.Line, Column: k.Column}, SecretCopy: copied})
 				}
 			}
 			continue

@@ -97,19 +97,19 @@ func writeDiags(w io.Writer, ds []diag.Diagnostic, red *output.Redactor) {
 	nodereport.Findings(w, ds, red)
 }
 
-// Document is the JSON form of a report: `k3sconf components --json`.
-type Document struct {
+// componentsDocument is the JSON form of a report: `k3sconf components --json`.
+type componentsDocument struct {
 	output.Envelope
 	Manifests   string              `json:"manifests,omitempty"`
-	Disable     []DisableDoc        `json:"disable"`
-	Flags       []FlagDoc           `json:"flags"`
-	Components  []ComponentDoc      `json:"components"`
+	Disable     []disableJSON       `json:"disable"`
+	Flags       []flagJSON          `json:"flags"`
+	Components  []componentJSON     `json:"components"`
 	Diagnostics []output.Diagnostic `json:"diagnostics"`
 	Error       string              `json:"error,omitempty"`
 }
 
-// ComponentDoc is one component in the JSON document.
-type ComponentDoc struct {
+// componentJSON is one component in the JSON document.
+type componentJSON struct {
 	Name string `json:"name"`
 	// Kind is "packaged" or "addon".
 	Kind    string   `json:"kind"`
@@ -118,16 +118,16 @@ type ComponentDoc struct {
 	Reasons []string `json:"reasons"`
 }
 
-// DisableDoc is one effective disable item with the assignments that contributed it.
-type DisableDoc struct {
+// disableJSON is one effective disable item with the assignments that contributed it.
+type disableJSON struct {
 	Item string          `json:"item"`
 	From []output.Source `json:"from"`
 	// Rule says why the product added the item itself (RKE2's CNI and ingress rules).
 	Rule string `json:"rule,omitempty"`
 }
 
-// FlagDoc is one --disable-* switch.
-type FlagDoc struct {
+// flagJSON is one --disable-* switch.
+type flagJSON struct {
 	Name    string         `json:"name"`
 	Value   bool           `json:"value"`
 	Source  *output.Source `json:"source,omitempty"`
@@ -138,19 +138,19 @@ func sourceDoc(a *resolve.Assignment) output.Source {
 	return output.Source{Kind: string(a.Kind), File: a.Pos.File, Line: a.Pos.Line, Column: a.Pos.Column, Name: a.Name}
 }
 
-// JSON builds the JSON document of a report.
-func JSON(rep *Report, red *output.Redactor) *Document {
-	d := &Document{Envelope: output.NewEnvelope(rep.Product, rep.Command, "components"), Manifests: rep.ManifestsDir, Disable: []DisableDoc{}, Flags: []FlagDoc{}, Components: []ComponentDoc{},
+// JSON builds the `components --json` document of a report (docs/json.md), for encoding/json.
+func JSON(rep *Report, red *output.Redactor) any {
+	d := &componentsDocument{Envelope: output.NewEnvelope(rep.Product, rep.Command, "components"), Manifests: rep.ManifestsDir, Disable: []disableJSON{}, Flags: []flagJSON{}, Components: []componentJSON{},
 		Diagnostics: DiagnosticDocs(rep.Diagnostics, red), Error: red.Scrub(rep.Refused)}
 	for _, it := range rep.Disable {
-		dd := DisableDoc{Item: it.Item, From: []output.Source{}, Rule: it.Rule}
+		dd := disableJSON{Item: it.Item, From: []output.Source{}, Rule: it.Rule}
 		for _, a := range it.From {
 			dd.From = append(dd.From, sourceDoc(a))
 		}
 		d.Disable = append(d.Disable, dd)
 	}
 	for _, f := range rep.Flags {
-		fd := FlagDoc{Name: f.Name, Value: f.Value, Meaning: f.Meaning}
+		fd := flagJSON{Name: f.Name, Value: f.Value, Meaning: f.Meaning}
 		if f.Source != nil {
 			s := sourceDoc(f.Source)
 			fd.Source = &s
@@ -162,7 +162,7 @@ func JSON(rep *Report, red *output.Redactor) *Document {
 		if c.Packaged {
 			kind = "packaged"
 		}
-		cd := ComponentDoc{Name: c.Name, Kind: kind, State: string(c.State), Files: c.Files, Reasons: []string{}}
+		cd := componentJSON{Name: c.Name, Kind: kind, State: string(c.State), Files: c.Files, Reasons: []string{}}
 		for _, r := range c.Reasons {
 			cd.Reasons = append(cd.Reasons, red.Scrub(r))
 		}

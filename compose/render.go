@@ -109,53 +109,53 @@ func FixYAML(rep *Report) string {
 	return b.String()
 }
 
-// Document is the JSON form of a report: `k3sconf compose --json`.
-type Document struct {
+// composeDocument is the JSON form of a report: `k3sconf compose --json`.
+type composeDocument struct {
 	// The envelope's product is "k3s" and its command "compose": a compose file is not
 	// one node.
 	output.Envelope
 	File        string              `json:"file"`
-	Nodes       []NodeDoc           `json:"nodes"`
+	Nodes       []nodeJSON          `json:"nodes"`
 	Survives    bool                `json:"survives"`
 	Fix         string              `json:"fix,omitempty"`
 	Diagnostics []output.Diagnostic `json:"diagnostics"`
 }
 
-// NodeDoc is one k3s service.
-type NodeDoc struct {
+// nodeJSON is one k3s service.
+type nodeJSON struct {
 	Service     string              `json:"service"`
 	Role        string              `json:"role"`
 	Image       string              `json:"image,omitempty"`
 	Args        []string            `json:"args"`
 	NodeName    string              `json:"nodeName,omitempty"`
 	NameFrom    string              `json:"nameFrom,omitempty"`
-	NodeDir     KeepDoc             `json:"nodeDir"`
-	DataDir     *KeepDoc            `json:"dataDir,omitempty"`
+	NodeDir     keepJSON            `json:"nodeDir"`
+	DataDir     *keepJSON           `json:"dataDir,omitempty"`
 	Survives    bool                `json:"survives"`
 	Diagnostics []output.Diagnostic `json:"diagnostics"`
 }
 
-// KeepDoc says where a path lives.
-type KeepDoc struct {
+// keepJSON says where a path lives.
+type keepJSON struct {
 	Path   string `json:"path"`
 	How    string `json:"how"`
 	Source string `json:"source,omitempty"`
 }
 
-func keepDoc(k Keep) KeepDoc {
-	d := KeepDoc{Path: k.Path, How: k.How}
+func keepDoc(k Keep) keepJSON {
+	d := keepJSON{Path: k.Path, How: k.How}
 	if k.Mount != nil {
 		d.Source = k.Mount.Source
 	}
 	return d
 }
 
-// JSON builds the JSON document.
-func JSON(rep *Report, red *output.Redactor) *Document {
-	d := &Document{Envelope: output.NewEnvelope("k3s", "compose", "compose"), File: rep.File.Path, Nodes: []NodeDoc{}, Survives: !rep.Failed(), Fix: FixYAML(rep),
+// JSON builds the `compose --json` document (docs/json.md), for encoding/json.
+func JSON(rep *Report, red *output.Redactor) any {
+	d := &composeDocument{Envelope: output.NewEnvelope("k3s", "compose", "compose"), File: rep.File.Path, Nodes: []nodeJSON{}, Survives: !rep.Failed(), Fix: FixYAML(rep),
 		Diagnostics: diagDocs(rep.Diagnostics, red)}
 	for _, n := range rep.Nodes {
-		nd := NodeDoc{Service: n.Service.Name, Role: n.Role, Image: n.Service.Image, Args: []string{}, NodeName: n.NodeName,
+		nd := nodeJSON{Service: n.Service.Name, Role: n.Role, Image: n.Service.Image, Args: []string{}, NodeName: n.NodeName,
 			NameFrom: n.NameFrom, NodeDir: keepDoc(n.NodeDir), Survives: n.Survives, Diagnostics: diagDocs(n.Diagnostics, red)}
 		nd.Args = append(nd.Args, red.Argv(n.Args)...)
 		if n.Role == "server" {

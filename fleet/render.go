@@ -10,19 +10,19 @@ import (
 	"github.com/k3sconf/k3sconf/output"
 )
 
-// Document is the JSON output of `k3sconf fleet --json` (docs/schema/fleet.schema.json).
-type Document struct {
+// fleetDocument is the JSON output of `k3sconf fleet --json` (docs/schema/fleet.schema.json).
+type fleetDocument struct {
 	output.Envelope
-	Consistent bool         `json:"consistent"`
-	Nodes      []NodeDoc    `json:"nodes"`
-	Inputs     []InputError `json:"unreadable"`
+	Consistent bool            `json:"consistent"`
+	Nodes      []fleetNodeJSON `json:"nodes"`
+	Inputs     []InputError    `json:"unreadable"`
 	// Keys are the keys that differ, the table's columns.
-	Keys     []string     `json:"keys"`
-	Findings []FindingDoc `json:"findings"`
+	Keys     []string      `json:"keys"`
+	Findings []findingJSON `json:"findings"`
 }
 
-// NodeDoc is one node of the fleet.
-type NodeDoc struct {
+// fleetNodeJSON is one node of the fleet.
+type fleetNodeJSON struct {
 	Name     string `json:"name"`
 	Input    string `json:"input"`
 	Kind     Kind   `json:"kind"`
@@ -36,8 +36,8 @@ type NodeDoc struct {
 	Error    string `json:"error,omitempty"`
 }
 
-// FindingDoc is one finding.
-type FindingDoc struct {
+// findingJSON is one finding.
+type findingJSON struct {
 	output.Diagnostic
 	Keys       []string                     `json:"keys"`
 	Nodes      []string                     `json:"nodes"`
@@ -48,17 +48,17 @@ type FindingDoc struct {
 	LogLines   []string                     `json:"logLines,omitempty"`
 }
 
-// JSON builds the document.
-func (r *Report) JSON() *Document {
-	d := &Document{Envelope: output.NewEnvelope(r.product(), "fleet", "fleet"),
-		Consistent: !r.Failed() && !r.Incomplete(), Nodes: []NodeDoc{}, Inputs: []InputError{}, Keys: r.keys(), Findings: []FindingDoc{}}
+// JSON builds the `fleet --json` document (docs/json.md), for encoding/json.
+func (r *Report) JSON() any {
+	d := &fleetDocument{Envelope: output.NewEnvelope(r.product(), "fleet", "fleet"),
+		Consistent: !r.Failed() && !r.Incomplete(), Nodes: []fleetNodeJSON{}, Inputs: []InputError{}, Keys: r.keys(), Findings: []findingJSON{}}
 	d.Inputs = append(d.Inputs, r.Inputs...)
 	for _, n := range r.Nodes {
-		d.Nodes = append(d.Nodes, NodeDoc{Name: n.Name, Input: n.Input, Kind: n.Kind, Product: n.Product, Role: n.Role,
+		d.Nodes = append(d.Nodes, fleetNodeJSON{Name: n.Name, Input: n.Input, Kind: n.Kind, Product: n.Product, Role: n.Role,
 			Release: n.Release, CLI: n.CLI, NodeName: n.NodeName, Hostname: n.Hostname, SaltID: publicSalt(n.SaltID), Error: n.Error})
 	}
 	for _, f := range r.Findings {
-		d.Findings = append(d.Findings, FindingDoc{
+		d.Findings = append(d.Findings, findingJSON{
 			Diagnostic: output.Diagnostic{Severity: string(f.Severity), Code: f.Code, File: f.Pos.File, Line: f.Pos.Line,
 				Column: f.Pos.Column, Key: f.Key, Message: f.Message, Hint: f.Hint},
 			Keys: f.Keys, Nodes: f.Nodes, Values: f.Values, Refused: f.Refused, JoinTarget: f.JoinTarget, Fields: f.Fields, LogLines: f.LogLines})

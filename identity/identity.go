@@ -241,13 +241,6 @@ func (id *Identity) Rule() string {
 		secret, path.Dir(id.PasswordFile))
 }
 
-// Explain writes the identity for `k3sconf explain node-name`.
-func Explain(w io.Writer, node afero.Fs, res *resolve.Result, root string) *Identity {
-	id := Derive(node, res, root)
-	id.Write(w)
-	return id
-}
-
 // Write renders the identity as text.
 func (id *Identity) Write(w io.Writer) {
 	fmt.Fprintf(w, "node name %s registers: %s\n", id.Product, orUnknown(id.Name))
@@ -304,15 +297,15 @@ func (id *Identity) Write(w io.Writer) {
 	}
 }
 
-// Document is the JSON form of an identity.
-type Document struct {
+// identityDocument is the JSON form of an identity.
+type identityDocument struct {
 	NodeName   string         `json:"nodeName"`
 	Base       string         `json:"base,omitempty"`
 	From       string         `json:"from"`
 	Source     *output.Source `json:"source,omitempty"`
 	WithNodeID bool           `json:"withNodeId"`
-	NodeID     *FileDoc       `json:"nodeId,omitempty"`
-	Password   FileDoc        `json:"password"`
+	NodeID     *fileJSON      `json:"nodeId,omitempty"`
+	Password   fileJSON       `json:"password"`
 	Secret     string         `json:"secret,omitempty"`
 	Rule       string         `json:"rule"`
 	Notes      []string       `json:"notes,omitempty"`
@@ -320,17 +313,17 @@ type Document struct {
 	Diagnostics []output.Diagnostic `json:"diagnostics"`
 }
 
-// FileDoc is a node file and its state; Value only for the node id, never the password.
-type FileDoc struct {
+// fileJSON is a node file and its state; Value only for the node id, never the password.
+type fileJSON struct {
 	File  string `json:"file"`
 	State string `json:"state"`
 	Value string `json:"value,omitempty"`
 }
 
-// JSON builds the JSON form. The password's content is never part of it.
-func (id *Identity) JSON() *Document {
-	d := &Document{NodeName: id.Name, Base: id.Base, From: id.BaseFrom, WithNodeID: id.WithNodeID,
-		Password: FileDoc{File: id.PasswordFile, State: id.PasswordState}, Rule: id.Rule(), Notes: id.Notes,
+// JSON builds the JSON form (`explain node-name --json`), for encoding/json. The password's content is never part of it.
+func (id *Identity) JSON() any {
+	d := &identityDocument{NodeName: id.Name, Base: id.Base, From: id.BaseFrom, WithNodeID: id.WithNodeID,
+		Password: fileJSON{File: id.PasswordFile, State: id.PasswordState}, Rule: id.Rule(), Notes: id.Notes,
 		Diagnostics: []output.Diagnostic{}}
 	if id.Secret != "" {
 		d.Secret = "kube-system/" + id.Secret
@@ -344,7 +337,7 @@ func (id *Identity) JSON() *Document {
 		d.Source = &output.Source{Kind: "file", File: id.HostnameFile, Line: 1}
 	}
 	if id.WithNodeID {
-		d.NodeID = &FileDoc{File: id.NodeIDFile, State: id.NodeIDState, Value: id.NodeID}
+		d.NodeID = &fileJSON{File: id.NodeIDFile, State: id.NodeIDState, Value: id.NodeID}
 	}
 	for _, dg := range id.Diagnostics {
 		d.Diagnostics = append(d.Diagnostics, output.Diagnostic{Severity: string(dg.Severity), Code: dg.Code, File: dg.Pos.File,

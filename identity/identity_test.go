@@ -96,7 +96,8 @@ func TestPasswordNeverPrinted(t *testing.T) {
 	})
 	res, _ := resolve.Resolve(resolve.Options{FS: fs})
 	var b bytes.Buffer
-	id := Explain(&b, fs, res, "/bundle")
+	id := Derive(fs, res, "/bundle")
+	id.Write(&b)
 	js, _ := json.Marshal(id.JSON())
 	for _, out := range []string{b.String(), string(js)} {
 		if strings.Contains(out, "s3cr3t") {

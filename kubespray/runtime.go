@@ -95,6 +95,10 @@ type RuntimeSet struct {
 	// order is the task's place in the host's run; varName the variable it sets.
 	order   int
 	varName string
+	// secret: the value stored copies a secret (a YAML alias copy, or a set_fact value
+	// computed from a secret: secretcopy.go); written: the value as written is a YAML
+	// alias copy. Output hides them under a secret name.
+	secret, written bool
 }
 
 // Beats reports whether an assignment set at run time replaces a (static) source: set_fact
@@ -322,10 +326,12 @@ func (rt *runtimeRun) setFact(pr *PlayRun, n *TaskNode, runs, why string, unknow
 		if d.Name == "cacheable" {
 			continue
 		}
-		s := &RuntimeSet{Kind: SetFact, Task: n, Play: pr, Pos: d.Pos, Value: d.Value, Runs: runs, Why: why, Facts: unknown, order: rt.order[n], varName: d.Name}
+		s := &RuntimeSet{Kind: SetFact, Task: n, Play: pr, Pos: d.Pos, Value: d.Value, Runs: runs, Why: why, Facts: unknown, order: rt.order[n], varName: d.Name, secret: d.SecretCopy, written: d.SecretCopy}
 		if runs != "no" {
-			if v, err := evalValue(d.Value, lookup); err == nil {
+			watched, reads := rt.watchSecrets(lookup, pr, n, facts)
+			if v, err := evalValue(d.Value, watched); err == nil {
 				s.Evaluated, s.Known = setFactBool(v), true
+				s.secret = s.secret || reads.copies(s.Evaluated)
 			} else {
 				s.DependsOn = valueUnknowns(d.Value, lookup)
 			}
@@ -411,7 +417,7 @@ func (rt *runtimeRun) includeVars(pr *PlayRun, n *TaskNode, runs, why string, un
 		}
 		for _, d := range rt.hr.c.varsFile(f) {
 			s := &RuntimeSet{Kind: IncludeVars, Task: n, Play: pr, File: f, Pos: d.Pos, Value: d.Value, Evaluated: d.Value, Known: true,
-				Runs: frun, Why: fwhy, Facts: funknown, order: rt.order[n], varName: d.Name}
+				Runs: frun, Why: fwhy, Facts: funknown, order: rt.order[n], varName: d.Name, secret: d.SecretCopy, written: d.SecretCopy}
 			rt.events = append(rt.events, s)
 			switch frun {
 			case "yes":
@@ -600,7 +606,9 @@ func (rt *runtimeRun) adds(name string, n *TaskNode, at int) []*ansible.Assignme
 				v = s.Value
 				level += " (value not evaluated: depends on " + strings.Join(orNames(s.DependsOn), ", ") + ")"
 			}
-			adds = append(adds, ansible.NewAssignment(k, s.Pos, v, level, s.Play.Play.Name, ""))
+			a := ansible.NewAssignment(k, s.Pos, v, level, s.Play.Play.Name, "")
+			a.SecretCopy = s.secret
+			adds = append(adds, a)
 		}
 	}
 	if n != nil {

@@ -201,9 +201,8 @@ func runtimeDocs(ex *Explained) []RuntimeSetDoc {
 // learnRuntime teaches the redactor the secret strings the run-time sets of ex assign.
 func learnRuntime(red *output.Redactor, ex *Explained) {
 	for _, s := range ex.SetAtRunTime {
-		for _, v := range []any{s.Value, s.Evaluated} {
-			walkSecrets(ex.Name, v, func(name, x string) { red.AddSecret(name, x) })
-		}
+		walkSecrets(s.writtenName(ex.Name), s.Value, func(name, x string) { red.AddSecret(name, x) })
+		walkSecrets(s.nameFor(ex.Name), s.Evaluated, func(name, x string) { red.AddSecret(name, x) })
 	}
 }
 
@@ -212,8 +211,8 @@ func learnRuntime(red *output.Redactor, ex *Explained) {
 func redactRuntime(red *output.Redactor, ex *Explained) {
 	for i := range ex.SetAtRunTime {
 		s := &ex.SetAtRunTime[i]
-		s.Value = redactNamed(red, ex.Name, s.Value)
-		s.Evaluated = redactNamed(red, ex.Name, s.Evaluated)
+		s.Value = redactNamed(red, s.writtenName(ex.Name), s.Value)
+		s.Evaluated = redactNamed(red, s.nameFor(ex.Name), s.Evaluated)
 		s.Why = red.Scrub(s.Why)
 	}
 }

@@ -3,7 +3,7 @@
 //
 // [Inspect] takes the resolution of the node's files as they are now
 // ([github.com/k3sconf/k3sconf/resolve.Result]) and finds the running server or agent under
-// the node's /proc ([FindProcesses]; a support bundle's proc/ folder works the same way).
+// the node's /proc (a support bundle's proc/ folder works the same way).
 // It reports:
 //
 //   - when the process started: field 22 of /proc/<pid>/stat (clock ticks since boot, at

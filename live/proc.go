@@ -58,12 +58,12 @@ type procInfo struct {
 	statOK     bool
 }
 
-// FindProcesses lists the k3s server and agent processes under fsys's /proc for the given
+// findProcesses lists the k3s server and agent processes under fsys's /proc for the given
 // program name ("k3s", "rke2"), the preferred one first: a child whose parent is also a
 // candidate (the k3s-server that parses the config, not a wrapper that started it), then the
 // process whose command matches want ("server", "agent"; "" for either), then the lowest pid.
 // A missing /proc gives no processes and an error that wraps fs.ErrNotExist.
-func FindProcesses(fsys afero.Fs, program, want string, clockTicks int) ([]*Process, error) {
+func findProcesses(fsys afero.Fs, program, want string, clockTicks int) ([]*Process, error) {
 	if clockTicks <= 0 {
 		clockTicks = DefaultClockTicks
 	}

@@ -89,7 +89,7 @@ func TestFindProcessesPrefersChild(t *testing.T) {
 	writeProc(t, fsys, 11, 10, 510, "/var/lib/rancher/k3s/data/x/bin/k3s-server\x00server\x00--debug\x00", "K3S_TOKEN=s\x00")
 	writeProc(t, fsys, 5, 1, 400, "/usr/local/bin/k3s\x00agent\x00", "")
 	writeProc(t, fsys, 7, 1, 400, "/usr/bin/sshd\x00", "")
-	ps, err := FindProcesses(fsys, "k3s", "server", 100)
+	ps, err := findProcesses(fsys, "k3s", "server", 100)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,7 +109,7 @@ func TestFindProcessesPrefersChild(t *testing.T) {
 }
 
 func TestFindProcessesNoProc(t *testing.T) {
-	_, err := FindProcesses(afero.NewMemMapFs(), "k3s", "", 0)
+	_, err := findProcesses(afero.NewMemMapFs(), "k3s", "", 0)
 	if err == nil {
 		t.Fatal("no error without /proc")
 	}

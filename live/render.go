@@ -13,28 +13,28 @@ import (
 	"github.com/k3sconf/k3sconf/resolve"
 )
 
-// Document is the JSON form of a Status (`k3sconf status --json`).
-type Document struct {
+// statusDocument is the JSON form of a Status (`k3sconf status --json`).
+type statusDocument struct {
 	output.Envelope
 	Unit string `json:"unit,omitempty"`
 	// Pending is true when a daemon-reload or restart is needed, a key differs, or nothing
 	// is known about the running process; `k3sconf status` then exits 1.
 	Pending         bool                `json:"pending"`
-	Process         *ProcessDoc         `json:"process"`
-	Systemd         *SystemdDoc         `json:"systemd,omitempty"`
+	Process         *processJSON        `json:"process"`
+	Systemd         *systemdJSON        `json:"systemd,omitempty"`
 	Stale           []Stale             `json:"stale"`
 	DaemonReload    bool                `json:"daemonReload"`
 	DaemonReloadWhy string              `json:"daemonReloadWhy,omitempty"`
-	Argv            *ArgvDoc            `json:"argv,omitempty"`
-	Annotation      *AnnotationDoc      `json:"annotation,omitempty"`
-	Drift           []DriftDoc          `json:"drift"`
+	Argv            *argvJSON           `json:"argv,omitempty"`
+	Annotation      *annotationJSON     `json:"annotation,omitempty"`
+	Drift           []driftJSON         `json:"drift"`
 	NotCompared     []string            `json:"notCompared,omitempty"`
 	MayChange       []KeyInFile         `json:"mayChange"`
 	Diagnostics     []output.Diagnostic `json:"diagnostics"`
 }
 
-// ProcessDoc describes the running process. Argv is absent when k3s hid it.
-type ProcessDoc struct {
+// processJSON describes the running process. Argv is absent when k3s hid it.
+type processJSON struct {
 	PID        int        `json:"pid"`
 	Command    string     `json:"command"`
 	Started    *time.Time `json:"started,omitempty"`
@@ -47,8 +47,8 @@ type ProcessDoc struct {
 	Others  []int  `json:"otherPids,omitempty"`
 }
 
-// SystemdDoc is the unit as systemd has it loaded.
-type SystemdDoc struct {
+// systemdJSON is the unit as systemd has it loaded.
+type systemdJSON struct {
 	ActiveState      string     `json:"activeState"`
 	LoadState        string     `json:"loadState"`
 	NeedDaemonReload bool       `json:"needDaemonReload"`
@@ -57,16 +57,16 @@ type SystemdDoc struct {
 	ExecStart        [][]string `json:"execStart,omitempty"`
 }
 
-// ArgvDoc compares the running command line with the unit's now.
-type ArgvDoc struct {
+// argvJSON compares the running command line with the unit's now.
+type argvJSON struct {
 	Running     []string `json:"running"`
 	UnitNow     []string `json:"unitNow"`
 	OnlyRunning []string `json:"onlyRunning"`
 	OnlyUnitNow []string `json:"onlyUnitNow"`
 }
 
-// AnnotationDoc is the node object's record of the last start.
-type AnnotationDoc struct {
+// annotationJSON is the node object's record of the last start.
+type annotationJSON struct {
 	Node      string   `json:"node"`
 	Args      []string `json:"args"`
 	EnvNames  []string `json:"envNames"`
@@ -74,8 +74,8 @@ type AnnotationDoc struct {
 	OnlyToday []string `json:"onlyToday"`
 }
 
-// DriftDoc is a Drift with its values redacted.
-type DriftDoc struct {
+// driftJSON is a Drift with its values redacted.
+type driftJSON struct {
 	Key         string `json:"key"`
 	Running     any    `json:"running"`
 	RunningFrom string `json:"runningFrom"`
@@ -157,15 +157,15 @@ func redactAny(k *resolve.Key, v any, red *output.Redactor, r *renderer) any {
 	return v
 }
 
-// JSON builds the document; red is today's redactor (report.NewRedactor(today, show)).
-func (s *Status) JSON(red *output.Redactor, showSecrets bool) *Document {
+// JSON builds the `status --json` document (docs/json.md), for encoding/json; red is today's redactor (report.NewRedactor(today, show)).
+func (s *Status) JSON(red *output.Redactor, showSecrets bool) any {
 	r := newRenderer(s, red, showSecrets)
-	d := &Document{Envelope: output.NewEnvelope(s.Product, s.Command, "status"), Unit: s.Unit, Pending: s.Pending(),
+	d := &statusDocument{Envelope: output.NewEnvelope(s.Product, s.Command, "status"), Unit: s.Unit, Pending: s.Pending(),
 		Stale: append([]Stale{}, s.Stale...), DaemonReload: s.DaemonReload, DaemonReloadWhy: s.DaemonReloadWhy,
-		Drift: []DriftDoc{}, NotCompared: s.NotCompared, MayChange: append([]KeyInFile{}, s.MayChange...),
+		Drift: []driftJSON{}, NotCompared: s.NotCompared, MayChange: append([]KeyInFile{}, s.MayChange...),
 		Diagnostics: []output.Diagnostic{}}
 	if p := s.Process; p != nil {
-		pd := &ProcessDoc{PID: p.PID, Command: p.Command, StartFrom: s.StartFrom, Title: p.Title, ArgvHidden: p.Hidden,
+		pd := &processJSON{PID: p.PID, Command: p.Command, StartFrom: s.StartFrom, Title: p.Title, ArgvHidden: p.Hidden,
 			Environ: p.EnvironState, Others: s.OtherPIDs}
 		if !s.Start.IsZero() {
 			t := s.Start
@@ -177,7 +177,7 @@ func (s *Status) JSON(red *output.Redactor, showSecrets bool) *Document {
 		d.Process = pd
 	}
 	if st := s.Systemd; st != nil {
-		sd := &SystemdDoc{ActiveState: st.ActiveState, LoadState: st.LoadState, NeedDaemonReload: st.NeedDaemonReload, MainPID: st.MainPID}
+		sd := &systemdJSON{ActiveState: st.ActiveState, LoadState: st.LoadState, NeedDaemonReload: st.NeedDaemonReload, MainPID: st.MainPID}
 		if !st.ActiveEnter.IsZero() {
 			t := st.ActiveEnter
 			sd.ActiveEnter = &t
@@ -188,11 +188,11 @@ func (s *Status) JSON(red *output.Redactor, showSecrets bool) *Document {
 		d.Systemd = sd
 	}
 	if s.RunningArgs != nil {
-		d.Argv = &ArgvDoc{Running: r.words(s.RunningArgs), UnitNow: r.words(s.UnitArgs),
+		d.Argv = &argvJSON{Running: r.words(s.RunningArgs), UnitNow: r.words(s.UnitArgs),
 			OnlyRunning: r.words(s.ArgsOnlyRunning), OnlyUnitNow: r.words(s.ArgsOnlyUnit)}
 	}
 	if a := s.Annotations; a != nil {
-		ad := &AnnotationDoc{Node: a.Node, Args: r.words(a.Args), EnvNames: []string{},
+		ad := &annotationJSON{Node: a.Node, Args: r.words(a.Args), EnvNames: []string{},
 			OnlyNode: r.words(s.AnnotationOnly), OnlyToday: r.words(s.TodayOnly)}
 		for n := range a.Env {
 			ad.EnvNames = append(ad.EnvNames, n)
@@ -201,7 +201,7 @@ func (s *Status) JSON(red *output.Redactor, showSecrets bool) *Document {
 		d.Annotation = ad
 	}
 	for _, dr := range s.Drift {
-		d.Drift = append(d.Drift, DriftDoc{Key: dr.Key, Running: r.value(dr.Via, dr.Key, dr.Running), RunningFrom: dr.RunningFrom,
+		d.Drift = append(d.Drift, driftJSON{Key: dr.Key, Running: r.value(dr.Via, dr.Key, dr.Running), RunningFrom: dr.RunningFrom,
 			Today: r.value("today", dr.Key, dr.Today), TodayFrom: dr.TodayFrom, Via: dr.Via, Note: dr.Note})
 	}
 	for _, dg := range s.Diagnostics {

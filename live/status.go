@@ -226,7 +226,7 @@ func (s *Status) findProcess(opts Options, program string) {
 			return
 		}
 	}
-	ps, err := FindProcesses(opts.Node, program, s.Command, ticks)
+	ps, err := findProcesses(opts.Node, program, s.Command, ticks)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			s.ProcMissing = true
@@ -638,21 +638,6 @@ func (s *Status) Value(key string, showSecrets bool) (value, from string, ok boo
 		}
 	}
 	return "", "", false
-}
-
-// RunningValue is the hook for `explain`: the running value of key next to the resolved
-// one, or ok false when k3sconf cannot tell. It inspects the node anew; callers showing
-// several keys should call [Inspect] once and [Status.Value] per key.
-func RunningValue(opts Options, key string, showSecrets bool) (value string, ok bool) {
-	st, err := Inspect(opts)
-	if err != nil {
-		return "", false
-	}
-	v, from, ok := st.Value(key, showSecrets)
-	if !ok {
-		return "", false
-	}
-	return v + " (" + from + ")", true
 }
 
 // wrapperDataDir matches the bundle folder the old wrapper exported: <data-dir>/data/<hash>.

@@ -42,8 +42,17 @@ func contentMatrixCases() []matrixCase {
 			s := func(id, seps string) string { return g.secret(id, seps, false) }
 			w := func(id string) string { return g.secret(id, "", true) }
 			defaults := "replicas: 1\nenv:\n  - name: ADMIN_PASSWORD\n    value: " + yq(s("chart values.yaml env list value", " :@")) + "\n" +
-				"tls:\n  key: |\n" + indent(pemKey("EC ", s("chart values.yaml PEM under tls.key", "")), 4)
-			repoDefaults := "database:\n  url: postgres://app:" + s("--chart .tgz values.yaml DSN password", "") + "@db/app\n"
+				"tls:\n  key: |\n" + indent(pemKey("EC ", s("chart values.yaml PEM under tls.key", "")), 4) +
+				// A copy of a secret by YAML alias in the chart's own defaults (a common word:
+				// no content rule knows it), one a spec.set overrides with "true"
+				// (values-set-type quotes the default), and a secret-named word default the
+				// same way.
+				"smtp:\n  password: &dp " + w("chart values.yaml alias of a secret anchor (word): smtp.password: &dp v, mail.login: *dp") + "\n" +
+				"mail:\n  login: *dp\n  from: noreply\nnotify:\n  user: *dp\n" +
+				"ldap:\n  password: " + w("chart values.yaml secret-named word default values-set-type would quote: ldap.password: v") + "\n"
+			repoDefaults := "database:\n  url: postgres://app:" + s("--chart .tgz values.yaml DSN password", "") + "@db/app\n" +
+				"api:\n  token: &t " + s("--chart .tgz values.yaml alias anchor under api.token", "") + "\nclient:\n  id: *t\n" +
+				"hook:\n  secret: &hs " + w("--chart .tgz values.yaml alias of a secret anchor (word): hook.secret: &hs v, hook.name: *hs") + "\n  name: *hs\n"
 			sa := `{"type": "service_account", "project_id": "p", "private_key_id": "0123abcd", "private_key": "-----BEGIN PRIVATE KEY-----\n` +
 				s("valuesContent service-account JSON private_key", "") + `\n-----END PRIVATE KEY-----\n", "client_email": "a@p.iam.gserviceaccount.com"}`
 			content := "env:\n  - name: DB_PASSWORD\n    value: " + yq(w("valuesContent env list {name: DB_PASSWORD, value} (word)")) + "\n" +
@@ -66,7 +75,7 @@ func contentMatrixCases() []matrixCase {
 				"  copy: *pw\n" +
 				"smtp:\n  password: &sp " + w("valuesContent alias of a secret anchor (word): smtp.password: &sp v, mail.login: *sp") + "\n" +
 				"mail:\n  login: *sp\n"
-			app := helmChart("app", "  valuesContent: |-\n"+indent(content, 4))
+			app := helmChart("app", "  valuesContent: |-\n"+indent(content, 4)+"  set:\n    notify.user: \"true\"\n    ldap.password: \"true\"\n")
 			config := "apiVersion: helm.cattle.io/v1\nkind: HelmChartConfig\nmetadata:\n  name: app\n  namespace: kube-system\nspec:\n" +
 				"  valuesContent: |-\n    extraEnv:\n      - name: SMTP_PASSWORD\n        value: " + yq(s("HelmChartConfig env list value", " :@")) + "\n" +
 				"    sentry: https://k:" + s("HelmChartConfig URL userinfo", "") + "@sentry.example/1\n"
@@ -168,6 +177,12 @@ func contentMatrixCases() []matrixCase {
 			writeFiles(t, dir, map[string]string{
 				"cluster.yml": "- name: Install\n  hosts: k8s_cluster\n  roles:\n    - kubespray_defaults\n",
 				"roles/kubespray_defaults/defaults/main.yml": "app_log_level: info\n",
+				// Values the playbook computes from a secret (set_fact templating it, an
+				// include_vars alias copy) are the secret (issue 25).
+				"roles/kubespray_defaults/tasks/main.yml": "- name: Copy\n  set_fact:\n    login_copy: \"{{ registry_token }}\"\n    app_conn: \"conn-{{ app_src_password }}-x\"\n" +
+					"    chained: \"{{ mirror_ref }}\"\n- name: Load\n  include_vars: creds.yml\n" +
+					"- name: Use\n  command: echo {{ login_copy }} {{ app_conn }} {{ api_login }} {{ chained }}\n",
+				"roles/kubespray_defaults/vars/creds.yml": "vault_api_token: &vt " + w("include_vars file alias of a secret anchor (word): vault_api_token: &vt v, api_login: *vt") + "\napi_login: *vt\n",
 				"inv/hosts.yml": "all:\n  hosts:\n    n1:\n  children:\n    k8s_cluster:\n      hosts:\n        n1:\n",
 				"inv/group_vars/all.yml": "app_env:\n  - name: DB_PASSWORD\n    value: " + yq(w("group_vars env list {name: DB_PASSWORD, value} (word)")) + "\n" +
 					"registry_password: &rp " + s("group_vars alias anchor registry_password: &rp v", "") + "\n" +
@@ -176,10 +191,13 @@ func contentMatrixCases() []matrixCase {
 					"mirror_user: *vt\n" +
 					"app_dsn: postgres://app:" + w("group_vars DSN password (word)") + "@db/app\n" +
 					"app_ini: \"[db]\\nadmin_password = " + w("group_vars ini text admin_password = v (word)") + "\\n\"\n" +
-					"app_tls_key: |\n" + indent(pemKey("", s("group_vars PEM key", "")), 2),
+					"app_tls_key: |\n" + indent(pemKey("", s("group_vars PEM key", "")), 2) +
+					"registry_token: " + w("group_vars secret a set_fact copies (word): login_copy: \"{{ registry_token }}\"") + "\n" +
+					"app_src_password: " + s("group_vars secret a set_fact templates into text: app_conn: \"conn-{{ app_src_password }}-x\"", "") + "\n" +
+					"mirror_ref: \"{{ mirror_login }}\"\n",
 			})
 			inv := filepath.Join(dir, "inv", "hosts.yml")
-			vars := []string{"app_env", "registry_password", "mirror_login", "mirror_user", "app_dsn", "app_ini", "app_tls_key"}
+			vars := []string{"app_env", "registry_password", "mirror_login", "mirror_user", "app_dsn", "app_ini", "app_tls_key", "login_copy", "app_conn", "api_login", "chained"}
 			e := `{"registry_password": "` + w("-e malformed JSON (word)") + `", "x": [`
 			var runs [][]string
 			for _, js := range []bool{false, true} {

@@ -9,6 +9,7 @@ import (
 	"github.com/k3sconf/k3sconf/diag"
 	"github.com/k3sconf/k3sconf/helm/values"
 	"github.com/k3sconf/k3sconf/internal/fuzzy"
+	"github.com/k3sconf/k3sconf/output"
 	"github.com/k3sconf/k3sconf/provenance"
 )
 
@@ -52,7 +53,7 @@ func (rep *Report) findings(ch *values.Chart, comp *components.Report) {
 				rep.unknownPath(a, defaults)
 			}
 			if a.Source.Kind == values.Set && defaults != nil && !rep.injected(a) {
-				rep.setType(a, defaults)
+				rep.setType(a, defaults, secretDefault(l))
 			}
 		}
 	}
@@ -245,10 +246,18 @@ func orTop(p string) string {
 // setType reports a spec.set value whose type differs from the chart's default: a
 // --set-string that looks typed where the default is a number or a boolean (quoted in the
 // manifest), or a string that helm-controller passes typed ("true", "null").
-func (rep *Report) setType(a *values.Assignment, defaults map[string]any) {
+//
+// A secret default (under a secret name, or a copy of a secret by YAML alias) is not
+// quoted: the message says "(hidden)", as the node's checks do, so a secret that spells a
+// word is not printed in a sentence where no word rule sees it as a value (issue 25).
+func (rep *Report) setType(a *values.Assignment, defaults map[string]any, secret bool) {
 	def, ok := values.Lookup(defaults, a.Path)
 	if !ok || def == nil {
 		return
+	}
+	num, str := fmt.Sprintf("the number %v", def), fmt.Sprintf("the string %q", def)
+	if secret {
+		num, str = "a number (hidden)", "a string (hidden)"
 	}
 	detail := a.Detail
 	switch v := a.Value.(type) {
@@ -257,7 +266,7 @@ func (rep *Report) setType(a *values.Assignment, defaults map[string]any) {
 		_, defBool := def.(bool)
 		if _, err := strconv.ParseFloat(v, 64); err == nil && defNum {
 			rep.diag(diag.Diagnostic{Severity: diag.Warning, Code: "values-set-type", Pos: sourcePos(a.Source), Key: a.Path,
-				Message: fmt.Sprintf("spec.set gives %s the string %q (%s) where the chart's default is the number %v: a quoted or fractional value goes to --set-string, and a template comparing numbers sees a string", a.Path, v, detail, def),
+				Message: fmt.Sprintf("spec.set gives %s the string %q (%s) where the chart's default is %s: a quoted or fractional value goes to --set-string, and a template comparing numbers sees a string", a.Path, v, detail, num),
 				Hint:    fmt.Sprintf("write it unquoted (%s: %s) if it is an integer, or set it in valuesContent", a.Path, v)})
 		}
 		if defBool && (strings.EqualFold(v, "yes") || strings.EqualFold(v, "no") || strings.EqualFold(v, "on") || strings.EqualFold(v, "off")) {
@@ -266,12 +275,27 @@ func (rep *Report) setType(a *values.Assignment, defaults map[string]any) {
 				Hint:    fmt.Sprintf("write %s: \"true\" or \"false\" (helm-controller passes those with --set)", a.Path)})
 		}
 	case bool, nil:
-		if s, isStr := def.(string); isStr {
+		if _, isStr := def.(string); isStr {
 			rep.diag(diag.Diagnostic{Severity: diag.Warning, Code: "values-set-type", Pos: sourcePos(a.Source), Key: a.Path,
-				Message: fmt.Sprintf("spec.set gives %s %s (%s) where the chart's default is the string %q: helm-controller passes true, false and null with --set even when quoted, so the chart gets %v, not a string", a.Path, detail, detail, s, describe(a.Value)),
+				Message: fmt.Sprintf("spec.set gives %s %s (%s) where the chart's default is %s: helm-controller passes true, false and null with --set even when quoted, so the chart gets %v, not a string", a.Path, detail, detail, str, describe(a.Value)),
 				Hint:    fmt.Sprintf("set %s in valuesContent as a quoted string (%s: \"…\"); spec.set cannot give it as a string", a.Path, a.Path)})
 		}
 	}
+}
+
+// secretDefault reports whether the chart's default at a leaf is a secret: the path's
+// nearest key is a secret name (output.SecretName), or a default is a copy of a secret
+// by YAML alias (values.Assignment.SecretCopy).
+func secretDefault(l *values.Leaf) bool {
+	if output.SecretName(setKeyName(l.Name)) {
+		return true
+	}
+	for _, a := range l.History {
+		if a.Source.Kind == values.ChartDefault && a.SecretCopy {
+			return true
+		}
+	}
+	return false
 }
 
 func describe(v any) string {

@@ -242,7 +242,7 @@ func TestDiagnosticScenarios(t *testing.T) {
 // in step, both ways.
 func TestEveryCodeHasAScenario(t *testing.T) {
 	emitted := map[string]bool{}
-	for _, f := range []string{"inspect.go", "findings.go", "release.go", "../release/compare.go"} {
+	for _, f := range []string{"inspect.go", "findings.go", "release.go", "../internal/release/compare.go"} {
 		data, err := afero.ReadFile(afero.NewOsFs(), f)
 		if err != nil {
 			t.Fatal(err)

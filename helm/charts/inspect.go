@@ -16,8 +16,8 @@ import (
 
 	"github.com/k3sconf/k3sconf/components"
 	"github.com/k3sconf/k3sconf/diag"
-	"github.com/k3sconf/k3sconf/helm/release"
-	"github.com/k3sconf/k3sconf/helm/render"
+	"github.com/k3sconf/k3sconf/helm/internal/release"
+	"github.com/k3sconf/k3sconf/helm/internal/render"
 	"github.com/k3sconf/k3sconf/helm/values"
 	"github.com/k3sconf/k3sconf/internal/fuzzy"
 	"github.com/k3sconf/k3sconf/internal/rootfs"
@@ -94,13 +94,14 @@ type Report struct {
 	Input     values.Input
 	ChartData []byte
 
-	// Render is what helm template said (nil without Options.HelmBinary, or without the
-	// chart's archive).
-	Render *render.Result
+	// rendered is what helm template said (nil without Options.HelmBinary, or without the
+	// chart's archive); the report's text and document show it.
+	rendered *render.Result
 
-	// Release is what --objects says about the Helm release (its revisions, the job, and
-	// whether they have the values above); nil without --objects.
-	Release *release.Status
+	// relStatus is what --objects says about the Helm release (its revisions, the job, and
+	// whether they have the values above); nil without --objects. The report's text and
+	// document show it.
+	relStatus *release.Status
 
 	// objs are every HelmChart and HelmChartConfig known; live those from --objects.
 	objs, live []components.HelmObject

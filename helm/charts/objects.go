@@ -11,7 +11,7 @@ import (
 
 	"github.com/k3sconf/k3sconf/components"
 	"github.com/k3sconf/k3sconf/diag"
-	"github.com/k3sconf/k3sconf/helm/release"
+	"github.com/k3sconf/k3sconf/helm/internal/release"
 )
 
 // readObjects reads the HelmCharts and HelmChartConfigs of a `kubectl get … -o json`

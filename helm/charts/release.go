@@ -7,8 +7,8 @@ import (
 
 	"github.com/k3sconf/k3sconf/components"
 	"github.com/k3sconf/k3sconf/diag"
-	"github.com/k3sconf/k3sconf/helm/release"
-	"github.com/k3sconf/k3sconf/helm/render"
+	"github.com/k3sconf/k3sconf/helm/internal/release"
+	"github.com/k3sconf/k3sconf/helm/internal/render"
 	"github.com/k3sconf/k3sconf/helm/values"
 )
 
@@ -69,8 +69,8 @@ func (rep *Report) compareRelease() {
 		}
 		in.Origins[l.Name] = release.Origin{Object: obj, Pos: sourcePos(l.Source.Source)}
 	}
-	rep.Release = release.Compare(rep.relObjs, in)
-	rep.Diagnostics = append(rep.Diagnostics, rep.Release.Diagnostics...)
+	rep.relStatus = release.Compare(rep.relObjs, in)
+	rep.Diagnostics = append(rep.Diagnostics, rep.relStatus.Diagnostics...)
 }
 
 // secretKind reports whether a source is a Secret's values file: every value from there is
@@ -99,7 +99,7 @@ func (rep *Report) render(o Options) {
 		rep.Notes = append(rep.Notes, fmt.Sprintf("the chart is not rendered: %v", err))
 		return
 	}
-	rep.Render = res
+	rep.rendered = res
 	for _, s := range res.Skipped {
 		rep.Notes = append(rep.Notes, fmt.Sprintf("rendered without %s, which k3sconf could not read", s))
 	}

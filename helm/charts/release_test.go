@@ -81,8 +81,8 @@ func TestReleaseOnlyValueRedacted(t *testing.T) {
 		}
 	}
 	out, rep := renderRelease(t, "release-in-effect", false, drop)
-	if rep.Release == nil || rep.Release.State != "drifted" {
-		t.Fatalf("state: %+v", rep.Release)
+	if rep.ReleaseStatus() == nil || rep.ReleaseStatus().State != "drifted" {
+		t.Fatalf("state: %+v", rep.ReleaseStatus())
 	}
 	if !strings.Contains(out, "also has dashboard.password = \"REDACTED\"") || strings.Contains(out, dashboardPassword) {
 		t.Errorf("the release's own password: want the path with REDACTED, never the value:\n%s", out)

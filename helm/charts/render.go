@@ -10,7 +10,7 @@ import (
 	"github.com/k3sconf/k3sconf/output"
 
 	"github.com/k3sconf/k3sconf/components"
-	"github.com/k3sconf/k3sconf/helm/release"
+	"github.com/k3sconf/k3sconf/helm/internal/release"
 	"github.com/k3sconf/k3sconf/helm/values"
 	"github.com/k3sconf/k3sconf/internal/nodereport"
 )
@@ -98,7 +98,7 @@ func learnSecrets(rep *Report, red *output.Redactor) {
 	}
 	// What the cluster's release has: its values by the same name rule, and whatever it
 	// has at a path a Secret's values file sets.
-	if st := rep.Release; st != nil {
+	if st := rep.relStatus; st != nil {
 		for _, r := range []*release.Release{st.Compared, st.LatestRelease} {
 			if r != nil {
 				walk("", r.Config)
@@ -273,8 +273,8 @@ func Text(w io.Writer, rep *Report, red *output.Redactor, all bool) {
 		fmt.Fprintf(w, "note: %s\n", red.Scrub(n))
 	}
 	show := releaseShow(rep, red)
-	if rep.Release != nil {
-		for _, l := range rep.Release.Lines(func(p string, v any) string { return formatValue(show(p, v)) }, red.Scrub) {
+	if rep.relStatus != nil {
+		for _, l := range rep.relStatus.Lines(func(p string, v any) string { return formatValue(show(p, v)) }, red.Scrub) {
 			fmt.Fprintln(w, l)
 		}
 	}
@@ -302,8 +302,8 @@ func Text(w io.Writer, rep *Report, red *output.Redactor, all bool) {
 				fmt.Fprintf(w, "  takes effect: %s\n", e)
 			}
 		}
-		if rep.Release != nil {
-			if n := rep.Release.Note(l.Name, shown(l, false), func(v any) string { return formatValue(show(l.Name, v)) }); n != "" {
+		if rep.relStatus != nil {
+			if n := rep.relStatus.Note(l.Name, shown(l, false), func(v any) string { return formatValue(show(l.Name, v)) }); n != "" {
 				fmt.Fprintf(w, "  release: %s\n", red.Scrub(n))
 			}
 		}
@@ -324,26 +324,26 @@ func Text(w io.Writer, rep *Report, red *output.Redactor, all bool) {
 	}
 }
 
-// Document is `k3sconf values --json`.
-type Document struct {
+// valuesDocument is `k3sconf values --json`.
+type valuesDocument struct {
 	output.Envelope
-	Chart           string              `json:"chart"`
-	Namespace       string              `json:"namespace"`
-	HelmChart       ObjectDoc           `json:"helmChart"`
-	HelmChartConfig *ObjectDoc          `json:"helmChartConfig"`
-	ChartArchive    *ArchiveDoc         `json:"chartArchive"`
-	DefaultsNote    string              `json:"defaultsNote,omitempty"`
-	Helm            string              `json:"helm"`
-	Args            []string            `json:"args"`
-	Notes           []string            `json:"notes"`
-	Values          map[string]ValueDoc `json:"values"`
+	Chart           string               `json:"chart"`
+	Namespace       string               `json:"namespace"`
+	HelmChart       objectJSON           `json:"helmChart"`
+	HelmChartConfig *objectJSON          `json:"helmChartConfig"`
+	ChartArchive    *archiveJSON         `json:"chartArchive"`
+	DefaultsNote    string               `json:"defaultsNote,omitempty"`
+	Helm            string               `json:"helm"`
+	Args            []string             `json:"args"`
+	Notes           []string             `json:"notes"`
+	Values          map[string]valueJSON `json:"values"`
 	// Release is what --objects says about the Helm release (absent without --objects).
 	Release     *release.Doc        `json:"release,omitempty"`
 	Diagnostics []output.Diagnostic `json:"diagnostics"`
 }
 
-// ObjectDoc locates a HelmChart or HelmChartConfig.
-type ObjectDoc struct {
+// objectJSON locates a HelmChart or HelmChartConfig.
+type objectJSON struct {
 	Namespace string `json:"namespace"`
 	Name      string `json:"name"`
 	File      string `json:"file"`
@@ -353,28 +353,28 @@ type ObjectDoc struct {
 	Component string `json:"component,omitempty"`
 }
 
-// ArchiveDoc is the chart archive the defaults came from.
-type ArchiveDoc struct {
+// archiveJSON is the chart archive the defaults came from.
+type archiveJSON struct {
 	File    string `json:"file"`
 	Name    string `json:"name"`
 	Version string `json:"version"`
 }
 
-// ValueDoc is one leaf path.
-type ValueDoc struct {
-	Value       any        `json:"value"`
-	Deleted     bool       `json:"deleted,omitempty"`
-	Replaced    bool       `json:"replaced,omitempty"`
-	Source      *SourceDoc `json:"source"`
-	Via         string     `json:"via,omitempty"`
-	TakesEffect string     `json:"takesEffect,omitempty"`
+// valueJSON is one leaf path.
+type valueJSON struct {
+	Value       any         `json:"value"`
+	Deleted     bool        `json:"deleted,omitempty"`
+	Replaced    bool        `json:"replaced,omitempty"`
+	Source      *sourceJSON `json:"source"`
+	Via         string      `json:"via,omitempty"`
+	TakesEffect string      `json:"takesEffect,omitempty"`
 	// Release says whether the release has the value (with --objects).
-	Release string          `json:"release,omitempty"`
-	History []AssignmentDoc `json:"history"`
+	Release string           `json:"release,omitempty"`
+	History []assignmentJSON `json:"history"`
 }
 
-// SourceDoc is where an assignment was written.
-type SourceDoc struct {
+// sourceJSON is where an assignment was written.
+type sourceJSON struct {
 	Kind   string `json:"kind"`
 	File   string `json:"file"`
 	Line   int    `json:"line"`
@@ -382,34 +382,34 @@ type SourceDoc struct {
 	Detail string `json:"detail,omitempty"`
 }
 
-// AssignmentDoc is one assignment of a leaf.
-type AssignmentDoc struct {
-	Value   any       `json:"value"`
-	Source  SourceDoc `json:"source"`
-	Outcome string    `json:"outcome"`
-	Reason  string    `json:"reason"`
+// assignmentJSON is one assignment of a leaf.
+type assignmentJSON struct {
+	Value   any        `json:"value"`
+	Source  sourceJSON `json:"source"`
+	Outcome string     `json:"outcome"`
+	Reason  string     `json:"reason"`
 }
 
-func objectDoc(ob *components.HelmObject) ObjectDoc {
-	return ObjectDoc{Namespace: ob.Namespace, Name: ob.Name, File: ob.File, Line: ob.Pos.Line, Column: ob.Pos.Column, State: string(ob.State), Component: ob.Component}
+func objectDoc(ob *components.HelmObject) objectJSON {
+	return objectJSON{Namespace: ob.Namespace, Name: ob.Name, File: ob.File, Line: ob.Pos.Line, Column: ob.Pos.Column, State: string(ob.State), Component: ob.Component}
 }
 
-func sourceDoc(s values.Source, red *output.Redactor) SourceDoc {
-	return SourceDoc{Kind: string(s.Kind), File: s.Pos.File, Line: s.Pos.Line, Column: s.Pos.Column, Detail: red.Scrub(s.Detail)}
+func sourceDoc(s values.Source, red *output.Redactor) sourceJSON {
+	return sourceJSON{Kind: string(s.Kind), File: s.Pos.File, Line: s.Pos.Line, Column: s.Pos.Column, Detail: red.Scrub(s.Detail)}
 }
 
-// JSON is the report as the "values" document.
-func JSON(rep *Report, env output.Envelope, red *output.Redactor, all bool) *Document {
+// JSON is the report as the `values --json` document (docs/json.md), for encoding/json.
+func JSON(rep *Report, env output.Envelope, red *output.Redactor, all bool) any {
 	learnSecrets(rep, red)
-	d := &Document{Envelope: env, Chart: rep.Name, Namespace: rep.Namespace, HelmChart: objectDoc(rep.Chart),
-		Helm: HelmJobs[rep.Helm].Release, Args: []string{}, Notes: []string{}, Values: map[string]ValueDoc{},
+	d := &valuesDocument{Envelope: env, Chart: rep.Name, Namespace: rep.Namespace, HelmChart: objectDoc(rep.Chart),
+		Helm: HelmJobs[rep.Helm].Release, Args: []string{}, Notes: []string{}, Values: map[string]valueJSON{},
 		Diagnostics: components.DiagnosticDocs(rep.Diagnostics, red)}
 	if rep.Config != nil {
 		c := objectDoc(rep.Config)
 		d.HelmChartConfig = &c
 	}
 	if rep.HasDefaults {
-		d.ChartArchive = &ArchiveDoc{File: rep.ChartFile, Name: rep.ChartName, Version: rep.ChartVersion}
+		d.ChartArchive = &archiveJSON{File: rep.ChartFile, Name: rep.ChartName, Version: rep.ChartVersion}
 	} else {
 		d.DefaultsNote = red.Scrub(rep.DefaultsNote)
 	}
@@ -424,22 +424,22 @@ func JSON(rep *Report, env output.Envelope, red *output.Redactor, all bool) *Doc
 		if !shown(l, all) {
 			continue
 		}
-		v := ValueDoc{Value: leafValue(l, red), Deleted: l.Deleted, Replaced: l.Replaced, Via: red.Scrub(l.Via), History: []AssignmentDoc{}}
+		v := valueJSON{Value: leafValue(l, red), Deleted: l.Deleted, Replaced: l.Replaced, Via: red.Scrub(l.Via), History: []assignmentJSON{}}
 		if l.Source != nil {
 			s := sourceDoc(l.Source.From(), red)
 			v.Source = &s
 			v.TakesEffect = rep.Effect[l.Source.Kind]
 		}
 		for _, a := range l.History {
-			v.History = append(v.History, AssignmentDoc{Value: assignmentValue(a, red), Source: sourceDoc(a.From(), red), Outcome: string(a.Outcome), Reason: red.Scrub(a.Reason)})
+			v.History = append(v.History, assignmentJSON{Value: assignmentValue(a, red), Source: sourceDoc(a.From(), red), Outcome: string(a.Outcome), Reason: red.Scrub(a.Reason)})
 		}
-		if rep.Release != nil {
-			v.Release = red.Scrub(rep.Release.Note(l.Name, shown(l, false), func(x any) string { return formatValue(show(l.Name, x)) }))
+		if rep.relStatus != nil {
+			v.Release = red.Scrub(rep.relStatus.Note(l.Name, shown(l, false), func(x any) string { return formatValue(show(l.Name, x)) }))
 		}
 		d.Values[l.Name] = v
 	}
-	if rep.Release != nil {
-		d.Release = rep.Release.Doc(show, red.Scrub)
+	if rep.relStatus != nil {
+		d.Release = rep.relStatus.Doc(show, red.Scrub)
 	}
 	return d
 }

@@ -161,12 +161,16 @@ func (e *engine) load(c *Chart, dpos func(*Chart) map[string][2]int) *hchart {
 	if c.Inner != "" {
 		src.Detail = c.ValuesFile()
 	}
+	// A default set through an alias of an anchor under a secret key copies a secret, as
+	// in a user's values text (issue 25): known by structure, whatever it spells.
+	copies := secretCopies(c.Text, e.major)
 	vals := tag("", c.Values, func(p string, v any) *Assignment {
 		s := src
 		if lc, ok := pos[p]; ok {
 			s.Pos.Line, s.Pos.Column = lc[0], lc[1]
 		}
 		a := newAssignment(p, deepCopy(v), s)
+		a.SecretCopy = copies.has(p)
 		as[p] = a
 		return a
 	}).(map[string]any)

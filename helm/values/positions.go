@@ -120,12 +120,28 @@ func (c copies) has(p string) bool {
 	return false
 }
 
-// secretCopies finds the copies of a values text (each document Helm reads).
+// maxCopySteps bounds the nodes secretCopies visits while following aliases: the text
+// decoded within yaml.v2's alias budget first, so a real one never comes near.
+const maxCopySteps = 1 << 20
+
+// secretCopies finds the copies of a values text (each document Helm reads). Paths are
+// Helm's leaves, so the copy is marked where the alias is: a key whose value is such an
+// alias (and all under it), a list holding one at any depth (a list is one leaf), a key a
+// merge key (`<<: *a`) brings in from a secret anchor. A map holding a copy is not a copy:
+// its other keys are judged on their own (`mail: {login: *pw, from: server}` shows
+// mail.from). An alias of a plain anchor is followed, as Helm expands it: a copy inside it
+// is a copy at each place it is expanded.
 func secretCopies(text []byte, major int) copies {
 	if bytes.IndexByte(text, '*') < 0 {
 		return nil // no alias
 	}
 	var out copies
+	mark := func(p string) {
+		if out == nil {
+			out = copies{}
+		}
+		out[p] = true
+	}
 	dec := yaml.NewDecoder(bytes.NewReader(text))
 	for {
 		var n yaml.Node
@@ -133,29 +149,96 @@ func secretCopies(text []byte, major int) copies {
 			break
 		}
 		anchors := yamlalias.SecretAnchors(&n, output.SecretName)
-		var walk func(n *yaml.Node, p string, depth int)
-		walk = func(n *yaml.Node, p string, depth int) {
-			if n.Kind != yaml.MappingNode || depth > 1000 {
-				return
-			}
-			for i := 0; i+1 < len(n.Content); i += 2 {
-				k, v := n.Content[i], n.Content[i+1]
-				q := JoinPath(p, KeyString(k))
-				if yamlalias.CopiesSecret(v, anchors) {
-					if out == nil {
-						out = copies{}
-					}
-					out[q] = true
-				}
-				walk(v, q, depth+1)
-			}
-		}
 		if len(anchors) > 0 {
-			walk(n.Content[0], "", 0)
+			steps := 0
+			var value func(v *yaml.Node, p string, depth int)
+			var mapping func(m *yaml.Node, p string, depth int)
+			// holds reports whether a list holds a copy at any depth.
+			var holds func(v *yaml.Node, depth int) bool
+			holds = func(v *yaml.Node, depth int) bool {
+				if steps++; v == nil || depth > 1000 || steps > maxCopySteps {
+					return false
+				}
+				if v.Kind == yaml.AliasNode {
+					return anchors[v.Alias] || holds(v.Alias, depth+1)
+				}
+				for _, c := range v.Content {
+					if holds(c, depth+1) {
+						return true
+					}
+				}
+				return false
+			}
+			value = func(v *yaml.Node, p string, depth int) {
+				if steps++; v == nil || depth > 1000 || steps > maxCopySteps {
+					return
+				}
+				switch v.Kind {
+				case yaml.AliasNode:
+					if anchors[v.Alias] {
+						mark(p)
+					} else {
+						value(v.Alias, p, depth+1)
+					}
+				case yaml.SequenceNode:
+					if holds(v, depth) {
+						mark(p)
+					}
+				case yaml.MappingNode:
+					mapping(v, p, depth)
+				}
+			}
+			mapping = func(m *yaml.Node, p string, depth int) {
+				explicit := map[string]bool{}
+				for i := 0; i+1 < len(m.Content); i += 2 {
+					if k := m.Content[i]; !isMerge(k) {
+						explicit[KeyString(k)] = true
+					}
+				}
+				for i := 0; i+1 < len(m.Content); i += 2 {
+					k, v := m.Content[i], m.Content[i+1]
+					if !isMerge(k) {
+						value(v, JoinPath(p, KeyString(k)), depth+1)
+						continue
+					}
+					// A merge key brings in the keys of one mapping or of a list of them;
+					// the mapping's own keys win.
+					srcs := []*yaml.Node{v}
+					if v.Kind == yaml.SequenceNode {
+						srcs = v.Content
+					}
+					for _, src := range srcs {
+						secret := src.Kind == yaml.AliasNode && anchors[src.Alias]
+						if src.Kind == yaml.AliasNode {
+							src = src.Alias
+						}
+						if src == nil || src.Kind != yaml.MappingNode {
+							continue
+						}
+						for j := 0; j+1 < len(src.Content); j += 2 {
+							key := KeyString(src.Content[j])
+							if explicit[key] {
+								continue
+							}
+							if q := JoinPath(p, key); secret {
+								mark(q)
+							} else {
+								value(src.Content[j+1], q, depth+1)
+							}
+						}
+					}
+				}
+			}
+			value(n.Content[0], "", 0)
 		}
 		if major < 4 {
 			break
 		}
 	}
 	return out
+}
+
+// isMerge reports whether k is YAML's merge key `<<`.
+func isMerge(k *yaml.Node) bool {
+	return k.Kind == yaml.ScalarNode && k.Value == "<<" && (k.Tag == "!!merge" || k.Tag == "")
 }

@@ -562,7 +562,7 @@ func buildLeaves(t *tracker, final map[string]any, inst []*hchart, e *engine) []
 				continue
 			}
 			l := get(p)
-			l.History = append(l.History, &Assignment{Assignment: provenance.Assignment[any]{Source: a.Source, Value: a.Value}, Path: p, Detail: a.Detail, orig: a})
+			l.History = append(l.History, &Assignment{Assignment: provenance.Assignment[any]{Source: a.Source, Value: a.Value}, Path: p, Detail: a.Detail, SecretCopy: a.SecretCopy, orig: a})
 		}
 	}
 	for p, as := range t.hist {

@@ -28,8 +28,13 @@ import (
 // next round should look at what of it a library user needs). 2,095: ansible's Entry, Def
 // and Assignment SecretCopy (a copy of a secret by YAML alias, read by kubespray's
 // redaction, issue 25); 2,096: one more profile field of issue 29; 2,111: profile 154 -> 169
-// with the component flag kinds (be4dd8b, 14:00 UTC).
-const budget = 2111
+// with the component flag kinds (be4dd8b, 14:00 UTC). 1,748 (484, 129, 1,135) in 20
+// packages after issue 25's surface step: helm/release and helm/render move to
+// helm/internal (only helm/charts uses them; -151, -21), and the JSON document types of
+// helm/charts (94 -> 46), live (157 -> 104), fleet (88 -> 60), components (70 -> 47),
+// compose (81 -> 59) and identity (46 -> 29) are unexported (their JSON functions return
+// the document as any), with live.RunningValue and identity.Explain (no callers) removed.
+const budget = 1748
 
 // TestSurfaceBudget fails when the public surface grows past budget, printing each
 // package's counts so the growth can be found.

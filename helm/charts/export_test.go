@@ -1,0 +1,6 @@
+package charts
+
+import "github.com/k3sconf/k3sconf/helm/internal/release"
+
+// ReleaseStatus gives the external tests the report's release comparison.
+func (rep *Report) ReleaseStatus() *release.Status { return rep.relStatus }
