@@ -151,6 +151,30 @@ func contentMatrixCases() []matrixCase {
 			})
 			return nodeRuns(dir, append(append([]string{}, secretKeys...), "node-name", "etcd-s3-folder"), oldK3s)
 		}},
+		{"k3s-alias-quoted", func(t *testing.T, g *matrixGen, dir string) [][]string {
+			// k3s's own error texts quote a value in prose ("invalid ip format '…'", the
+			// kubelet's "invalid argument \"…\" for \"--node-labels\""): where the value is a
+			// copy of a secret by YAML alias, the resolver quotes it as REDACTED (issue 25).
+			lw := func(id string) string {
+				g.secret(id, "", true)
+				p := g.places[len(g.places)-1]
+				p.secret = strings.ToLower(p.secret)
+				for i := range p.chunks {
+					p.chunks[i] = strings.ToLower(p.chunks[i])
+				}
+				return p.secret
+			}
+			config := "agent-token: &a " + lw("config.yaml alias quoted by k3s's error texts (word): agent-token: &a v, node-ip/node-label/cluster-cidr: *a") + "\n" +
+				"node-ip: *a\nnode-label: [*a]\ncluster-cidr: *a\negress-selector-mode: *a\nwrite-kubeconfig-mode: *a\n" +
+				"etcd-s3-secret-key: &k " + lw("config.yaml alias quoted by k3s's error texts (word): etcd-s3-secret-key: &k v, cluster-dns/service-node-port-range: *k") + "\n" +
+				"cluster-dns: *k\nservice-node-port-range: *k\nkubelet-arg: [*k]\n"
+			writeFiles(t, dir, map[string]string{
+				"etc/systemd/system/k3s.service": unitHead + "ExecStart=/usr/local/bin/k3s server\n",
+				"etc/rancher/k3s/config.yaml":    config,
+				"etc/hostname":                   "node-a\n",
+			})
+			return nodeRuns(dir, []string{"agent-token", "etcd-s3-secret-key", "node-ip", "node-label", "cluster-cidr", "cluster-dns", "kubelet-arg"}, oldK3s)
+		}},
 		{"fleet-content", func(t *testing.T, g *matrixGen, dir string) [][]string {
 			s := func(id, seps string) string { return g.secret(id, seps, false) }
 			writeFiles(t, dir, map[string]string{
