@@ -212,6 +212,7 @@ func (r *resolver) checkConfigEntries(cmd *profile.Command) {
 	}
 	// One buffer for every entry: a slice per entry was 5 MB of garbage on 2,000 drop-ins.
 	var vals []scalar
+	looked, lastKey, lastF, lastGuessed := false, "", (*profile.Flag)(nil), ""
 	for _, ce := range r.entries {
 		e := ce.entry
 		// A quoted key is a string whatever it holds: JSON (Rancher's 50-rancher.yaml drop-in
@@ -222,18 +223,21 @@ func (r *resolver) checkConfigEntries(cmd *profile.Command) {
 				Message: fmt.Sprintf("YAML 1.1 reads the key %q as %q (yes/no/on/off/y/n are booleans, numbers are normalised), so k3s sees the flag %q", strings.TrimSuffix(e.RawKey, "+"), e.Key, e.Key),
 				Hint:    fmt.Sprintf("quote the key (\"%s\":) if you meant it literally", strings.TrimSuffix(e.RawKey, "+"))})
 		}
-		f := cmd.Lookup(e.Key)
-		guessed := ""
+		// The entries come grouped by key (parse): each key is looked up once.
+		if !looked || e.Key != lastKey {
+			looked, lastKey, lastF, lastGuessed = true, e.Key, cmd.Lookup(e.Key), ""
+			if lastF == nil {
+				// A mistyped component-arg key (kublet-arg) hides what its values would do
+				// once the key is fixed: check them against the flag the key's fix names, so
+				// one run says both (issue 20).
+				if sg := suggestion(e.Key, cmd); strings.HasSuffix(sg, "-arg") {
+					lastF, lastGuessed = cmd.Lookup(sg), sg
+				}
+			}
+		}
+		f, guessed := lastF, lastGuessed
 		if f == nil {
-			// A mistyped component-arg key (kublet-arg) hides what its values would do once the
-			// key is fixed: check them against the flag the key's fix names, so one run says
-			// both (issue 20).
-			if sg := suggestion(e.Key, cmd); strings.HasSuffix(sg, "-arg") {
-				f, guessed = cmd.Lookup(sg), sg
-			}
-			if f == nil {
-				continue
-			}
+			continue
 		}
 		if e.Append && f.Type != profile.StringSlice && guessed == "" {
 			r.diag(diag.Diagnostic{Severity: diag.Warning, Code: "config-append-single-value", Pos: e.KeyPos, Key: f.Name,
@@ -337,21 +341,12 @@ var noSplit = map[string]bool{"node-label": true, "airgap-extra-registry": true}
 
 // checkReplacedLists finds a list from one file replaced by a later file's plain key (S1).
 func (r *resolver) checkReplacedLists(cmd *profile.Command) {
-	byKey := map[string][]*configEntry{}
-	var order []string
-	for _, ce := range r.entries {
-		k := ce.entry.Key
-		if _, ok := byKey[k]; !ok {
-			order = append(order, k)
-		}
-		byKey[k] = append(byKey[k], ce)
-	}
-	for _, k := range order {
+	for _, k := range r.configKeys {
 		f := cmd.Lookup(k)
 		if f == nil || f.Type != profile.StringSlice {
 			continue
 		}
-		es := byKey[k]
+		es := r.entriesByKey[k]
 		for i := 1; i < len(es); i++ {
 			prev, cur := es[i-1], es[i]
 			if cur.entry.Append || prev.file == cur.file {

@@ -54,7 +54,7 @@ func TestChartDefaultCopies(t *testing.T) {
 	text := []byte("auth:\n  password: &pw server\nmail:\n  login: *pw\n  from: server\nplain: &p hello\nother: *p\nusers: [admin, *pw]\nover: *pw\n")
 	subText := []byte("db:\n  token: &t server\n  user: *t\n  name: server\n")
 	chart := func(name string, text []byte) *Chart {
-		v, err := Decode(text, 3)
+		v, err := decode(text, 3)
 		if err != nil {
 			t.Fatal(err)
 		}

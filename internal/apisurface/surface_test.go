@@ -34,7 +34,13 @@ import (
 // helm/charts (94 -> 46), live (157 -> 104), fleet (88 -> 60), components (70 -> 47),
 // compose (81 -> 59) and identity (46 -> 29) are unexported (their JSON functions return
 // the document as any), with live.RunningValue and identity.Explain (no callers) removed.
-const budget = 1748
+// 1,710 (477, 126, 1,107): names only their own package used are unexported: profile
+// 169 -> 145 (the component-flag tables' list functions and row fields resolve does not
+// read, HasFlag, NewestRelease, EnvFilePattern, the feature-gate minors; ReleaseFacts, with no caller, removed), ansible/runlog
+// 88 -> 77 (StripANSI, Run.StatusOf, HasRecap, RecapCut, the booleans Result.Status
+// sums up), compose 59 -> 57, helm/values 120 -> 119 (Decode). 1,707: compose's text and
+// JSON renderers and its redactor move to internal/composereport (compose 57 -> 54).
+const budget = 1707
 
 // TestSurfaceBudget fails when the public surface grows past budget, printing each
 // package's counts so the growth can be found.
