@@ -379,8 +379,10 @@ func (a *analysis) uncheckedCritical(s, target *Node, diffs []FieldDiff, why str
 	a.add(f)
 }
 
-// displayKey is a node's value of key for messages and the table; secrets never appear.
-func displayKey(n *Node, key string) string {
+// Display is the node's value of key as fleet's findings and table print it: "(absent)"
+// when the node has no such key, "(unset)" when it is empty. Secrets never appear: the
+// node's values are redacted when it is read.
+func (n *Node) Display(key string) string {
 	k := n.Keys[key]
 	if k == nil {
 		return "(absent)"
@@ -468,7 +470,7 @@ func (a *analysis) components() {
 			fix)
 		f.Pos = sourcePos(with[0], key)
 		for _, s := range a.servers {
-			f.set(s, key, displayKey(s, key))
+			f.set(s, key, s.Display(key))
 		}
 		a.add(f)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/k3sconf/k3sconf"
 	"github.com/k3sconf/k3sconf/fleet"
 	"github.com/k3sconf/k3sconf/identity"
+	"github.com/k3sconf/k3sconf/internal/fleetreport"
 	"github.com/k3sconf/k3sconf/internal/noderecord"
 	"github.com/k3sconf/k3sconf/internal/nodereport"
 	"github.com/k3sconf/k3sconf/internal/rootfs"
@@ -58,9 +59,9 @@ func runFleet(paths []string, g globals, stdout, stderr io.Writer) int {
 		code = exitProblem
 	}
 	if *asJSON {
-		return writeJSON(stdout, stderr, rep.JSON(), code)
+		return writeJSON(stdout, stderr, fleetreport.JSON(rep), code)
 	}
-	rep.Text(stdout)
+	fleetreport.Text(stdout, rep)
 	return code
 }
 
