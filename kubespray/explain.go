@@ -155,10 +155,12 @@ func Explain(o Options) (*Report, error) {
 		}
 		extra = append(extra, x)
 	}
-	// The host's run of cluster.yml, play by play, with groups as they are at each: every
-	// value below is read from it (one load of the checkout and the inventory).
+	// The compiled playbook (once per command), and the host's run of it, play by play,
+	// with groups as they are at each: every value below is read from it (one load of the
+	// checkout and the inventory).
 	facts := rep.loadFacts(o)
-	hr, werr := c.WalkFacts(o.Inventory, o.Host, extra, facts)
+	tt := c.Tasks()
+	hr, werr := tt.Run(o.Inventory, o.Host, extra, facts)
 	if hr == nil {
 		return nil, werr
 	}
@@ -191,6 +193,9 @@ func Explain(o Options) (*Report, error) {
 	// The groups of the header and of KS002 are those the host ends up in (after
 	// dynamic_groups and group_by); a value is read at its play's own epoch.
 	final := hr.Resolve(firstRun(hr.Plays), nil, len(hr.ops))
+	// The host's vars files as read there: the groups only grow from play to play, so
+	// every file a context of the run reads is one this last one reads.
+	werr = errors.Join(hr.errs...)
 	if werr != nil || final == nil {
 		errs := []error{werr}
 		if j, ok := werr.(interface{ Unwrap() []error }); ok {
@@ -234,7 +239,6 @@ func Explain(o Options) (*Report, error) {
 			rep.Invalid = true
 		}
 	}
-	tt := c.Tasks()
 	rt := hr.newRuntime(tt)
 	rep.rt = rt
 	for _, name := range o.Vars {
@@ -798,7 +802,7 @@ type HostPlays struct {
 
 // ResolvePlays resolves the host's variables for each play of cluster.yml that runs on it,
 // in play order, at play level with the groups the host has when the play starts (read
-// from the host's run, [Checkout.Walk]).
+// from the host's run, [TaskTree.Run]).
 func ResolvePlays(o Options) (*HostPlays, error) {
 	c, err := Load(o.Dir)
 	if err != nil {
@@ -812,7 +816,7 @@ func ResolvePlays(o Options) (*HostPlays, error) {
 		}
 		extra = append(extra, x)
 	}
-	hr, err := c.Walk(o.Inventory, o.Host, extra)
+	hr, err := c.Tasks().Run(o.Inventory, o.Host, extra, nil)
 	if hr == nil {
 		return nil, err
 	}
