@@ -38,8 +38,8 @@
 //	  internal/         rootfs (the read-only node), termesc, yamlalias, fuzzy
 //	                    (did-you-mean), dnslabel; noderecord (the node face's one redaction
 //	                    step) and nodereport (its documents and text renderers, of redacted
-//	                    records only); composereport and fleetreport (compose's and the
-//	                    fleet's text and document); for tests: golden, ansibletest,
+//	                    records only); composereport, componentsreport and fleetreport
+//	                    (those commands' text and document); for tests: golden, ansibletest,
 //	                    apisurface (the public-surface budget), the benchmarks' nodes and
 //	                    fleets
 //

@@ -8,6 +8,7 @@ import (
 	"github.com/k3sconf/k3sconf/components"
 	"github.com/k3sconf/k3sconf/diag"
 	"github.com/k3sconf/k3sconf/identity"
+	"github.com/k3sconf/k3sconf/internal/componentsreport"
 	"github.com/k3sconf/k3sconf/output"
 	"github.com/k3sconf/k3sconf/resolve"
 )
@@ -27,9 +28,9 @@ func runComponents(g globals, res *resolve.Result, red *output.Redactor, stdout,
 		code = exitInput
 	}
 	if g.json {
-		return writeJSON(stdout, stderr, components.JSON(rep, red), code)
+		return writeJSON(stdout, stderr, componentsreport.JSON(rep, red), code)
 	}
-	components.Text(stdout, rep, red)
+	componentsreport.Text(stdout, rep, red)
 	return code
 }
 

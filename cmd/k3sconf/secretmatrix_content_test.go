@@ -35,6 +35,16 @@ func pemKey(kind, body string) string {
 	return "-----BEGIN " + kind + "PRIVATE KEY-----\n" + body + "\n-----END " + kind + "PRIVATE KEY-----\n"
 }
 
+// lowerLast makes the last place's secret lower case (a node name: upper case would add a
+// finding a common word does not).
+func lowerLast(g *matrixGen) {
+	p := g.places[len(g.places)-1]
+	p.secret = strings.ToLower(p.secret)
+	for i := range p.chunks {
+		p.chunks[i] = strings.ToLower(p.chunks[i])
+	}
+}
+
 func contentMatrixCases() []matrixCase {
 	unitHead := "[Unit]\nDescription=k3s\n[Service]\nType=notify\nEnvironmentFile=-/etc/systemd/system/k3s.service.env\n"
 	return []matrixCase{
@@ -149,7 +159,9 @@ func contentMatrixCases() []matrixCase {
 				"etc/rancher/k3s/config.yaml":    config,
 				"etc/hostname":                   "node-a\n",
 			})
-			return nodeRuns(dir, append(append([]string{}, secretKeys...), "node-name", "etcd-s3-folder"), oldK3s)
+			// show's fleet block names the node: node-name is the copy.
+			return append(nodeRuns(dir, append(append([]string{}, secretKeys...), "node-name", "etcd-s3-folder"), oldK3s),
+				[]string{"--root", dir, "--json", "show", "--secret-salt", "salt"})
 		}},
 		{"k3s-alias-quoted", func(t *testing.T, g *matrixGen, dir string) [][]string {
 			// k3s's own error texts quote a value in prose ("invalid ip format '…'", the
@@ -184,14 +196,28 @@ func contentMatrixCases() []matrixCase {
 				"s4/etc/systemd/system/k3s.service": unitHead + "ExecStart=/usr/local/bin/k3s server --agent-token " + s("fleet node folder bad specifier: neighbour", "") +
 					" --etcd-s3-secret-key=" + s("fleet node folder bad specifier: --flag=v%z", "") + "%z\n",
 				"s4/etc/hostname": "s4\n",
+				// node-name copying a secret by YAML alias: fleet names the node REDACTED,
+				// from the folder and from show documents written with --show-secrets.
+				"s5/etc/systemd/system/k3s.service": unitHead + "ExecStart=/usr/local/bin/k3s server\n",
+				"s5/etc/hostname":                   "s5\n",
+				"s5/etc/rancher/k3s/config.yaml":    "agent-token: &a " + strings.ToLower(g.secret("fleet node-name alias of a secret anchor (word): agent-token: &a v, node-name: *a", "", true)) + "\nnode-name: *a\netcd-s3-folder: *a\n",
 			})
+			lowerLast(g)
 			// A show document made with --show-secrets (and a salt) from the broken node.
 			code, out, _ := runCLI("--root", filepath.Join(dir, "s3"), "--json", "--show-secrets", "show", "--secret-salt", "salt")
 			if code == exitUsage {
 				t.Fatal("show --show-secrets --secret-salt: usage")
 			}
 			writeFiles(t, dir, map[string]string{"docs/s3.json": out})
-			in := []string{filepath.Join(dir, "s3"), filepath.Join(dir, "s4"), filepath.Join(dir, "docs", "s3.json")}
+			for _, d := range [][]string{{"s5.json"}, {"s5-salted.json", "--secret-salt", "salt"}} {
+				code, out, _ := runCLI(append([]string{"--root", filepath.Join(dir, "s5"), "--json", "--show-secrets", "show"}, d[1:]...)...)
+				if code == exitUsage {
+					t.Fatal("show --show-secrets: usage")
+				}
+				writeFiles(t, dir, map[string]string{"docs/" + d[0]: out})
+			}
+			in := []string{filepath.Join(dir, "s3"), filepath.Join(dir, "s4"), filepath.Join(dir, "docs", "s3.json"),
+				filepath.Join(dir, "s5"), filepath.Join(dir, "docs", "s5.json"), filepath.Join(dir, "docs", "s5-salted.json")}
 			return [][]string{append([]string{"fleet"}, in...), append([]string{"fleet", "--json"}, in...),
 				append([]string{"fleet", "--secret-salt", "salt"}, in...), append([]string{"fleet", "--json", "--secret-salt", "salt"}, in...)}
 		}},
@@ -243,7 +269,8 @@ func contentMatrixCases() []matrixCase {
 func init() {
 	// fleet never prints a secret, even with --show-secrets.
 	for _, id := range []string{"fleet node folder unbalanced quote: --token v", "fleet node folder unbalanced quote: DSN password",
-		"fleet node folder bad specifier: neighbour", "fleet node folder bad specifier: --flag=v%z"} {
+		"fleet node folder bad specifier: neighbour", "fleet node folder bad specifier: --flag=v%z",
+		"fleet node-name alias of a secret anchor (word): agent-token: &a v, node-name: *a"} {
 		silentPlaces[id] = true
 	}
 }

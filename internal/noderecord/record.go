@@ -167,6 +167,14 @@ func Value(k *resolve.Key, red *output.Redactor) any {
 	return k.Value
 }
 
+// SecretCopy reports whether the value in force copies a secret though the flag is not
+// secret (a YAML alias of a secret anchor): the show document marks the key, so a reader
+// of a document written with --show-secrets (fleet) knows to hide it.
+func (r *Key) SecretCopy() bool { return SecretCopy(r.k) }
+
+// SecretCopy is [Key.SecretCopy] for a key without its record.
+func SecretCopy(k *resolve.Key) bool { return k != nil && !k.Flag.Secret && copiesSecret(k) }
+
 // copiesSecret reports whether an assignment that gave k's value in force is secret though
 // the flag is not (a copy of a secret).
 func copiesSecret(k *resolve.Key) bool {

@@ -229,6 +229,9 @@ func (j *jsonWriter) key(k *Key) {
 	if k.Critical {
 		j.raw(`,"critical":true`)
 	}
+	if k.SecretCopy {
+		j.raw(`,"secretCopy":true`)
+	}
 	j.raw("}")
 }
 
