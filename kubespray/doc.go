@@ -4,7 +4,7 @@
 // with package ansible, plus findings specific to kubespray's layout and `where`: the
 // tasks and templates that use a variable and the tags they run under.
 //
-// [Checkout.CompileTasks] builds each play's task list as ansible-core 2.14 does (imports
+// [Checkout.Tasks] builds each play's task list as ansible-core 2.14 does (imports
 // followed statically, includes as if they ran, tasks_from, apply:, meta dependencies,
 // handlers); [TaskNode.Selected] is ansible's tag selection for one task, include gates
 // included; [Where] finds a variable's uses with the tasks that run them ([TaskSite]) and the

@@ -141,7 +141,7 @@ func Explain(o Options) (*Report, error) {
 		}
 		return nil, fmt.Errorf("host %q is not in the inventory %s (hosts: %s)%s", o.Host, strings.Join(o.Inventory, ", "), strings.Join(inv.HostOrder, ", "), why)
 	}
-	added := DynamicGroups(inv)[o.Host]
+	added := addDynamicGroups(inv)[o.Host]
 	var extra []ansible.ExtraVars
 	for i, e := range o.Extra {
 		x, err := ansible.ParseExtraVars(e, i+1)
@@ -259,7 +259,7 @@ func Explain(o Options) (*Report, error) {
 		}
 		ex.Sites = rt.dropDefinitions(ex.Sites, name)
 		rt.applySites(ex.Sites, name)
-		ex.Values = GroupSites(ex.Sites)
+		ex.Values = groupSites(ex.Sites)
 		ctx := final
 		if len(ex.Values) > 0 {
 			first := ex.Values[0].Sites[0]
@@ -391,15 +391,9 @@ func chain(r *ansible.Role) []*ansible.Role {
 
 var reIndex = regexp.MustCompile(`^(.*)\[(-?\d+)\]$`)
 
-// MatchHosts applies an ansible host pattern (inventory/manager.py: ':' or ',' separated,
-// '&' intersection, '!' exclusion, group[N] subscripts) to one host. A templated pattern
-// matches nothing (it cannot be known without running).
-func MatchHosts(inv *ansible.Inventory, pattern, host string) bool {
-	m, _ := matchHosts(inv, pattern, host)
-	return m
-}
-
-// matchHosts also reports whether the answer depends on the order of hosts added to a group
+// matchHosts applies an ansible host pattern (inventory/manager.py: ':' or ',' separated,
+// '&' intersection, '!' exclusion, group[N] subscripts) to one host (a templated pattern
+// matches nothing: it cannot be known without running), and reports whether the answer depends on the order of hosts added to a group
 // at run time (a subscript such as kube_control_plane[0] over a group dynamic_groups filled).
 func matchHosts(inv *ansible.Inventory, pattern, host string) (match, unsure bool) {
 	if strings.Contains(pattern, "{{") {
@@ -592,7 +586,7 @@ func (c *Checkout) findings(inv *ansible.Inventory, o Options, name string, ex *
 			for sc.Scan() {
 				ln++
 				if m := reC.FindStringSubmatch(sc.Text()); m != nil {
-					if IsSecretName(name) && !o.ShowSecrets {
+					if isSecretName(name) && !o.ShowSecrets {
 						m[1] = " " + Redacted
 					}
 					col := strings.Index(sc.Text(), "#") + 1
@@ -792,7 +786,7 @@ func suggest(name string, known map[string]bool) string {
 }
 
 // HostPlays is the resolution of every play of cluster.yml that runs on the host.
-type HostPlays struct {
+type hostPlays struct {
 	Plays   []*Play
 	Results []*ansible.Result
 	// Uncertain are plays whose hosts: pattern depends on run-time group order (a
@@ -803,7 +797,7 @@ type HostPlays struct {
 // ResolvePlays resolves the host's variables for each play of cluster.yml that runs on it,
 // in play order, at play level with the groups the host has when the play starts (read
 // from the host's run, [TaskTree.Run]).
-func ResolvePlays(o Options) (*HostPlays, error) {
+func resolvePlays(o Options) (*hostPlays, error) {
 	c, err := Load(o.Dir)
 	if err != nil {
 		return nil, err
@@ -820,7 +814,7 @@ func ResolvePlays(o Options) (*HostPlays, error) {
 	if hr == nil {
 		return nil, err
 	}
-	hp := &HostPlays{}
+	hp := &hostPlays{}
 	for _, pr := range hr.Plays {
 		if pr.Unsure != "" {
 			hp.Uncertain = append(hp.Uncertain, pr.Play)

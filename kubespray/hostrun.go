@@ -22,7 +22,7 @@ import (
 // and role names evaluated for the host, and for each a context to resolve variables in
 // as ansible-core 2.14 does for a task there (vars/manager.py get_vars with the task's
 // role and dep chain). Nothing here reads the playbook again: the pass goes over the
-// structure [Checkout.CompileTasks] built (tasktree.go).
+// structure [Checkout.Tasks] built (tasktree.go).
 //
 // Read in ansible-core 2.14.18: playbook/play.py (_load_roles: the play's roles, then
 // what import_role appended while they loaded), playbook/role_include.py (get_block_list:
@@ -248,7 +248,7 @@ func (hr *HostRun) invAt(epoch int) (*ansible.Inventory, error) {
 	}
 	for _, op := range hr.ops[:epoch] {
 		if op.dynamic {
-			DynamicGroups(inv)
+			addDynamicGroups(inv)
 		} else {
 			inv.AddGroup(op.group, op.host)
 		}

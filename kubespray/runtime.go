@@ -103,7 +103,7 @@ type RuntimeSet struct {
 
 // Beats reports whether an assignment set at run time replaces a (static) source: set_fact
 // and include_vars are above everything but role params, include params and extra vars.
-func Beats(src *ansible.Assignment) bool {
+func beats(src *ansible.Assignment) bool {
 	return src == nil || src.Kind != ansible.KindExtra && src.Kind != ansible.KindRoleParams && src.Kind != ansible.KindIncludeParams
 }
 
@@ -688,8 +688,8 @@ func (rt *runtimeRun) siteOrder(s Site) int {
 // site: one before it that may run (its when: depends on the run), or one that runs
 // before it with a value k3sconf could not evaluate. Without them the site's value is
 // decided.
-func (r *Report) Undecided(ex *Explained, s Site) []RuntimeSet {
-	if r.rt == nil || !s.Runs() || s.Var != nil && !Beats(s.Var.Source) {
+func (r *Report) undecided(ex *Explained, s Site) []RuntimeSet {
+	if r.rt == nil || !s.Runs() || s.Var != nil && !beats(s.Var.Source) {
 		return nil
 	}
 	at := r.rt.siteOrder(s)

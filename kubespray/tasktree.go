@@ -236,11 +236,11 @@ func (t *TaskNode) Selected(only, skip []string) bool {
 
 func (t *TaskNode) tagSelected(only, skip []string) bool {
 	for _, g := range t.Gates {
-		if !EvaluateTags(g, only, skip) {
+		if !evaluateTags(g, only, skip) {
 			return false
 		}
 	}
-	return EvaluateTags(t.Tags, only, skip)
+	return evaluateTags(t.Tags, only, skip)
 }
 
 // roleInst is one place a play runs a role. Ansible keeps one Role object per role name
@@ -293,11 +293,11 @@ func (ri *roleInst) ran(only, skip []string, depth int) bool {
 		return false
 	}
 	for _, g := range ri.gates {
-		if !EvaluateTags(g, only, skip) {
+		if !evaluateTags(g, only, skip) {
 			return false
 		}
 	}
-	if !EvaluateTags(ri.eorTags, only, skip) {
+	if !evaluateTags(ri.eorTags, only, skip) {
 		return false
 	}
 	for _, n := range ri.nodes {
@@ -310,7 +310,7 @@ func (ri *roleInst) ran(only, skip []string, depth int) bool {
 
 // EvaluateTags is ansible-core 2.14 playbook/taggable.py Taggable.evaluate_tags for a task
 // whose effective tags are tags (untagged tasks carry the implicit "untagged").
-func EvaluateTags(tags, only, skip []string) bool {
+func evaluateTags(tags, only, skip []string) bool {
 	set := map[string]bool{}
 	for _, t := range tags {
 		set[t] = true
@@ -364,7 +364,7 @@ func EvaluateTags(tags, only, skip []string) bool {
 
 // StaticTags are the tags ansible-playbook --list-tags prints (TASK TAGS): those of the
 // tasks and include tasks known before anything runs, i.e. not below a dynamic include.
-func (tt *TaskTree) StaticTags() []string {
+func (tt *TaskTree) staticTags() []string {
 	var out []string
 	for _, pl := range tt.Plays {
 		for _, n := range pl.Tasks {
@@ -382,13 +382,13 @@ func (tt *TaskTree) StaticTags() []string {
 // Tasks is the checkout's cluster.yml compiled, once per checkout.
 func (c *Checkout) Tasks() *TaskTree {
 	if c.tree == nil {
-		c.tree = c.CompileTasks()
+		c.tree = c.compileTasks()
 	}
 	return c.tree
 }
 
 // CompileTasks compiles the checkout's cluster.yml.
-func (c *Checkout) CompileTasks() *TaskTree {
+func (c *Checkout) compileTasks() *TaskTree {
 	tt := &TaskTree{Dir: c.Dir, c: c}
 	b := &treeBuilder{c: c, tt: tt, tags: map[string]bool{}, seenDiag: map[string]bool{}, variant: map[string]*ansible.Role{}}
 	b.playbook(c.Playbook, nil, 0)
@@ -727,7 +727,7 @@ func templateLookups(n *yaml.Node, depth int) []string {
 }
 
 // DestShown is the dest as written, with its value from role defaults when known.
-func (t *TaskNode) DestShown() string {
+func (t *TaskNode) destShown() string {
 	if t.DestDefault == "" || t.DestDefault == t.Dest {
 		return t.Dest
 	}

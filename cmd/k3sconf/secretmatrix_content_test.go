@@ -59,7 +59,10 @@ func contentMatrixCases() []matrixCase {
 				// same way.
 				"smtp:\n  password: &dp " + w("chart values.yaml alias of a secret anchor (word): smtp.password: &dp v, mail.login: *dp") + "\n" +
 				"mail:\n  login: *dp\n  from: noreply\nnotify:\n  user: *dp\n" +
-				"ldap:\n  password: " + w("chart values.yaml secret-named word default values-set-type would quote: ldap.password: v") + "\n"
+				"ldap:\n  password: " + w("chart values.yaml secret-named word default values-set-type would quote: ldap.password: v") + "\n" +
+				// values.schema.json refuses a copy with a message that quotes it.
+				"hook:\n  token: &hk " + w("chart values.yaml alias a values.schema.json pattern refuses (word): hook.token: &hk v, checked: *hk") + "\nchecked: *hk\n"
+			schema := `{"type": "object", "properties": {"checked": {"type": "string", "pattern": "^[0-9]+$"}}}`
 			repoDefaults := "database:\n  url: postgres://app:" + s("--chart .tgz values.yaml DSN password", "") + "@db/app\n" +
 				"api:\n  token: &t " + s("--chart .tgz values.yaml alias anchor under api.token", "") + "\nclient:\n  id: *t\n" +
 				"hook:\n  secret: &hs " + w("--chart .tgz values.yaml alias of a secret anchor (word): hook.secret: &hs v, hook.name: *hs") + "\n  name: *hs\n"
@@ -93,7 +96,7 @@ func contentMatrixCases() []matrixCase {
 			m := "var/lib/rancher/k3s/server/manifests/"
 			writeFiles(t, dir, map[string]string{
 				"etc/systemd/system/k3s.service":                   "[Service]\nExecStart=/usr/local/bin/k3s server\n",
-				"var/lib/rancher/k3s/server/static/charts/app.tgz": chartTgz(t, "app", defaults),
+				"var/lib/rancher/k3s/server/static/charts/app.tgz": chartTgz(t, "app", defaults, "values.schema.json", schema),
 				m + "app.yaml":        app,
 				m + "app-config.yaml": config,
 				m + "repo.yaml":       repo,
