@@ -81,6 +81,8 @@ type flagSet struct {
 	byName map[string]*profile.Flag
 	// visited lists names given on the command line, for normalizeFlags.
 	visited map[string]bool
+	// arena holds the occurrences' records.
+	arena assignmentArena
 }
 
 // envLookup returns the process environment's value of a variable and the assignment that
@@ -245,7 +247,8 @@ func (fs *flagSet) parse(toks []token) (rest []token, err *cliError) {
 		if f == nil {
 			return toks[i-1:], &cliError{msg: "flag provided but not defined: -" + name, tok: &toks[i-1]}
 		}
-		a := &Assignment{Assignment: provenance.Assignment[string]{Source: provenance.Source{Kind: t.kind, Pos: t.pos()}}, Name: displayName(t, minuses, name), Raw: t.raw(), order: t.order}
+		a := fs.arena.new()
+		*a = Assignment{Assignment: provenance.Assignment[string]{Source: provenance.Source{Kind: t.kind, Pos: t.pos()}}, Name: displayName(t, minuses, name), Raw: t.raw(), order: t.order}
 		if f.Type == profile.Bool {
 			if hasValue {
 				b, perr := strconv.ParseBool(value)

@@ -205,7 +205,7 @@ func (j *jsonWriter) key(k *Key) {
 	j.raw(`,"history":[`)
 	if k.rec != nil {
 		n := 0
-		for e := range k.rec.History(noderecord.JSON) {
+		for e := range k.rec.History(noderecord.JSONWritten) {
 			if n > 0 {
 				j.raw(",")
 			}
