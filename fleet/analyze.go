@@ -713,11 +713,22 @@ func (a *analysis) secrets() {
 		}
 		a.add(f)
 	}
-	var noFP []*Node
+	var noFP, raw []*Node
 	for _, n := range a.r.Nodes {
-		if len(n.Omitted) > 0 {
+		if len(n.Omitted) > 0 && n.rawSecrets {
+			raw = append(raw, n)
+		} else if len(n.Omitted) > 0 {
 			noFP = append(noFP, n)
 		}
+	}
+	if len(raw) > 0 {
+		f := newFinding(diag.Info, "secret-not-compared",
+			fmt.Sprintf("%s: the show documents were written with --show-secrets and hold secret values as they are; fleet hides them and compares secrets only by fingerprint, so they are not compared", names2(raw)),
+			"run `k3sconf --json show --secret-salt SALT` (without --show-secrets) on those nodes and give fleet the documents")
+		for _, n := range raw {
+			f.set(n, "omitted", strings.Join(n.Omitted, ","))
+		}
+		a.add(f)
 	}
 	if len(noFP) > 0 {
 		f := newFinding(diag.Info, "secret-not-compared",

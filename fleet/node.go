@@ -63,6 +63,9 @@ type Node struct {
 	// Omitted lists the secret keys whose values the input hides without a fingerprint
 	// (node-args annotations write "********").
 	Omitted []string
+	// rawSecrets: the input is a show document written with --show-secrets, whose secret
+	// values fleet hides itself (it compares secrets only by fingerprint).
+	rawSecrets bool
 	// Addresses are the node's addresses as the Node object lists them.
 	Addresses []string
 	// Error is why the node's configuration could not be read fully (a node file that does
@@ -405,6 +408,14 @@ func (l *Loader) Show(data []byte, input string) (*Node, error) {
 			realName = strings.ToLower(s)
 		}
 	}
+	// The keys the document already hides (written without --show-secrets): the rest of
+	// the secrets it holds are raw, and the finding about not comparing them says which.
+	hidden := map[string]bool{}
+	for name, k := range doc.Keys {
+		if s, ok := k.Value.(string); ok && s == output.Redacted {
+			hidden[name] = true
+		}
+	}
 	redactDocument(&doc)
 	role := doc.Command
 	if l.Version != "" && doc.Version != "" && doc.Version != "newest" && doc.Version != l.Version {
@@ -427,6 +438,9 @@ func (l *Loader) Show(data []byte, input string) (*Node, error) {
 		for name, k := range doc.Keys {
 			if s, ok := k.Value.(string); ok && s == output.Redacted {
 				n.Omitted = append(n.Omitted, name)
+				if !hidden[name] {
+					n.rawSecrets = true
+				}
 			}
 		}
 		sort.Strings(n.Omitted)

@@ -46,7 +46,8 @@ func TestFleetSecretCopy(t *testing.T) {
 		want         []string
 	}{
 		{"folder", "a node folder: the name identity derives is the copy", []string{n1}, true, []string{"REDACTED"}},
-		{"show-secrets", "a document written with --show-secrets holds the copy; its mark says what it is", []string{shown}, true, nil},
+		{"show-secrets", "a document written with --show-secrets holds the copy; its mark says what it is, and the finding says the secrets are raw in it, not hidden (the judge's case)", []string{shown}, true,
+			[]string{"written with --show-secrets and hold secret values as they are"}},
 		{"salted", "its fleet block names the node", []string{salted}, true, nil},
 		{"plain-salted", "written without --show-secrets: nothing to hide, nothing compared", []string{plain}, true, nil},
 		{"twice", "the same node as a folder and a document: a duplicate name, found in memory and not printed", []string{n1, shown, salted}, true, []string{"duplicate-node-name", "register as node \"REDACTED\""}},
@@ -69,6 +70,9 @@ func TestFleetSecretCopy(t *testing.T) {
 					if !js && !strings.Contains(out, w) {
 						t.Errorf("%s: the text lacks %q:\n%s", tc.reason, w, out)
 					}
+				}
+				if tc.name == "show-secrets" && strings.Contains(out, "hidden in the input") {
+					t.Errorf("%s: a document holding raw secrets is said to hide them:\n%s", tc.reason, out)
 				}
 			}
 		})
