@@ -227,6 +227,15 @@ type Entry struct {
 // whose value k3sconf will not expand (a [LimitError]) is left out; the others are returned
 // with the first such error.
 func LoadVarsYAML(file string, data []byte) ([]Entry, error) {
+	if es, ok := fastVars(file, data); ok {
+		return es, nil
+	}
+	return loadVarsYAMLv3(file, data)
+}
+
+// loadVarsYAMLv3 is LoadVarsYAML through yaml.v3's node parse: every file fastVars
+// declines.
+func loadVarsYAMLv3(file string, data []byte) ([]Entry, error) {
 	root, err := parseYAMLNode(file, data)
 	if err != nil || root == nil {
 		return nil, err
