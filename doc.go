@@ -35,9 +35,13 @@
 //	                    history): the one model every face answers in
 //	  diag/             Diagnostic, Diagnostics (an error with HasErrors), ParseError
 //	  output/           envelope, JSON writer, redaction, control-character escaping
-//	  internal/         rootfs (the read-only node), termesc, yamlalias, golden, benchmarks;
-//	                    noderecord (the node face's one redaction step) and nodereport (its
-//	                    documents and text renderers, of redacted records only)
+//	  internal/         rootfs (the read-only node), termesc, yamlalias, fuzzy
+//	                    (did-you-mean), dnslabel; noderecord (the node face's one redaction
+//	                    step) and nodereport (its documents and text renderers, of redacted
+//	                    records only); composereport, componentsreport, fleetreport and
+//	                    identityreport (those commands' text and document); for tests:
+//	                    golden, ansibletest, apisurface (the public-surface budget), the
+//	                    benchmarks' nodes and fleets
 //
 //	k3s/RKE2 node
 //	  sources/          readers with positions: systemd unit and drop-ins, env files,
@@ -66,8 +70,10 @@
 //
 //	cmd/k3sconf/        the command line; examples/ programs and node trees
 //
-// docs/library.md is one program that embeds the node, Helm and kubespray faces
-// (Example_library, run by go test).
+// docs/library.md is one program that embeds the node, Helm, kubespray and fleet faces
+// (Example_library, run by go test); it lists the packages whose godoc has a runnable
+// Example. The commands' JSON document types are internal or unexported: a program reads a face's
+// result (its provenance entries and diag.Diagnostics), not the command's document.
 //
 // # Example
 //

@@ -9,13 +9,14 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/k3sconf/k3sconf/findings"
+	"github.com/k3sconf/k3sconf/fleet"
 	"github.com/k3sconf/k3sconf/helm/values"
 	"github.com/k3sconf/k3sconf/kubespray"
 	"github.com/k3sconf/k3sconf/resolve"
 )
 
-// The program of docs/library.md (TestLibraryDoc keeps the two the same): the node, Helm
-// and kubespray faces answer in one provenance model — an entry with its value, the
+// The program of docs/library.md (TestLibraryDoc keeps the two the same): the node, Helm,
+// kubespray and fleet faces answer in one provenance model — an entry with its value, the
 // assignment that won (Source) and every assignment with its outcome (History).
 func Example_library() {
 	// A k3s/RKE2 node: k3sconf.Node("/") is the machine, k3sconf.Node(dir) a copy of a
@@ -54,6 +55,20 @@ func Example_library() {
 	}
 	v := rep.Vars[0].Var
 	fmt.Println(v.Name, "=", v.Value, "from", v.Source.Kind, v.Source.Pos)
+
+	// A fleet: servers compared as k3s compares them when one joins.
+	var l fleet.Loader
+	var nodes []*fleet.Node
+	for _, dir := range []string{"examples/fleet/nodes/server-1", "examples/fleet/nodes/server-2"} {
+		n, err := l.Folder(dir)
+		if err != nil {
+			panic(err)
+		}
+		nodes = append(nodes, n)
+	}
+	for _, f := range fleet.Analyze(nodes, nil).Findings {
+		fmt.Println(f.Severity, f.Code, f.Nodes, f.Keys)
+	}
 	// Output:
 	// write-kubeconfig-mode = 644 from cli /etc/systemd/system/k3s.service:2:37
 	//    replaced /etc/rancher/k3s/config.yaml:1:24 replaced by write-kubeconfig-mode: at /etc/rancher/k3s/config.yaml.d/10-mode.yaml:1:24: a later config file wins
@@ -62,6 +77,7 @@ func Example_library() {
 	// findings: 1 errors: false
 	// logs.level = DEBUG from helmchartconfig-valuescontent traefik-config.yaml:9:7
 	// container_manager = crio from group_vars kubespray/testdata/inv/group_vars/k8s_cluster/k8s-cluster.yml:3:1
+	// error critical-mismatch [server-2 server-1] [disable]
 }
 
 // TestLibraryDoc: docs/library.md shows the body of Example_library, so the program the

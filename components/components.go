@@ -52,6 +52,11 @@ type DisableItem struct {
 	Rule string
 }
 
+// Where says where the item came from, as k3sconf prints it: "config
+// /etc/rancher/k3s/config.yaml:1:11, cli /etc/systemd/system/k3s.service:12:5", or "k3s's
+// own rule" for an item the product added itself.
+func (d DisableItem) Where() string { return describeFrom(d.From) }
+
 // Flag is one of the --disable-* booleans people confuse with `disable`.
 type Flag struct {
 	Name  string

@@ -16,5 +16,7 @@
 // follows that no file on disk can show — packaged manifests are rewritten at every start, so
 // local edits are lost; `disable` must match on every server — are stated in the reasons.
 //
-// [Text] and [JSON] render a [Report].
+// The command's text and JSON document of a [Report] are internal
+// (internal/componentsreport); [DisableItem.Where] is where an item came from as they
+// print it.
 package components

@@ -22,6 +22,7 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/k3sconf/k3sconf/components"
+	"github.com/k3sconf/k3sconf/internal/componentsreport"
 	"github.com/k3sconf/k3sconf/internal/golden"
 	"github.com/k3sconf/k3sconf/report"
 	"github.com/k3sconf/k3sconf/resolve"
@@ -98,8 +99,8 @@ func render(opts resolve.Options) (map[string]string, error) {
 	red := report.NewRedactor(res, false)
 	rep := components.Inspect(opts.FS, res)
 	var b bytes.Buffer
-	components.Text(&b, rep, red)
-	js, err := json.MarshalIndent(components.JSON(rep, red), "", "  ")
+	componentsreport.Text(&b, rep, red)
+	js, err := json.MarshalIndent(componentsreport.JSON(rep, red), "", "  ")
 	if err != nil {
 		return nil, err
 	}

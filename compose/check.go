@@ -122,13 +122,13 @@ func isK3sImage(img string) bool {
 // argv works out what k3s gets: the image's entrypoint is /bin/k3s and its command agent;
 // `command:` replaces the command, and `entrypoint:` replaces both.
 func argv(s *Service) ([]string, bool) {
-	if s.HasEntrypoint {
+	if s.hasEntrypoint {
 		if len(s.Entrypoint) > 0 && path.Base(s.Entrypoint[0]) == "k3s" {
 			return append(append([]string{}, s.Entrypoint[1:]...), s.Command...), true
 		}
 		return nil, false
 	}
-	if s.HasCommand {
+	if s.hasCommand {
 		return append([]string{}, s.Command...), true
 	}
 	if isK3sImage(s.Image) {
@@ -440,4 +440,31 @@ func copyTree(host, mem afero.Fs, src, dst string, depth int, budget *int) {
 	*budget--
 	_ = mem.MkdirAll(path.Dir(dst), 0o755)
 	_ = afero.WriteFile(mem, dst, data, 0o644)
+}
+
+// FixYAML is the compose fragment that makes every node's identity survive, "" when nothing
+// needs fixing. Compose merges it into the file: hostname and command replace, volumes add.
+func FixYAML(rep *Report) string {
+	var b strings.Builder
+	var vols []string
+	for _, n := range rep.Nodes {
+		if len(n.Fix) == 0 {
+			continue
+		}
+		if b.Len() == 0 {
+			b.WriteString("services:\n")
+		}
+		fmt.Fprintf(&b, "  %s:\n", n.Service.Name)
+		for _, l := range n.Fix {
+			fmt.Fprintf(&b, "    %s\n", l)
+		}
+		vols = append(vols, n.FixVolumes...)
+	}
+	if len(vols) > 0 {
+		b.WriteString("volumes:\n")
+		for _, v := range vols {
+			fmt.Fprintf(&b, "  %s\n", v)
+		}
+	}
+	return b.String()
 }

@@ -41,10 +41,10 @@ type Service struct {
 	Image string
 	// Command and Entrypoint, split into words; Has* tell an empty list from none.
 	Command       []string
-	HasCommand    bool
+	hasCommand    bool
 	CommandPos    diag.Position
 	Entrypoint    []string
-	HasEntrypoint bool
+	hasEntrypoint bool
 	Hostname      string
 	HostnamePos   diag.Position
 	NetworkMode   string
@@ -195,10 +195,10 @@ func (p *parser) service(k, v *yaml.Node) *Service {
 		s.Image = p.str(n)
 	}
 	if kn, n := lookup(v, "command"); n != nil && n.Tag != "!!null" {
-		s.Command, s.HasCommand, s.CommandPos = p.words(n), true, p.pos(kn)
+		s.Command, s.hasCommand, s.CommandPos = p.words(n), true, p.pos(kn)
 	}
 	if _, n := lookup(v, "entrypoint"); n != nil && n.Tag != "!!null" {
-		s.Entrypoint, s.HasEntrypoint = p.words(n), true
+		s.Entrypoint, s.hasEntrypoint = p.words(n), true
 	}
 	if kn, n := lookup(v, "hostname"); n != nil {
 		s.Hostname, s.HostnamePos = p.str(n), p.pos(kn)

@@ -22,4 +22,6 @@
 //     anonymous volume, which a new container does not get back after `down`.
 //
 // A named volume survives `down` but not `down -v`; a bind mount survives both.
+// [FixYAML] is the compose fragment that makes every node keep its identity. The
+// command's text and JSON document are internal (internal/composereport).
 package compose

@@ -21,6 +21,7 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/k3sconf/k3sconf/compose"
+	"github.com/k3sconf/k3sconf/internal/composereport"
 	"github.com/k3sconf/k3sconf/internal/golden"
 )
 
@@ -58,11 +59,11 @@ func renderArchive(ar *txtar.Archive) (map[string]string, []txtar.File, error) {
 		return nil, nil, err
 	}
 	rep := compose.Check(host, f)
-	red := compose.NewRedactor(rep, false)
+	red := composereport.NewRedactor(rep, false)
 	var b bytes.Buffer
-	compose.Text(&b, rep, red)
+	composereport.Text(&b, rep, red)
 	fmt.Fprintf(&b, "\nfailed: %v\n", rep.Failed())
-	js, err := json.MarshalIndent(compose.JSON(rep, red), "", "  ")
+	js, err := json.MarshalIndent(composereport.JSON(rep, red), "", "  ")
 	if err != nil {
 		return nil, nil, err
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/k3sconf/k3sconf/diag"
+	"github.com/k3sconf/k3sconf/output"
 	"github.com/k3sconf/k3sconf/profile"
 	"github.com/k3sconf/k3sconf/report"
 )
@@ -231,7 +232,10 @@ func addressesOf(s *Node) []string {
 			}
 		}
 	}
-	add(s.NodeName, s.Hostname)
+	if !s.nameSecret {
+		add(s.NodeName) // a name that copies a secret is matched with no visible address
+	}
+	add(s.Hostname)
 	add(s.Addresses...)
 	add(splitItems(keyList(s, "node-ip"), true)...)
 	add(splitItems(keyList(s, "node-external-ip"), true)...)
@@ -375,8 +379,10 @@ func (a *analysis) uncheckedCritical(s, target *Node, diffs []FieldDiff, why str
 	a.add(f)
 }
 
-// displayKey is a node's value of key for messages and the table; secrets never appear.
-func displayKey(n *Node, key string) string {
+// Display is the node's value of key as fleet's findings and table print it: "(absent)"
+// when the node has no such key, "(unset)" when it is empty. Secrets never appear: the
+// node's values are redacted when it is read.
+func (n *Node) Display(key string) string {
 	k := n.Keys[key]
 	if k == nil {
 		return "(absent)"
@@ -464,7 +470,7 @@ func (a *analysis) components() {
 			fix)
 		f.Pos = sourcePos(with[0], key)
 		for _, s := range a.servers {
-			f.set(s, key, displayKey(s, key))
+			f.set(s, key, s.Display(key))
 		}
 		a.add(f)
 	}
@@ -694,8 +700,14 @@ func (a *analysis) secrets() {
 		f := newFinding(diag.Warning, "secret-not-compared",
 			fmt.Sprintf("the nodes' secret fingerprints were made with %d different salts (or some nodes were read from folders without --secret-salt): secrets are compared only within one salt", len(salts)),
 			"collect every show document in one run with one --secret-salt (and pass the same --secret-salt to fleet for node folders)")
-		for id, ns := range salts {
-			for _, n := range ns {
+		// In salt order: the finding's node list must not depend on map order.
+		ids := make([]string, 0, len(salts))
+		for id := range salts {
+			ids = append(ids, id)
+		}
+		sort.Strings(ids)
+		for _, id := range ids {
+			for _, n := range salts[id] {
 				f.set(n, "salt", saltLabel(id))
 			}
 		}
@@ -880,8 +892,9 @@ func (a *analysis) identity() {
 	byHost := map[string][]*Node{}
 	var names, hosts []string
 	for _, n := range a.r.Nodes {
-		if n.NodeName != "" {
-			k := strings.ToLower(n.NodeName)
+		// A name that copies a secret is compared only with such names (nameKey): equal
+		// to a visible one, the finding would print it.
+		if k := nameKey(n); k != "" {
 			if byName[k] == nil {
 				names = append(names, k)
 			}
@@ -900,8 +913,12 @@ func (a *analysis) identity() {
 		if len(ns) < 2 {
 			continue
 		}
+		shown := k
+		if ns[0].nameSecret { // every node of ns: names that copy a secret are keyed apart
+			shown = output.Redacted // a copy of a secret: compared, never printed
+		}
 		f := newFinding(diag.Error, "duplicate-node-name",
-			fmt.Sprintf("%d inputs register as node %q (%s): the second to start is rejected (\"Node password rejected, duplicate hostname or contents of '/etc/rancher/node/password' may not match server node-passwd entry\")", len(ns), k, inputs(ns)),
+			fmt.Sprintf("%d inputs register as node %q (%s): the second to start is rejected (\"Node password rejected, duplicate hostname or contents of '/etc/rancher/node/password' may not match server node-passwd entry\")", len(ns), shown, inputs(ns)),
 			"give each node its own node-name, or set with-node-id")
 		for _, n := range ns {
 			f.set(n, "node-name", n.NodeName+" ("+n.Input+")")
@@ -910,7 +927,7 @@ func (a *analysis) identity() {
 	}
 	for _, k := range hosts {
 		ns := byHost[k]
-		if len(ns) < 2 || len(byName[strings.ToLower(ns[0].NodeName)]) > 1 {
+		if len(ns) < 2 || len(byName[nameKey(ns[0])]) > 1 {
 			continue
 		}
 		f := newFinding(diag.Warning, "duplicate-hostname",
@@ -921,6 +938,15 @@ func (a *analysis) identity() {
 		}
 		a.add(f)
 	}
+}
+
+// nameKey is a node's key in identity's byName ("" when it has no name to compare).
+func nameKey(n *Node) string {
+	name := strings.ToLower(n.compareName())
+	if n.nameSecret && name != "" {
+		return "\x00" + name
+	}
+	return name
 }
 
 func inputs(ns []*Node) string {

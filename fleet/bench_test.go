@@ -6,6 +6,7 @@ import (
 
 	"github.com/k3sconf/k3sconf/fleet"
 	"github.com/k3sconf/k3sconf/internal/benchfleet"
+	"github.com/k3sconf/k3sconf/internal/fleetreport"
 )
 
 // BenchmarkFleet1000Docs: load 1,000 show documents from a folder, compare them and write
@@ -26,6 +27,6 @@ func BenchmarkFleet1000Docs(b *testing.B) {
 		if rep.Failed() {
 			b.Fatalf("the benchmark fleet is not consistent: %s", rep.Findings[0].Message)
 		}
-		rep.Text(io.Discard)
+		fleetreport.Text(io.Discard, rep)
 	}
 }

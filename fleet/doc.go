@@ -34,5 +34,7 @@
 //
 // Secrets are never printed. Node folders are compared in memory; show documents carry
 // HMAC fingerprints made with the collector's salt (the document's fleet block); documents made with
-// different salts cannot be compared and fleet says so.
+// different salts cannot be compared and fleet says so. A program reads the [Report]'s
+// findings and nodes ([Node.Display] is a value as fleet prints it); the command's table
+// and JSON document are internal (internal/fleetreport).
 package fleet

@@ -9,6 +9,7 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/k3sconf/k3sconf/fleet"
+	"github.com/k3sconf/k3sconf/internal/fleetreport"
 )
 
 // FuzzFleet feeds arbitrary bytes as node lists and show documents (seeded with the
@@ -34,8 +35,8 @@ func FuzzFleet(f *testing.F) {
 		n1, e1 := l.Data(a, "a.json")
 		n2, e2 := l.Data(b, "b.json")
 		rep := fleet.Analyze(append(n1, n2...), append(e1, e2...))
-		rep.Text(io.Discard)
-		if _, err := json.Marshal(rep.JSON()); err != nil {
+		fleetreport.Text(io.Discard, rep)
+		if _, err := json.Marshal(fleetreport.JSON(rep)); err != nil {
 			t.Fatal(err)
 		}
 	})

@@ -71,6 +71,21 @@ type Node struct {
 	// Unreadable is set when a file of a node folder could not be read or parsed (what
 	// makes `k3sconf show` exit 3): the report is incomplete.
 	Unreadable bool
+
+	// nameSecret: node-name copies a secret by YAML alias (show's secretCopy mark), so
+	// NodeName is REDACTED; realName is the name itself when the input holds it (a node
+	// folder, a document written with --show-secrets), compared in memory and never
+	// printed.
+	nameSecret bool
+	realName   string
+}
+
+// compareName is the name the node registers under for comparing nodes ("" when unknown).
+func (n *Node) compareName() string {
+	if n.nameSecret {
+		return n.realName
+	}
+	return n.NodeName
 }
 
 // InputError is an input that could not be read at all.
@@ -292,7 +307,8 @@ func (l *Loader) fromResult(res *resolve.Result, input string, kind Kind) *Node 
 	doc := nodereport.JSON(res, report.NewRedactor(res, false))
 	salt, id := l.key()
 	n := &Node{Input: input, Kind: kind, Product: res.Product, Role: res.Command, Keys: entries(doc.Keys),
-		Secrets: nodereport.SecretFingerprints(res, salt), SaltID: id, Error: doc.Error, CLI: "urfave/cli " + res.Era}
+		Secrets: nodereport.SecretFingerprints(res, salt), SaltID: id, Error: doc.Error, CLI: "urfave/cli " + res.Era,
+		nameSecret: nodeNameCopies(doc)}
 	if res.Version != "" && res.Version != "newest" {
 		n.Release = res.Version
 	}
@@ -381,6 +397,14 @@ func (l *Loader) Show(data []byte, input string) (*Node, error) {
 	if doc.Keys == nil {
 		return nil, errors.New("not a k3sconf show document: no keys")
 	}
+	// node-name copying a secret: a document written with --show-secrets holds it, which
+	// is compared in memory; redactDocument hides it.
+	nameSecret, realName := nodeNameCopies(&doc), ""
+	if k := doc.Keys["node-name"]; nameSecret && k != nil {
+		if s, ok := k.Value.(string); ok && s != output.Redacted {
+			realName = strings.ToLower(s)
+		}
+	}
 	redactDocument(&doc)
 	role := doc.Command
 	if l.Version != "" && doc.Version != "" && doc.Version != "newest" && doc.Version != l.Version {
@@ -388,7 +412,8 @@ func (l *Loader) Show(data []byte, input string) (*Node, error) {
 		// under another one.
 		return nil, fmt.Errorf("the document was written for release %s, not %s: write it again with k3sconf --k3s-version %s --json show, or leave the release off this input", doc.Version, l.Version, l.Version)
 	}
-	n := &Node{Input: input, Kind: KindShow, Product: doc.Product, Role: role, Keys: entries(doc.Keys), Error: doc.Error, CLI: doc.CLI}
+	n := &Node{Input: input, Kind: KindShow, Product: doc.Product, Role: role, Keys: entries(doc.Keys), Error: doc.Error, CLI: doc.CLI,
+		nameSecret: nameSecret, realName: realName}
 	if doc.Version != "" && doc.Version != "newest" {
 		n.Release = doc.Version
 	}
@@ -429,7 +454,8 @@ func entries(keys map[string]*nodereport.Key) map[string]*provenance.Entry[resol
 	return out
 }
 
-// finish names the node.
+// finish names the node. A node-name that copies a secret is REDACTED wherever fleet
+// prints it; the name itself, when the input holds it, is kept for comparing.
 func (n *Node) finish() {
 	if n.NodeName == "" {
 		if k := n.Keys["node-name"]; k != nil {
@@ -438,7 +464,19 @@ func (n *Node) finish() {
 			}
 		}
 	}
+	if n.nameSecret && n.NodeName != "" {
+		if n.realName == "" && n.NodeName != output.Redacted {
+			n.realName = strings.ToLower(n.NodeName)
+		}
+		n.NodeName = output.Redacted
+	}
 	n.Name = firstNonEmpty(n.NodeName, n.Hostname, displayInput(n.Input))
+}
+
+// nodeNameCopies reports whether a show document marks node-name as a copy of a secret.
+func nodeNameCopies(doc *nodereport.Document) bool {
+	k := doc.Keys["node-name"]
+	return k != nil && k.SecretCopy
 }
 
 func displayInput(p string) string {
@@ -480,6 +518,9 @@ func redactDocument(doc *nodereport.Document) {
 	red := output.NewTextRedactor(false)
 	cmd := prof.Command(doc.Command)
 	secret := func(name string) bool {
+		if k := doc.Keys[name]; k != nil && k.SecretCopy {
+			return true // a copy of a secret by YAML alias (show marks it)
+		}
 		if cmd != nil {
 			if f := cmd.Lookup(name); f != nil {
 				return f.Secret

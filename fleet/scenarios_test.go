@@ -21,6 +21,7 @@ import (
 
 	"github.com/k3sconf/k3sconf/diag"
 	"github.com/k3sconf/k3sconf/fleet"
+	"github.com/k3sconf/k3sconf/internal/fleetreport"
 	"github.com/k3sconf/k3sconf/internal/golden"
 )
 
@@ -112,7 +113,7 @@ func TestScenarios(t *testing.T) {
 				t.Errorf("%s: clean fleet: some input is unreadable: %+v", p, rep.Inputs)
 			}
 			var buf bytes.Buffer
-			rep.Text(&buf)
+			fleetreport.Text(&buf, rep)
 			got["want/"+side+".txt"] = buf.String()
 		}
 		golden.Check(t, abs, ar, inputs, got, []string{"want/trigger.txt", "want/clean.txt"}, *update, "fleet "+code, "go test ./fleet -update")

@@ -12,6 +12,7 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/k3sconf/k3sconf/fleet"
+	"github.com/k3sconf/k3sconf/internal/fleetreport"
 	"github.com/k3sconf/k3sconf/internal/golden"
 )
 
@@ -35,7 +36,7 @@ func TestJSONMatchesSchema(t *testing.T) {
 		t.Chdir(t.TempDir())
 		extract(t, ar)
 		for _, side := range []string{"trigger", "clean"} {
-			b, err := json.Marshal(runFleet(t, side).JSON())
+			b, err := json.Marshal(fleetreport.JSON(runFleet(t, side)))
 			if err != nil {
 				t.Fatal(err)
 			}

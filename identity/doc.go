@@ -7,5 +7,6 @@
 // K3S_NODE_NAME), else the host name (pkg/util/net.go GetHostnameAndIPs, which then
 // lowercases it), plus "-" and the id from /etc/rancher/node/id with --with-node-id
 // (pkg/agent/config/config.go ensureNodeID). The password file is only checked for
-// existence; its content is never read.
+// existence; its content is never read. The text and JSON of `explain node-name`, and the
+// redaction they pass through, are internal (internal/identityreport).
 package identity

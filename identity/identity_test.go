@@ -1,10 +1,7 @@
 package identity
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
-	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -86,26 +83,6 @@ func TestDerive(t *testing.T) {
 				t.Errorf("%s: mismatch (-want +got):\n%s", tc.reason, diff)
 			}
 		})
-	}
-}
-
-func TestPasswordNeverPrinted(t *testing.T) {
-	fs := node(t, map[string]string{
-		"/etc/systemd/system/k3s-agent.service": "[Service]\nExecStart=/usr/local/bin/k3s agent --node-name a\n",
-		"/etc/rancher/node/password":            "s3cr3t-password\n",
-	})
-	res, _ := resolve.Resolve(resolve.Options{FS: fs})
-	var b bytes.Buffer
-	id := Derive(fs, res, "/bundle")
-	id.Write(&b)
-	js, _ := json.Marshal(id.JSON())
-	for _, out := range []string{b.String(), string(js)} {
-		if strings.Contains(out, "s3cr3t") {
-			t.Errorf("the password leaked:\n%s", out)
-		}
-	}
-	if !strings.Contains(b.String(), "/etc/rancher/node/password exists (content not shown)") {
-		t.Errorf("want the password file reported as existing, got:\n%s", b.String())
 	}
 }
 

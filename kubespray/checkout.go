@@ -453,9 +453,6 @@ func (c *Checkout) role(name, playDir, parentBase string) (*ansible.Role, error)
 	return r, nil
 }
 
-// Roles returns every role loaded, by name.
-func (c *Checkout) Roles() map[string]*ansible.Role { return c.roles }
-
 // legacyGroups are kubespray's old group names and what dynamic_groups maps them to.
 var legacyGroups = map[string]string{
 	"kube-master": "kube_control_plane",
@@ -477,13 +474,13 @@ var groupMappings = []struct {
 	{"k8s_cluster", []string{"kube_node", "kube_control_plane", "calico_rr"}},
 }
 
-// DynamicGroups adds every host, in inventory order, to the groups kubespray's
+// addDynamicGroups adds every host, in inventory order, to the groups kubespray's
 // dynamic_groups role creates with group_by, and returns what each host got that it was
 // not in before: a group the inventory already puts the host in (`[k8s_cluster:children]`
 // naming kube_node) is not "added at run time", though group_by still runs for it. The
 // loop's `when` sees group_names as they were when the task started, so a host only in
 // kube-master gets kube_control_plane but not k8s_cluster from it.
-func DynamicGroups(inv *ansible.Inventory) map[string][]string {
+func addDynamicGroups(inv *ansible.Inventory) map[string][]string {
 	type add struct{ group, host string }
 	var adds []add
 	out := map[string][]string{}

@@ -53,7 +53,7 @@ func TestDifferentialKubesprayPlays(t *testing.T) {
 			want := runCluster(t, dir, extra)
 			inv, _ := ansible.LoadInventory([]string{filepath.Join(dir, "inv", "hosts.ini")})
 			for _, h := range inv.HostOrder {
-				hp, err := ResolvePlays(Options{Dir: filepath.Join(dir, "ks"), Inventory: []string{filepath.Join(dir, "inv", "hosts.ini")}, Host: h, Extra: extra})
+				hp, err := resolvePlays(Options{Dir: filepath.Join(dir, "ks"), Inventory: []string{filepath.Join(dir, "inv", "hosts.ini")}, Host: h, Extra: extra})
 				if err != nil {
 					t.Fatal(err)
 				}

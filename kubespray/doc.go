@@ -4,25 +4,29 @@
 // with package ansible, plus findings specific to kubespray's layout and `where`: the
 // tasks and templates that use a variable and the tags they run under.
 //
-// [Checkout.CompileTasks] builds each play's task list as ansible-core 2.14 does (imports
+// [Checkout.Tasks] builds each play's task list as ansible-core 2.14 does (imports
 // followed statically, includes as if they ran, tasks_from, apply:, meta dependencies,
 // handlers); [TaskNode.Selected] is ansible's tag selection for one task, include gates
 // included; [Where] finds a variable's uses with the tasks that run them ([TaskSite]) and the
 // handlers those notify ([HandlerRun]); [Answers] says per tag what a --tags run rewrites
 // and restarts.
 //
-// One command reads the checkout once ([Load]): every file is read and parsed once and
-// shared by two views of cluster.yml built from it. [Checkout.CompileTasks] (the
-// [TaskTree]) is host-independent: every task and handler of every play with its tags,
-// includes, templated choices and handlers, which where, runs and the tag answers read.
-// [Checkout.Walk] (the [HostRun]) is one host's run: which plays it runs ([PlayRun]),
-// with which inventory groups (an epoch per group added at run time by dynamic_groups or
-// group_by), which roles with their parameters and dependency chain ([RoleRun]) and which
-// tasks files ([FileRun]), with `when:` evaluated for the host; explain resolves values
-// in it ([HostRun.Resolve]) at the use sites the tree's uses map to ([HostRun.Sites]).
-// The two are still two walks of the same plays (issue 28 asks for one compiled
-// playbook with the host's run as a view over it); their agreement is what
-// TestDifferentialUseSites and TestDifferentialTags check against ansible-playbook.
+// One command reads the checkout once ([Load]) and compiles cluster.yml once
+// ([Checkout.Tasks]): one model of the playbook, the [TaskTree], host-independent. It
+// holds every task and handler of every play with its tags, includes, templated choices
+// and handlers, which where, runs and the tag answers read, and the structure a host's
+// run goes through: each play's roles: entries with their role params and `when:`, their
+// meta dependencies, the roles import_role and include_role can name, the tasks files
+// includes and imports can name, the `when:` of blocks and includes, group_by tasks, and
+// play.get_roles(). [TaskTree.Run] (the [HostRun]) is one host's pass over that tree:
+// which plays it runs ([PlayRun]), with which inventory groups (an epoch per group added
+// at run time by dynamic_groups or group_by), which role runs with their dependency chain
+// ([RoleRun]) and which tasks files ([FileRun]), with `when:` and templated names
+// evaluated for the host; explain resolves values in it ([HostRun.Resolve]) at the use
+// sites it maps the uses to ([HostRun.Sites]), and follows the set_fact and include_vars
+// tasks of the same tree in the host's order. TestDifferentialUseSites,
+// TestDifferentialTags and TestDifferentialRuntime check both readings against
+// ansible-playbook.
 //
 // Read for this (kubernetes-sigs/kubespray at 46dbdd3, 2026-08-21): cluster.yml,
 // playbooks/cluster.yml, playbooks/boilerplate.yml, playbooks/install_etcd.yml,

@@ -141,7 +141,7 @@ func Explain(o Options) (*Report, error) {
 		}
 		return nil, fmt.Errorf("host %q is not in the inventory %s (hosts: %s)%s", o.Host, strings.Join(o.Inventory, ", "), strings.Join(inv.HostOrder, ", "), why)
 	}
-	added := DynamicGroups(inv)[o.Host]
+	added := addDynamicGroups(inv)[o.Host]
 	var extra []ansible.ExtraVars
 	for i, e := range o.Extra {
 		x, err := ansible.ParseExtraVars(e, i+1)
@@ -155,10 +155,12 @@ func Explain(o Options) (*Report, error) {
 		}
 		extra = append(extra, x)
 	}
-	// The host's run of cluster.yml, play by play, with groups as they are at each: every
-	// value below is read from it (one load of the checkout and the inventory).
+	// The compiled playbook (once per command), and the host's run of it, play by play,
+	// with groups as they are at each: every value below is read from it (one load of the
+	// checkout and the inventory).
 	facts := rep.loadFacts(o)
-	hr, werr := c.WalkFacts(o.Inventory, o.Host, extra, facts)
+	tt := c.Tasks()
+	hr, werr := tt.Run(o.Inventory, o.Host, extra, facts)
 	if hr == nil {
 		return nil, werr
 	}
@@ -191,6 +193,9 @@ func Explain(o Options) (*Report, error) {
 	// The groups of the header and of KS002 are those the host ends up in (after
 	// dynamic_groups and group_by); a value is read at its play's own epoch.
 	final := hr.Resolve(firstRun(hr.Plays), nil, len(hr.ops))
+	// The host's vars files as read there: the groups only grow from play to play, so
+	// every file a context of the run reads is one this last one reads.
+	werr = errors.Join(hr.errs...)
 	if werr != nil || final == nil {
 		errs := []error{werr}
 		if j, ok := werr.(interface{ Unwrap() []error }); ok {
@@ -234,7 +239,6 @@ func Explain(o Options) (*Report, error) {
 			rep.Invalid = true
 		}
 	}
-	tt := c.Tasks()
 	rt := hr.newRuntime(tt)
 	rep.rt = rt
 	for _, name := range o.Vars {
@@ -255,7 +259,7 @@ func Explain(o Options) (*Report, error) {
 		}
 		ex.Sites = rt.dropDefinitions(ex.Sites, name)
 		rt.applySites(ex.Sites, name)
-		ex.Values = GroupSites(ex.Sites)
+		ex.Values = groupSites(ex.Sites)
 		ctx := final
 		if len(ex.Values) > 0 {
 			first := ex.Values[0].Sites[0]
@@ -387,15 +391,9 @@ func chain(r *ansible.Role) []*ansible.Role {
 
 var reIndex = regexp.MustCompile(`^(.*)\[(-?\d+)\]$`)
 
-// MatchHosts applies an ansible host pattern (inventory/manager.py: ':' or ',' separated,
-// '&' intersection, '!' exclusion, group[N] subscripts) to one host. A templated pattern
-// matches nothing (it cannot be known without running).
-func MatchHosts(inv *ansible.Inventory, pattern, host string) bool {
-	m, _ := matchHosts(inv, pattern, host)
-	return m
-}
-
-// matchHosts also reports whether the answer depends on the order of hosts added to a group
+// matchHosts applies an ansible host pattern (inventory/manager.py: ':' or ',' separated,
+// '&' intersection, '!' exclusion, group[N] subscripts) to one host (a templated pattern
+// matches nothing: it cannot be known without running), and reports whether the answer depends on the order of hosts added to a group
 // at run time (a subscript such as kube_control_plane[0] over a group dynamic_groups filled).
 func matchHosts(inv *ansible.Inventory, pattern, host string) (match, unsure bool) {
 	if strings.Contains(pattern, "{{") {
@@ -588,7 +586,7 @@ func (c *Checkout) findings(inv *ansible.Inventory, o Options, name string, ex *
 			for sc.Scan() {
 				ln++
 				if m := reC.FindStringSubmatch(sc.Text()); m != nil {
-					if IsSecretName(name) && !o.ShowSecrets {
+					if isSecretName(name) && !o.ShowSecrets {
 						m[1] = " " + Redacted
 					}
 					col := strings.Index(sc.Text(), "#") + 1
@@ -788,7 +786,7 @@ func suggest(name string, known map[string]bool) string {
 }
 
 // HostPlays is the resolution of every play of cluster.yml that runs on the host.
-type HostPlays struct {
+type hostPlays struct {
 	Plays   []*Play
 	Results []*ansible.Result
 	// Uncertain are plays whose hosts: pattern depends on run-time group order (a
@@ -798,8 +796,8 @@ type HostPlays struct {
 
 // ResolvePlays resolves the host's variables for each play of cluster.yml that runs on it,
 // in play order, at play level with the groups the host has when the play starts (read
-// from the host's run, [Checkout.Walk]).
-func ResolvePlays(o Options) (*HostPlays, error) {
+// from the host's run, [TaskTree.Run]).
+func resolvePlays(o Options) (*hostPlays, error) {
 	c, err := Load(o.Dir)
 	if err != nil {
 		return nil, err
@@ -812,11 +810,11 @@ func ResolvePlays(o Options) (*HostPlays, error) {
 		}
 		extra = append(extra, x)
 	}
-	hr, err := c.Walk(o.Inventory, o.Host, extra)
+	hr, err := c.Tasks().Run(o.Inventory, o.Host, extra, nil)
 	if hr == nil {
 		return nil, err
 	}
-	hp := &HostPlays{}
+	hp := &hostPlays{}
 	for _, pr := range hr.Plays {
 		if pr.Unsure != "" {
 			hp.Uncertain = append(hp.Uncertain, pr.Play)

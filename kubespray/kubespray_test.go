@@ -171,7 +171,7 @@ func TestDynamicGroups(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string][]string{"old1": {"kube_control_plane"}, "w1": {"k8s_cluster"}}
-	if d := cmp.Diff(want, DynamicGroups(i)); d != "" {
+	if d := cmp.Diff(want, addDynamicGroups(i)); d != "" {
 		t.Errorf("dynamic groups (-want +got):\n%s", d)
 	}
 }

@@ -130,7 +130,10 @@ func namePattern(name string) (*regexp.Regexp, []string) {
 var reJinjaAny = regexp.MustCompile(`\{\{.*?\}\}|\{%.*?%\}`)
 
 type resolvedFile struct {
-	path    string
+	path string
+	// rel is the name that found it, relative to its base (the name as written, or the
+	// file a still-templated name matched).
+	rel     string
 	choices []Choice
 }
 
@@ -144,7 +147,7 @@ func (c *Checkout) matchFiles(bases []string, e expansion) []resolvedFile {
 				p = filepath.Join(base, e.name)
 			}
 			if fi, err := c.stat(p); err == nil && !fi.IsDir() {
-				return []resolvedFile{{path: filepath.Clean(p), choices: e.choices}}
+				return []resolvedFile{{path: filepath.Clean(p), rel: e.name, choices: e.choices}}
 			}
 		}
 		return nil
@@ -158,7 +161,7 @@ func (c *Checkout) matchFiles(bases []string, e expansion) []resolvedFile {
 				for i, x := range exprs {
 					ch = append(ch, Choice{Expr: x, Value: m[i+1]})
 				}
-				found = append(found, resolvedFile{path: filepath.Join(base, filepath.FromSlash(rel)), choices: ch})
+				found = append(found, resolvedFile{path: filepath.Join(base, filepath.FromSlash(rel)), rel: rel, choices: ch})
 			}
 		}
 		if len(found) > 0 {

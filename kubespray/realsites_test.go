@@ -183,7 +183,7 @@ func TestRealCheckoutUseSites(t *testing.T) {
 	}
 	files, cases, agree, unsureSkipped := 0, 0, 0, 0
 	for _, h := range []string{"node1", "node2", "node3"} {
-		hr, err := c.Walk([]string{ini}, h, xs)
+		hr, err := c.Tasks().Run([]string{ini}, h, xs, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -14,7 +14,7 @@ const Redacted = output.Redacted
 // IsSecretName reports whether a variable (or dict key) named so holds a secret: the one
 // name rule of k3sconf (output.SecretName, docs/secrets.md), which also decides for k3s
 // flags, environment variables and pass-through arguments.
-func IsSecretName(name string) bool { return output.SecretName(name) }
+func isSecretName(name string) bool { return output.SecretName(name) }
 
 // redact replaces secret values in the report, by the nearest name: a variable's value is
 // judged by the variable's name, a dict value by its key (at any depth), a list item by
@@ -121,7 +121,7 @@ func (r *Report) redactVar(red *output.Redactor, v *ansible.Var) {
 	if v == nil {
 		return
 	}
-	if v.Value != nil && (IsSecretName(v.Name) || v.Source != nil && v.Source.SecretCopy) {
+	if v.Value != nil && (isSecretName(v.Name) || v.Source != nil && v.Source.SecretCopy) {
 		switch v.Value.(type) {
 		case int64, *big.Int, float64:
 			// A number under a secret name (registry_password: 123456) is hidden, but
@@ -166,7 +166,7 @@ func redactNamed(red *output.Redactor, name string, v any) any {
 		// PEM keys, NAME = VALUE lines, base64 of those).
 		return red.String(name, x)
 	case int64, *big.Int, float64:
-		if IsSecretName(name) {
+		if isSecretName(name) {
 			return Redacted
 		}
 		return v

@@ -268,20 +268,20 @@ func printDiag(w io.Writer, d diag.Diagnostic) {
 }
 
 // ExplainDoc is the --json document of `k3sconf kubespray explain`.
-type ExplainDoc struct {
+type explainDoc struct {
 	output.Envelope
 	Host          string             `json:"host"`
 	Groups        []string           `json:"groups"`
 	DynamicGroups []string           `json:"dynamicGroups"`
-	Keys          map[string]*KeyDoc `json:"keys"`
+	Keys          map[string]*keyDoc `json:"keys"`
 	// Plays are the plays of cluster.yml in order, and whether the host runs each.
-	Plays       []PlayRunDoc        `json:"plays"`
+	Plays       []playRunDoc        `json:"plays"`
 	Diagnostics []output.Diagnostic `json:"diagnostics"`
 }
 
 // PlayRunDoc is one play of cluster.yml for the host.
-type PlayRunDoc struct {
-	PlayDoc
+type playRunDoc struct {
+	playDoc
 	Hosts string `json:"hosts"`
 	Runs  bool   `json:"runs"`
 	// JoinedThrough names the group, added at run time, through which the host runs it.
@@ -291,14 +291,14 @@ type PlayRunDoc struct {
 
 // KeyDoc is one variable, shaped as a key of `show --json` (value, source, history) plus
 // its Python type, the play it was resolved for and the variables a template uses.
-type KeyDoc struct {
+type keyDoc struct {
 	Value   any                `json:"value"`
 	Type    string             `json:"type"`
 	Defined bool               `json:"defined"`
 	Source  output.Source      `json:"source"`
 	History []output.History   `json:"history"`
-	Play    *PlayDoc           `json:"play,omitempty"`
-	Refs    map[string]*RefDoc `json:"refs,omitempty"`
+	Play    *playDoc           `json:"play,omitempty"`
+	Refs    map[string]*refDoc `json:"refs,omitempty"`
 	// Used is false when the host runs none of the variable's use sites (value and
 	// source are then those of a task at play level of play).
 	Used bool `json:"used"`
@@ -307,19 +307,19 @@ type KeyDoc struct {
 	DistinctValues int `json:"distinctValues"`
 	// UseSites are the tasks, templates and handlers using the variable, once per play
 	// and role run that runs them (or would: runs false, with skip saying why).
-	UseSites []UseSiteDoc `json:"useSites"`
+	UseSites []useSiteDoc `json:"useSites"`
 	// SetAtRunTime are the set_fact and include_vars tasks assigning it (runtime_render.go).
-	SetAtRunTime []RuntimeSetDoc `json:"setAtRunTime"`
+	SetAtRunTime []runtimeSetDoc `json:"setAtRunTime"`
 }
 
 // UseSiteDoc is one use site as one play and role run it on the host.
-type UseSiteDoc struct {
+type useSiteDoc struct {
 	File   string   `json:"file"`
 	Line   int      `json:"line"`
 	Column int      `json:"column"`
 	Kind   string   `json:"kind"`
 	Task   string   `json:"task,omitempty"`
-	Play   PlayDoc  `json:"play"`
+	Play   playDoc  `json:"play"`
 	Role   string   `json:"role,omitempty"`
 	Runs   bool     `json:"runs"`
 	Skip   string   `json:"skip,omitempty"`
@@ -333,14 +333,14 @@ type UseSiteDoc struct {
 }
 
 // PlayDoc names a play.
-type PlayDoc struct {
+type playDoc struct {
 	Name string `json:"name"`
 	File string `json:"file"`
 	Line int    `json:"line"`
 }
 
 // RefDoc is a variable a template uses, one level down.
-type RefDoc struct {
+type refDoc struct {
 	Value   any            `json:"value"`
 	Type    string         `json:"type"`
 	Defined bool           `json:"defined"`
@@ -351,10 +351,13 @@ func source(a *ansible.Assignment) output.Source {
 	return output.Source{Kind: string(a.Kind), File: a.Pos.File, Line: a.Pos.Line, Column: a.Pos.Column, Name: a.Level}
 }
 
-// JSON builds the explain document.
-func JSON(r *Report) *ExplainDoc {
-	d := &ExplainDoc{Envelope: output.NewEnvelope("kubespray", "kubespray explain", "kubespray explain"),
-		Host: r.Host, Groups: r.Groups, DynamicGroups: r.Added, Keys: map[string]*KeyDoc{}, Diagnostics: []output.Diagnostic{}}
+// JSON builds the --json document of `k3sconf kubespray explain`, for encoding/json
+// (docs/schema/kubespray-explain.schema.json describes it).
+func JSON(r *Report) any { return explainJSON(r) }
+
+func explainJSON(r *Report) *explainDoc {
+	d := &explainDoc{Envelope: output.NewEnvelope("kubespray", "kubespray explain", "kubespray explain"),
+		Host: r.Host, Groups: r.Groups, DynamicGroups: r.Added, Keys: map[string]*keyDoc{}, Diagnostics: []output.Diagnostic{}}
 	if d.Groups == nil {
 		d.Groups = []string{}
 	}
@@ -362,9 +365,9 @@ func JSON(r *Report) *ExplainDoc {
 		d.DynamicGroups = []string{}
 	}
 	for _, ex := range r.Vars {
-		k := &KeyDoc{History: []output.History{}, Source: output.Source{Kind: "undefined"}, Type: "undefined"}
+		k := &keyDoc{History: []output.History{}, Source: output.Source{Kind: "undefined"}, Type: "undefined"}
 		if ex.Play != nil {
-			k.Play = &PlayDoc{Name: ex.Play.Name, File: ex.Play.Pos.File, Line: ex.Play.Pos.Line}
+			k.Play = &playDoc{Name: ex.Play.Name, File: ex.Play.Pos.File, Line: ex.Play.Pos.Line}
 		}
 		if v := ex.Var; v != nil {
 			k.Defined = true
@@ -379,13 +382,13 @@ func JSON(r *Report) *ExplainDoc {
 					Name: a.Level, Raw: a.Raw, Value: ansible.Repr(a.Value), Outcome: string(a.Outcome), Reason: a.Reason})
 			}
 			if len(ex.RefNames) > 0 {
-				k.Refs = map[string]*RefDoc{}
+				k.Refs = map[string]*refDoc{}
 				for _, rn := range ex.RefNames {
-					rd := &RefDoc{Type: "undefined"}
+					rd := &refDoc{Type: "undefined"}
 					for _, rv := range ex.Refs {
 						if rv.Name == rn {
 							s := source(rv.Source)
-							rd = &RefDoc{Value: ansible.ToJSONValue(rv.Value), Type: r.typeName(rv), Defined: true, Source: &s}
+							rd = &refDoc{Value: ansible.ToJSONValue(rv.Value), Type: r.typeName(rv), Defined: true, Source: &s}
 						}
 					}
 					k.Refs[rn] = rd
@@ -395,10 +398,10 @@ func JSON(r *Report) *ExplainDoc {
 		k.Used = !ex.NotUsed
 		k.SetAtRunTime = runtimeDocs(ex)
 		k.DistinctValues = len(ex.Values)
-		k.UseSites = []UseSiteDoc{}
+		k.UseSites = []useSiteDoc{}
 		for _, st := range ex.Sites {
-			u := UseSiteDoc{File: st.Use.Pos.File, Line: st.Use.Pos.Line, Column: st.Use.Pos.Column, Kind: st.Use.Kind, Task: st.Use.Task,
-				Play: PlayDoc{Name: st.Play.Play.Name, File: st.Play.Play.Pos.File, Line: st.Play.Play.Pos.Line},
+			u := useSiteDoc{File: st.Use.Pos.File, Line: st.Use.Pos.Line, Column: st.Use.Pos.Column, Kind: st.Use.Kind, Task: st.Use.Task,
+				Play: playDoc{Name: st.Play.Play.Name, File: st.Play.Play.Pos.File, Line: st.Play.Play.Pos.Line},
 				Runs: st.Runs(), Skip: st.Skip, Joined: st.Play.Joined}
 			u.Unsure = append(u.Unsure, st.Unsure...)
 			if st.Play.Unsure != "" {
@@ -422,10 +425,10 @@ func JSON(r *Report) *ExplainDoc {
 		}
 		d.Keys[ex.Name] = k
 	}
-	d.Plays = []PlayRunDoc{}
+	d.Plays = []playRunDoc{}
 	if r.Run != nil {
 		for _, pr := range r.Run.Plays {
-			d.Plays = append(d.Plays, PlayRunDoc{PlayDoc: PlayDoc{Name: pr.Play.Name, File: pr.Play.Pos.File, Line: pr.Play.Pos.Line},
+			d.Plays = append(d.Plays, playRunDoc{playDoc: playDoc{Name: pr.Play.Name, File: pr.Play.Pos.File, Line: pr.Play.Pos.Line},
 				Hosts: pr.Play.Hosts, Runs: pr.Runs, JoinedThrough: pr.Joined, Unsure: pr.Unsure})
 		}
 	}

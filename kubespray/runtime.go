@@ -103,7 +103,7 @@ type RuntimeSet struct {
 
 // Beats reports whether an assignment set at run time replaces a (static) source: set_fact
 // and include_vars are above everything but role params, include params and extra vars.
-func Beats(src *ansible.Assignment) bool {
+func beats(src *ansible.Assignment) bool {
 	return src == nil || src.Kind != ansible.KindExtra && src.Kind != ansible.KindRoleParams && src.Kind != ansible.KindIncludeParams
 }
 
@@ -372,7 +372,7 @@ func (s *RuntimeSet) name() string { return s.varName }
 // setFactArgs are a set_fact task's arguments with their positions (the mapping form), or
 // its scalar arguments (the key=value form).
 func (rt *runtimeRun) setFactArgs(n *TaskNode) []ansible.Def {
-	if t := rt.taskYAML(n); t != nil {
+	if t := n.src; t != nil {
 		for i := 0; i+1 < len(t.Content); i += 2 {
 			k := strings.TrimPrefix(strings.TrimPrefix(t.Content[i].Value, "ansible.builtin."), "ansible.legacy.")
 			if k != "set_fact" || t.Content[i+1].Kind != yaml.MappingNode {
@@ -394,33 +394,6 @@ func (rt *runtimeRun) setFactArgs(n *TaskNode) []ansible.Def {
 		defs = append(defs, ansible.Def{Name: k, Value: n.Args[k], Raw: n.Args[k], Pos: n.Pos})
 	}
 	return defs
-}
-
-// taskYAML is the task's mapping in its file.
-func (rt *runtimeRun) taskYAML(n *TaskNode) *yaml.Node {
-	root, err := rt.hr.c.node(n.Pos.File)
-	if err != nil || root == nil {
-		return nil
-	}
-	var find func(x *yaml.Node, depth int) *yaml.Node
-	find = func(x *yaml.Node, depth int) *yaml.Node {
-		if x == nil || depth > 60 {
-			return nil
-		}
-		if x.Kind == yaml.MappingNode && x.Line == n.Pos.Line && x.Column == n.Pos.Column {
-			return x
-		}
-		for _, c := range x.Content {
-			if c.Line > n.Pos.Line && c.Kind != yaml.ScalarNode {
-				continue
-			}
-			if r := find(c, depth+1); r != nil {
-				return r
-			}
-		}
-		return nil
-	}
-	return find(root, 0)
 }
 
 // includeVars records an include_vars task's assignments: which of its files loads (with
@@ -715,8 +688,8 @@ func (rt *runtimeRun) siteOrder(s Site) int {
 // site: one before it that may run (its when: depends on the run), or one that runs
 // before it with a value k3sconf could not evaluate. Without them the site's value is
 // decided.
-func (r *Report) Undecided(ex *Explained, s Site) []RuntimeSet {
-	if r.rt == nil || !s.Runs() || s.Var != nil && !Beats(s.Var.Source) {
+func (r *Report) undecided(ex *Explained, s Site) []RuntimeSet {
+	if r.rt == nil || !s.Runs() || s.Var != nil && !beats(s.Var.Source) {
 		return nil
 	}
 	at := r.rt.siteOrder(s)

@@ -98,7 +98,7 @@ func explainSites(t *testing.T, o Options) map[string]map[string]*rtSite {
 			}
 			rs := &rtSite{Label: label, Var: ex.Name}
 			rs.Explain, rs.Type = pyJSONOf(s.Var)
-			und := r.Undecided(ex, s)
+			und := r.undecided(ex, s)
 			rs.Decided = len(und) == 0
 			if !rs.Decided {
 				rs.Candidates = append(rs.Candidates, rs.Explain)

@@ -65,7 +65,7 @@ func sourceReason(a *ansible.Assignment, pending []RuntimeSet) string {
 func (ex *Explained) pendingSets(v *ansible.Var) []RuntimeSet {
 	var out []RuntimeSet
 	for _, s := range ex.SetAtRunTime {
-		if s.Runs == "no" || v != nil && !Beats(v.Source) {
+		if s.Runs == "no" || v != nil && !beats(v.Source) {
 			continue
 		}
 		applied := false
@@ -132,7 +132,7 @@ func writeRuntimeSets(w io.Writer, r *Report, ex *Explained, v *ansible.Var) {
 				fmt.Fprintf(w, "; %d of the %d uses on this host run before it and do not see it", before, before+after)
 			}
 		}
-		if s.Runs != "no" && v != nil && !Beats(v.Source) {
+		if s.Runs != "no" && v != nil && !beats(v.Source) {
 			fmt.Fprintf(w, "; %s beats it", v.Source.Level)
 		}
 		fmt.Fprintln(w)
@@ -149,15 +149,15 @@ func (r *Report) siteAfter(st Site, s RuntimeSet) bool {
 }
 
 // RuntimeSetDoc is one set_fact or include_vars task that assigns the variable (--json).
-type RuntimeSetDoc struct {
+type runtimeSetDoc struct {
 	Kind string `json:"kind"`
 	// File, Line, Column: where the value is written (the set_fact argument, the vars
 	// file's key); Task the task with its position.
 	File   string  `json:"file"`
 	Line   int     `json:"line"`
 	Column int     `json:"column"`
-	Task   TaskDoc `json:"task"`
-	Play   PlayDoc `json:"play"`
+	Task   taskDoc `json:"task"`
+	Play   playDoc `json:"play"`
 	// VarsFile is the file include_vars loads it from.
 	VarsFile string `json:"varsFile,omitempty"`
 	// Value is as written; Evaluated the value the task stores (known true).
@@ -173,19 +173,19 @@ type RuntimeSetDoc struct {
 }
 
 // TaskDoc names a task.
-type TaskDoc struct {
+type taskDoc struct {
 	Name string `json:"name"`
 	File string `json:"file"`
 	Line int    `json:"line"`
 }
 
 // runtimeDocs are the run-time sets of a variable for --json (never nil).
-func runtimeDocs(ex *Explained) []RuntimeSetDoc {
-	out := []RuntimeSetDoc{}
+func runtimeDocs(ex *Explained) []runtimeSetDoc {
+	out := []runtimeSetDoc{}
 	for _, s := range ex.SetAtRunTime {
-		d := RuntimeSetDoc{Kind: s.Kind, File: s.Pos.File, Line: s.Pos.Line, Column: s.Pos.Column,
-			Task:  TaskDoc{Name: s.Task.DisplayName(), File: s.Task.Pos.File, Line: s.Task.Pos.Line},
-			Play:  PlayDoc{Name: s.Play.Play.Name, File: s.Play.Play.Pos.File, Line: s.Play.Play.Pos.Line},
+		d := runtimeSetDoc{Kind: s.Kind, File: s.Pos.File, Line: s.Pos.Line, Column: s.Pos.Column,
+			Task:  taskDoc{Name: s.Task.DisplayName(), File: s.Task.Pos.File, Line: s.Task.Pos.Line},
+			Play:  playDoc{Name: s.Play.Play.Name, File: s.Play.Play.Pos.File, Line: s.Play.Play.Pos.Line},
 			Value: ansible.ToJSONValue(s.Value), Known: s.Known, DependsOn: s.DependsOn, Runs: s.Runs, Why: s.Why, Facts: s.Facts}
 		if s.Kind == IncludeVars {
 			d.VarsFile = s.File

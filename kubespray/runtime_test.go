@@ -141,7 +141,7 @@ func TestRuntimeJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	doc := JSON(r)
+	doc := explainJSON(r)
 	on := doc.Keys["v_on"]
 	if len(on.SetAtRunTime) != 1 || on.SetAtRunTime[0].Kind != SetFact || on.SetAtRunTime[0].Runs != "yes" {
 		t.Errorf("v_on setAtRunTime: %+v", on.SetAtRunTime)

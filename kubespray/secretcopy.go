@@ -73,7 +73,7 @@ func (rt *runtimeRun) watchSecrets(lookup ansible.Lookup, pr *PlayRun, n *TaskNo
 		ctx = rt.hr.Resolve(pr, nil, pr.Epoch)
 	}
 	secret := func(name string) bool {
-		if IsSecretName(name) {
+		if isSecretName(name) {
 			return true
 		}
 		for _, c := range caches {

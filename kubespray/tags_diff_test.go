@@ -63,7 +63,7 @@ func TestDifferentialTags(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			tt := c.CompileTasks()
+			tt := c.compileTasks()
 			var sels [][2][]string
 			for _, tg := range append(append([]string(nil), tt.Tags...), "always", "never", "all", "tagged", "untagged", "nosuch") {
 				sels = append(sels, [2][]string{{tg}, nil})

@@ -55,7 +55,7 @@ func TestRealCheckoutTags(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tt := c.CompileTasks()
+	tt := c.compileTasks()
 	tags := realTags
 	if s := os.Getenv("K3SCONF_TAGS"); s == "all" {
 		tags = tt.Tags
@@ -434,7 +434,7 @@ func TestRealCheckoutListTasks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tt := c.CompileTasks()
+	tt := c.compileTasks()
 	type play struct {
 		name  string
 		tasks []string
@@ -486,7 +486,7 @@ func TestRealCheckoutListTasks(t *testing.T) {
 		}
 	}
 	sort.Strings(listTags)
-	if d := cmp.Diff(listTags, tt.StaticTags()); d != "" {
+	if d := cmp.Diff(listTags, tt.staticTags()); d != "" {
 		t.Errorf("--list-tags (-ansible +k3sconf):\n%s", d)
 	}
 	t.Logf("--list-tasks: %d plays, %d tasks with their tags; --list-tags: %d tags", len(want), ntasks, len(listTags))

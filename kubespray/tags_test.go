@@ -39,7 +39,7 @@ func TestEvaluateTags(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := EvaluateTags(tc.tags, tc.only, tc.skip); got != tc.want {
+			if got := evaluateTags(tc.tags, tc.only, tc.skip); got != tc.want {
 				t.Errorf("EvaluateTags(%v, %v, %v) = %v, want %v (%s)", tc.tags, tc.only, tc.skip, got, tc.want, tc.reason)
 			}
 		})
@@ -156,7 +156,7 @@ func TestTagsOnlyOfReachedTasks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := cmp.Diff([]string{"used"}, c.CompileTasks().Tags); d != "" {
+	if d := cmp.Diff([]string{"used"}, c.compileTasks().Tags); d != "" {
 		t.Errorf("tags of cluster.yml (-want +got):\n%s", d)
 	}
 }
@@ -299,7 +299,7 @@ func TestHandlersRunWhateverTags(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tt := c.CompileTasks()
+	tt := c.compileTasks()
 	for _, tc := range []struct {
 		name       string
 		only, skip []string
@@ -449,7 +449,7 @@ func TestRoleRunsOncePerPlay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tt := c.CompileTasks()
+	tt := c.compileTasks()
 	for _, tc := range []struct {
 		name       string
 		only, skip []string

@@ -30,6 +30,7 @@ import (
 // "role : name" or listen topic; the last handler loaded with a name wins).
 type TaskTree struct {
 	Dir   string
+	c     *Checkout
 	Plays []*TreePlay
 	// Tags is every tag some task, block, include, role or play carries, sorted: what
 	// ansible-playbook --list-tags would list with the dynamic includes expanded.
@@ -54,6 +55,75 @@ type TreePlay struct {
 	// byFile and byTemplate index Tasks and Handlers for where (built on first use).
 	byFile     map[fileKind][]*TaskNode
 	byTemplate map[string][]*TaskNode
+	// src is the play as loaded ([Checkout.Plays]: its vars and roles).
+	src *Play
+	// The play's structure, as a host's run evaluates it (hostrun.go): its roles:
+	// entries; its pre_tasks, tasks, post_tasks and handlers (nil when absent); and
+	// play.get_roles(): the entries, then the roles import_role adds statically.
+	roleEntries []*roleStep
+	sections    [4]*fileStep
+	getRoles    []*roleStep
+}
+
+// roleStep is one place the compiled play runs a role: a roles: entry, a meta
+// dependency, or an import_role/include_role target (one per role a templated name can
+// be). A host's run ([TaskTree.Run]) makes a [RoleRun] of it where it runs.
+type roleStep struct {
+	role *ansible.Role
+	// basePath is the role's folder (an include_role target is found by it).
+	basePath  string
+	params    []ansible.Def
+	paramsKey string
+	when      *yaml.Node
+	via       string
+	pos       diag.Position
+	tasksFrom string
+	deps      []*roleStep
+	// tasks and handlers are its tasks/<from> and handlers/<from> files (nil: none).
+	tasks, handlers *fileStep
+}
+
+func newRoleStep(r *ansible.Role, via string, pos diag.Position, params []ansible.Def, when *yaml.Node) *roleStep {
+	st := &roleStep{role: r, via: via, pos: pos, params: params, when: when, paramsKey: ansible.Repr(defsValue(params))}
+	if r != nil {
+		st.basePath = r.Path
+	}
+	return st
+}
+
+// fileStep is a tasks or handlers file as the compiled play reaches it, with the tasks
+// of it that shape a host's run: blocks, imports, includes and group_by.
+type fileStep struct {
+	path     string
+	handlers bool
+	items    []*taskStep
+}
+
+// taskStep is a block, import, include or group_by task of a fileStep.
+type taskStep struct {
+	// kind is "block", "import_tasks", "include_tasks", "import_role", "include_role" or
+	// "group_by".
+	kind string
+	pos  diag.Position
+	when *yaml.Node
+	// locals are the task's vars: (its condition and templated name see them).
+	locals   map[string]any
+	children []*taskStep
+	// name is the include's file or role name, or group_by's key, as written.
+	name string
+	// files are the files an include or import of tasks can name (rel: the name that
+	// finds each); roles the roles an include_role/import_role can name.
+	files []includedFile
+	roles []*roleStep
+	// items are an include_role's loop: items written as a list (loopOK false: a
+	// templated loop); hasLoop says there is a loop.
+	items                   []any
+	loopOK, hasLoop, public bool
+}
+
+type includedFile struct {
+	rel string
+	fs  *fileStep
 }
 
 // TaskNode is one task (or handler) as one play reaches it. The same task of a file
@@ -126,6 +196,8 @@ type TaskNode struct {
 	// include_tasks/include_role tasks above it (include params).
 	Vars          []ScopeVars
 	IncludeParams []ScopeVars
+	// src is the task as written.
+	src *yaml.Node
 }
 
 // Play is the play that reaches the node.
@@ -164,11 +236,11 @@ func (t *TaskNode) Selected(only, skip []string) bool {
 
 func (t *TaskNode) tagSelected(only, skip []string) bool {
 	for _, g := range t.Gates {
-		if !EvaluateTags(g, only, skip) {
+		if !evaluateTags(g, only, skip) {
 			return false
 		}
 	}
-	return EvaluateTags(t.Tags, only, skip)
+	return evaluateTags(t.Tags, only, skip)
 }
 
 // roleInst is one place a play runs a role. Ansible keeps one Role object per role name
@@ -221,11 +293,11 @@ func (ri *roleInst) ran(only, skip []string, depth int) bool {
 		return false
 	}
 	for _, g := range ri.gates {
-		if !EvaluateTags(g, only, skip) {
+		if !evaluateTags(g, only, skip) {
 			return false
 		}
 	}
-	if !EvaluateTags(ri.eorTags, only, skip) {
+	if !evaluateTags(ri.eorTags, only, skip) {
 		return false
 	}
 	for _, n := range ri.nodes {
@@ -238,7 +310,7 @@ func (ri *roleInst) ran(only, skip []string, depth int) bool {
 
 // EvaluateTags is ansible-core 2.14 playbook/taggable.py Taggable.evaluate_tags for a task
 // whose effective tags are tags (untagged tasks carry the implicit "untagged").
-func EvaluateTags(tags, only, skip []string) bool {
+func evaluateTags(tags, only, skip []string) bool {
 	set := map[string]bool{}
 	for _, t := range tags {
 		set[t] = true
@@ -292,7 +364,7 @@ func EvaluateTags(tags, only, skip []string) bool {
 
 // StaticTags are the tags ansible-playbook --list-tags prints (TASK TAGS): those of the
 // tasks and include tasks known before anything runs, i.e. not below a dynamic include.
-func (tt *TaskTree) StaticTags() []string {
+func (tt *TaskTree) staticTags() []string {
 	var out []string
 	for _, pl := range tt.Plays {
 		for _, n := range pl.Tasks {
@@ -310,15 +382,15 @@ func (tt *TaskTree) StaticTags() []string {
 // Tasks is the checkout's cluster.yml compiled, once per checkout.
 func (c *Checkout) Tasks() *TaskTree {
 	if c.tree == nil {
-		c.tree = c.CompileTasks()
+		c.tree = c.compileTasks()
 	}
 	return c.tree
 }
 
 // CompileTasks compiles the checkout's cluster.yml.
-func (c *Checkout) CompileTasks() *TaskTree {
-	tt := &TaskTree{Dir: c.Dir}
-	b := &treeBuilder{c: c, tt: tt, tags: map[string]bool{}, seenDiag: map[string]bool{}}
+func (c *Checkout) compileTasks() *TaskTree {
+	tt := &TaskTree{Dir: c.Dir, c: c}
+	b := &treeBuilder{c: c, tt: tt, tags: map[string]bool{}, seenDiag: map[string]bool{}, variant: map[string]*ansible.Role{}}
 	b.playbook(c.Playbook, nil, 0)
 	for t := range b.tags {
 		tt.Tags = append(tt.Tags, t)
@@ -334,6 +406,15 @@ type treeBuilder struct {
 	tt       *TaskTree
 	tags     map[string]bool
 	seenDiag map[string]bool
+	// variant are the roles loaded with defaults_from/vars_from, by folder and files.
+	variant map[string]*ansible.Role
+	// staticSeen are the role runs of the play reached statically (play.get_roles():
+	// one run per role, tasks_from and params); imports the roles import_role adds
+	// there, by the part of the play that reaches them (roles:, pre_tasks, tasks,
+	// post_tasks, handlers), section the part being compiled.
+	staticSeen map[string]bool
+	imports    [5][]*roleStep
+	section    int
 }
 
 // scope is what a task inherits where it is loaded.
@@ -358,7 +439,22 @@ type scope struct {
 	whens []string
 	// tvars and iparams are the vars: of the enclosing blocks and includes (runtime.go).
 	tvars, iparams []ScopeVars
+	// items is the list the structure of the tasks read goes to; nostatic is set below a
+	// role run play.get_roles() does not walk again (the same role, tasks_from and
+	// params reached twice).
+	items    *[]*taskStep
+	nostatic bool
 }
+
+// addStep appends a task's structure to the list being compiled.
+func (sc scope) addStep(st *taskStep) {
+	if sc.items != nil {
+		*sc.items = append(*sc.items, st)
+	}
+}
+
+// static: play.get_roles() reaches this part of the play (no dynamic include above it).
+func (sc scope) static() bool { return len(sc.gates) == 0 && !sc.nostatic }
 
 func (b *treeBuilder) note(pos diag.Position, msg string) {
 	key := pos.String() + msg
@@ -404,52 +500,70 @@ func (b *treeBuilder) playbook(path string, inherit []string, depth int) {
 		if h := get(p, "hosts"); h != nil {
 			pl.Hosts = h.Value
 		}
+		if i := len(b.tt.Plays); i < len(b.c.Plays) {
+			pl.src = b.c.Plays[i]
+		}
 		sc := scope{play: pl, playDir: dir, tags: tags, dir: dir, file: path}
 		b.insts = map[string][]*roleInst{}
+		b.staticSeen, b.imports = map[string]bool{}, [5][]*roleStep{}
+		section := func(k int, seq *yaml.Node, sc scope) {
+			fs := &fileStep{path: path, handlers: sc.handlers}
+			sc.items = &fs.items
+			b.section = k + 1
+			b.tasks(seq, sc)
+			pl.sections[k] = fs
+		}
 		// Play.compile: pre_tasks, roles, tasks, post_tasks; handlers: the roles', then
 		// the play's own (playbook/play.py compile_roles_handlers, _load_handlers).
 		if s := get(p, "pre_tasks"); s != nil {
-			b.tasks(s, sc)
+			section(0, s, sc)
 		}
 		var roleHandlers []*TaskNode
 		if rs := get(p, "roles"); rs != nil && rs.Kind == yaml.SequenceNode {
+			b.section = 0
 			for _, re := range rs.Content {
-				name, rtags := re.Value, []string(nil)
+				name, params, whenN := roleEntry(path, re)
+				var rtags []string
 				if re.Kind == yaml.MappingNode {
-					if n := get(re, "role"); n != nil {
-						name = n.Value
-					} else if n := get(re, "name"); n != nil {
-						name = n.Value
-					}
 					rtags = tagsOf(re)
 				}
+				epos := diag.Position{File: path, Line: re.Line, Column: re.Column}
+				r, err := b.c.role(name, dir, "")
+				st := newRoleStep(r, "play", epos, params, whenN)
+				if err == nil && r != nil {
+					pl.roleEntries = append(pl.roleEntries, st)
+				}
 				before := len(pl.Handlers)
-				b.role(name, "", sc, union(tags, rtags), "", "", pl.Pos, roleKey(re))
+				b.role(st, name, "", sc, union(tags, rtags), "", "", pl.Pos, roleKey(re))
 				roleHandlers = append(roleHandlers, pl.Handlers[before:]...)
 				pl.Handlers = pl.Handlers[:before]
 			}
 		}
 		if s := get(p, "tasks"); s != nil {
-			b.tasks(s, sc)
+			section(1, s, sc)
 		}
 		if s := get(p, "post_tasks"); s != nil {
-			b.tasks(s, sc)
+			section(2, s, sc)
 		}
 		own := pl.Handlers
 		pl.Handlers = nil
 		if s := get(p, "handlers"); s != nil {
 			hs := sc
 			hs.handlers = true
-			b.tasks(s, hs)
+			section(3, s, hs)
 		}
 		pl.Handlers = append(append(roleHandlers, pl.Handlers...), own...)
+		pl.getRoles = append([]*roleStep(nil), pl.roleEntries...)
+		for _, im := range b.imports {
+			pl.getRoles = append(pl.getRoles, im...)
+		}
 		b.tt.Plays = append(b.tt.Plays, pl)
 	}
 }
 
-// role compiles a role for a play: its meta dependencies first (each with the tags of its
-// dependency entry), then tasks/<from>, and adds handlers/<hfrom> to the play.
-func (b *treeBuilder) role(name, parentPath string, sc scope, tags []string, from, hfrom string, pos diag.Position, key string) {
+// role compiles a role for a play into st: its meta dependencies first (each with the
+// tags of its dependency entry), then tasks/<from>, and adds handlers/<hfrom> to the play.
+func (b *treeBuilder) role(st *roleStep, name, parentPath string, sc scope, tags []string, from, hfrom string, pos diag.Position, key string) {
 	if sc.depth > 30 {
 		return
 	}
@@ -460,18 +574,35 @@ func (b *treeBuilder) role(name, parentPath string, sc scope, tags []string, fro
 	}
 	r, _ := b.c.role(name, sc.playDir, parentPath)
 	b.addTags(tags)
-	meta, _ := b.c.node(filepath.Join(path, "meta", "main.yml"))
+	if sc.static() && st.role != nil {
+		// play.get_roles() walks a role run once per role, tasks_from and params.
+		k := st.role.Path + "|" + st.tasksFrom + "|" + st.paramsKey
+		if b.staticSeen[k] && (st.via == "play" || st.via == "dependency") {
+			sc.nostatic = true
+		}
+		b.staticSeen[k] = true
+	}
+	metaFile := filepath.Join(path, "meta", "main.yml")
+	meta, _ := b.c.node(metaFile)
 	if r != nil {
 		var entries []*yaml.Node
 		if deps := get(meta, "dependencies"); deps != nil && deps.Kind == yaml.SequenceNode {
 			entries = deps.Content
 		}
-		for i, d := range r.Deps {
+		deps := r.Deps
+		if st.role != nil {
+			deps = st.role.Deps
+		}
+		for i, d := range deps {
 			dkey := "\x00"
+			ds := newRoleStep(d, "dependency", diag.Position{}, nil, nil)
 			if i < len(entries) {
 				dkey = roleKey(entries[i])
+				_, params, whenN := roleEntry(metaFile, entries[i])
+				ds = newRoleStep(d, "dependency", diag.Position{File: metaFile, Line: entries[i].Line, Column: entries[i].Column}, params, whenN)
 			}
-			b.role(d.Name, filepath.Dir(path), scope{play: sc.play, playDir: sc.playDir, gates: sc.gates, depth: sc.depth + 1, choices: sc.choices, tvars: sc.tvars, iparams: sc.iparams},
+			st.deps = append(st.deps, ds)
+			b.role(ds, d.Name, filepath.Dir(path), scope{play: sc.play, playDir: sc.playDir, gates: sc.gates, depth: sc.depth + 1, choices: sc.choices, tvars: sc.tvars, iparams: sc.iparams, nostatic: sc.nostatic},
 				union(tags, b.c.depTags[[2]*ansible.Role{r, d}]), "", "", pos, dkey)
 		}
 	}
@@ -484,14 +615,14 @@ func (b *treeBuilder) role(name, parentPath string, sc scope, tags []string, fro
 		inst.earlier = b.insts[key]
 		b.insts[key] = append(b.insts[key], inst)
 	}
-	rs := scope{play: sc.play, playDir: sc.playDir, role: name, rolePath: path, tags: tags, gates: sc.gates, depth: sc.depth + 1, choices: sc.choices, inst: inst, tvars: sc.tvars, iparams: sc.iparams}
+	rs := scope{play: sc.play, playDir: sc.playDir, role: name, rolePath: path, tags: tags, gates: sc.gates, depth: sc.depth + 1, choices: sc.choices, inst: inst, tvars: sc.tvars, iparams: sc.iparams, nostatic: sc.nostatic}
 	if from == "" {
 		from = "main"
 	}
 	b.argSpecTask(path, from, rs, pos)
 	if f := b.c.roleFile(filepath.Join(path, "tasks"), from); f != "" {
 		rs.dir = filepath.Dir(f)
-		b.file(f, rs)
+		st.tasks = b.file(f, rs)
 	}
 	if hfrom == "" {
 		hfrom = "main"
@@ -500,7 +631,7 @@ func (b *treeBuilder) role(name, parentPath string, sc scope, tags []string, fro
 		hs := rs
 		hs.handlers = true
 		hs.dir = filepath.Dir(f)
-		b.file(f, hs)
+		st.handlers = b.file(f, hs)
 	}
 }
 
@@ -596,7 +727,7 @@ func templateLookups(n *yaml.Node, depth int) []string {
 }
 
 // DestShown is the dest as written, with its value from role defaults when known.
-func (t *TaskNode) DestShown() string {
+func (t *TaskNode) destShown() string {
 	if t.DestDefault == "" || t.DestDefault == t.Dest {
 		return t.Dest
 	}
@@ -716,19 +847,21 @@ func (c *Checkout) roleFile(dir, name string) string {
 	return ""
 }
 
-func (b *treeBuilder) file(path string, sc scope) {
+func (b *treeBuilder) file(path string, sc scope) *fileStep {
 	if sc.depth > 40 {
-		return
+		return nil
 	}
 	n, err := b.c.node(path)
 	if err != nil || n == nil {
 		if err != nil {
 			b.note(diag.Position{File: path}, "cannot read: "+err.Error())
 		}
-		return
+		return nil
 	}
-	sc.dir, sc.file = filepath.Dir(path), path
+	fs := &fileStep{path: path, handlers: sc.handlers}
+	sc.dir, sc.file, sc.items = filepath.Dir(path), path, &fs.items
 	b.tasks(n, sc)
+	return fs
 }
 
 var includeActions = map[string]string{
@@ -771,6 +904,9 @@ func (b *treeBuilder) tasks(seq *yaml.Node, sc scope) {
 			inner.tags = tags
 			inner.whens = append(sc.whens[:len(sc.whens):len(sc.whens)], list(get(t, "when"))...)
 			inner.tvars = withScopeVars(sc.tvars, sc.file, "block", t)
+			st := &taskStep{kind: "block", pos: diag.Position{File: sc.file, Line: t.Line, Column: t.Column}, when: get(t, "when"), locals: taskLocals(sc.file, t)}
+			sc.addStep(st)
+			inner.items = &st.children
 			for _, k := range []string{"block", "rescue", "always"} {
 				inner.rescue = sc.rescue || k == "rescue"
 				inner.always = sc.always || k == "always"
@@ -845,11 +981,15 @@ func (b *treeBuilder) tasks(seq *yaml.Node, sc scope) {
 			if len(files) == 0 && file != "" {
 				b.note(pos, kind+" "+file+": no such file found (its tasks are not followed)")
 			}
+			st := &taskStep{kind: kind, pos: pos, when: get(t, "when"), locals: taskLocals(sc.file, t), name: file}
+			sc.addStep(st)
 			inner.depth++
 			for _, f := range files {
 				fs := inner
 				fs.choices = append(sc.choices[:len(sc.choices):len(sc.choices)], f.choices...)
-				b.file(f.path, fs)
+				if c := b.file(f.path, fs); c != nil {
+					st.files = append(st.files, includedFile{rel: f.rel, fs: c})
+				}
 			}
 		case "import_role", "include_role":
 			if args.Kind == yaml.ScalarNode {
@@ -866,6 +1006,10 @@ func (b *treeBuilder) tasks(seq *yaml.Node, sc scope) {
 				continue
 			}
 			name := scalar(get(args, "name"))
+			if get(args, "name") == nil {
+				// role_include.py: name, or its alias role.
+				name = scalar(get(args, "role"))
+			}
 			from, hfrom := scalar(get(args, "tasks_from")), scalar(get(args, "handlers_from"))
 			var apply []string
 			if ap := get(args, "apply"); ap != nil {
@@ -887,20 +1031,43 @@ func (b *treeBuilder) tasks(seq *yaml.Node, sc scope) {
 				inner.gates = append(sc.gates[:len(sc.gates):len(sc.gates)], tags)
 				rtags = sc.tags
 			}
+			st := &taskStep{kind: kind, pos: pos, when: get(t, "when"), locals: taskLocals(sc.file, t), name: name}
+			st.items, st.loopOK = loopItems(sc.file, t)
+			st.hasLoop = get(t, "loop") != nil || get(t, "with_items") != nil
+			if n := get(args, "public"); n != nil && (n.Value == "true" || n.Value == "yes" || n.Value == "True") {
+				st.public = true
+			}
+			sc.addStep(st)
 			inner.depth++
 			for _, ex := range b.expandRole(name, apply, vars, loop) {
 				rs := inner
 				rs.choices = append(sc.choices[:len(sc.choices):len(sc.choices)], ex.choices...)
 				b.addTags(ex.tags)
-				b.role(ex.role, sc.rolePath, rs, union(rtags, ex.tags), from, hfrom, pos, "")
+				rst := b.includedRole(ex.role, sc.playDir, args)
+				rst.via, rst.pos = kind, pos
+				if rst.role != nil {
+					st.roles = append(st.roles, rst)
+					if kind == "import_role" && sc.static() && !ansible.IsTemplated(name) {
+						b.imports[b.section] = append(b.imports[b.section], rst)
+					}
+				}
+				b.role(rst, ex.role, sc.rolePath, rs, union(rtags, ex.tags), from, hfrom, pos, "")
 			}
 		default:
 			n := &TaskNode{Pos: pos, End: end, Name: scalar(get(t, "name")), Role: sc.role, Action: strings.TrimPrefix(strings.TrimPrefix(action, "ansible.builtin."), "ansible.legacy."), RawAction: action,
 				Tags: tags, Gates: sc.gates, Handler: sc.handlers, Notify: list(get(t, "notify")), Listen: list(get(t, "listen")), Args: map[string]string{},
 				When: append(sc.whens[:len(sc.whens):len(sc.whens)], list(get(t, "when"))...), RolePath: sc.rolePath, Register: scalar(get(t, "register")),
 				Vars: withScopeVars(sc.tvars, sc.file, "task", t), IncludeParams: sc.iparams}
+			n.src = t
 			if n.Action == "include_vars" {
 				n.VarsFiles, n.varsNames = b.includeVarsFiles(sc, args, t)
+			}
+			if n.Action == "group_by" && args != nil {
+				key := args.Value
+				if args.Kind == yaml.MappingNode {
+					key = scalar(get(args, "key"))
+				}
+				sc.addStep(&taskStep{kind: "group_by", pos: pos, when: get(t, "when"), locals: taskLocals(sc.file, t), name: key})
 			}
 			if args != nil {
 				if args.Kind == yaml.MappingNode {
@@ -932,6 +1099,35 @@ func (b *treeBuilder) tasks(seq *yaml.Node, sc scope) {
 			b.addNode(sc, n)
 		}
 	}
+}
+
+// includedRole is the role an include_role/import_role of name runs: found from the
+// play's folder, loaded again with its defaults_from and vars_from files when given
+// (role_include.py). Its role is nil when the role does not load.
+func (b *treeBuilder) includedRole(name, playDir string, args *yaml.Node) *roleStep {
+	st := &roleStep{paramsKey: ansible.Repr(defsValue(nil))}
+	str := func(k string) string {
+		if n := get(args, k); n != nil {
+			return filepath.Base(n.Value)
+		}
+		return ""
+	}
+	st.tasksFrom = str("tasks_from")
+	base, err := b.c.role(name, playDir, "")
+	if err != nil || base == nil {
+		return st
+	}
+	r := base
+	if df, vf := str("defaults_from"), str("vars_from"); df != "" || vf != "" {
+		key := base.Path + "|" + df + "|" + vf
+		if r = b.variant[key]; r == nil {
+			r, _ = ansible.LoadRoleFrom(base.Name, base.Path, df, vf)
+			r.Deps = base.Deps
+			b.variant[key] = r
+		}
+	}
+	st.role, st.basePath = r, base.Path
+	return st
 }
 
 // includeVarsFiles are the files an include_vars task can load (plugins/action/include_vars.py
@@ -1074,4 +1270,77 @@ func union(a []string, more ...[]string) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+var roleKeywords = map[string]bool{"role": true, "name": true, "tags": true, "when": true, "vars": true, "become": true,
+	"become_user": true, "become_method": true, "become_flags": true, "become_exe": true, "delegate_to": true,
+	"delegate_facts": true, "environment": true, "no_log": true, "any_errors_fatal": true, "ignore_errors": true,
+	"ignore_unreachable": true, "connection": true, "collections": true, "check_mode": true, "diff": true,
+	"debugger": true, "module_defaults": true, "run_once": true, "throttle": true, "timeout": true, "port": true,
+	"remote_user": true}
+
+// roleEntry reads a roles: or dependencies: entry: name, params, when.
+func roleEntry(file string, n *yaml.Node) (name string, params []ansible.Def, whenN *yaml.Node) {
+	if n.Kind == yaml.ScalarNode {
+		return n.Value, nil, nil
+	}
+	if r := get(n, "role"); r != nil {
+		name = r.Value
+	} else if r := get(n, "name"); r != nil {
+		name = r.Value
+	}
+	whenN = get(n, "when")
+	pm := &yaml.Node{Kind: yaml.MappingNode}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if !roleKeywords[n.Content[i].Value] {
+			pm.Content = append(pm.Content, n.Content[i], n.Content[i+1])
+		}
+	}
+	if len(pm.Content) > 0 {
+		params, _ = ansible.PlayVars(file, &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{{Kind: yaml.ScalarNode, Value: "vars"}, pm}})
+	}
+	return name, params, whenN
+}
+
+func defsValue(ds []ansible.Def) any {
+	m := &ansible.Map{}
+	for _, d := range ds {
+		m.Set(d.Name, d.Value)
+	}
+	return m
+}
+
+// taskLocals are a task's vars: (task vars, as the include's condition and name see them).
+func taskLocals(path string, t *yaml.Node) map[string]any {
+	defs, _ := ansible.PlayVars(path, t)
+	if len(defs) == 0 {
+		return nil
+	}
+	m := map[string]any{}
+	for _, d := range defs {
+		m[d.Name] = d.Value
+	}
+	return m
+}
+
+// loopItems returns a task's loop: items when written as a YAML list (nil, false when
+// the loop is templated).
+func loopItems(path string, t *yaml.Node) ([]any, bool) {
+	ln := get(t, "loop")
+	if ln == nil {
+		ln = get(t, "with_items")
+	}
+	if ln == nil {
+		return nil, true
+	}
+	if ln.Kind != yaml.SequenceNode {
+		return nil, false
+	}
+	defs, _ := ansible.PlayVars(path, &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{{Kind: yaml.ScalarNode, Value: "vars"},
+		{Kind: yaml.MappingNode, Content: []*yaml.Node{{Kind: yaml.ScalarNode, Value: "loop"}, ln}}}})
+	if len(defs) != 1 {
+		return nil, false
+	}
+	l, ok := defs[0].Value.([]any)
+	return l, ok
 }

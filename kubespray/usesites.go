@@ -152,7 +152,7 @@ func siteKey(v *ansible.Var) string {
 }
 
 // GroupSites groups the sites the host runs by value, type and source, in first-use order.
-func GroupSites(sites []Site) []ValueGroup {
+func groupSites(sites []Site) []ValueGroup {
 	var out []ValueGroup
 	idx := map[string]int{}
 	for _, s := range sites {

@@ -67,7 +67,7 @@ func TestDifferentialUseSites(t *testing.T) {
 				xs = append(xs, x)
 			}
 			for _, h := range inv.HostOrder {
-				hr, err := c.Walk([]string{invPath}, h, xs)
+				hr, err := c.Tasks().Run([]string{invPath}, h, xs, nil)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -113,7 +113,7 @@ func (a TagAnswer) Line(dir string) string {
 		if len(ts) > 0 {
 			tmpl = "template " + strings.Join(ts, " or ") + ", "
 		}
-		parts = append(parts, fmt.Sprintf("rewrites %s (%stask %q%s)", printable(n.DestShown()), printable(tmpl), n.DisplayName(), onlyWhen(n)))
+		parts = append(parts, fmt.Sprintf("rewrites %s (%stask %q%s)", printable(n.destShown()), printable(tmpl), n.DisplayName(), onlyWhen(n)))
 	}
 	for i, n := range a.Tasks {
 		if i == 4 {
@@ -220,7 +220,7 @@ func WhereText(w io.Writer, name string, uses []Use) {
 			}
 			fmt.Fprintf(w, "    %s %q (%s) in play %q", what, n.DisplayName(), printable(n.Pos.String()), n.play.Name)
 			if n.Dest != "" {
-				fmt.Fprintf(w, ", dest %s", printable(n.DestShown()))
+				fmt.Fprintf(w, ", dest %s", printable(n.destShown()))
 			}
 			fmt.Fprintln(w)
 			if n.Handler {
@@ -294,16 +294,16 @@ func selection(n *TaskNode) string {
 }
 
 // WhereDoc is the --json document of `k3sconf kubespray where`.
-type WhereDoc struct {
+type whereDoc struct {
 	output.Envelope
 	Variable string      `json:"variable"`
-	Uses     []UseDoc    `json:"uses"`
+	Uses     []useDoc    `json:"uses"`
 	Tags     []string    `json:"tags"`
-	Answers  []AnswerDoc `json:"answers"`
+	Answers  []answerDoc `json:"answers"`
 }
 
 // UseDoc is one use in JSON.
-type UseDoc struct {
+type useDoc struct {
 	File   string    `json:"file"`
 	Line   int       `json:"line"`
 	Column int       `json:"column"`
@@ -313,11 +313,11 @@ type UseDoc struct {
 	Tags   []string  `json:"tags"`
 	AnyTag bool      `json:"anyTag"`
 	Plays  []string  `json:"plays"`
-	Sites  []SiteDoc `json:"sites"`
+	Sites  []siteDoc `json:"sites"`
 }
 
 // SiteDoc is a task that runs a use.
-type SiteDoc struct {
+type siteDoc struct {
 	Play       string       `json:"play"`
 	Task       string       `json:"task"`
 	File       string       `json:"file"`
@@ -328,54 +328,54 @@ type SiteDoc struct {
 	Rescue     bool         `json:"rescue"`
 	Tags       []string     `json:"tags"`
 	Gates      [][]string   `json:"gates"`
-	Choices    []ChoiceDoc  `json:"choices"`
+	Choices    []choiceDoc  `json:"choices"`
 	Dest       string       `json:"dest,omitempty"`
 	Templates  []string     `json:"templates,omitempty"`
-	Handlers   []HandlerDoc `json:"handlers"`
-	NotifiedBy []TaskRef    `json:"notifiedBy,omitempty"`
+	Handlers   []handlerDoc `json:"handlers"`
+	NotifiedBy []taskRef    `json:"notifiedBy,omitempty"`
 }
 
 // ChoiceDoc is a Choice.
-type ChoiceDoc struct {
+type choiceDoc struct {
 	Expr  string `json:"expr"`
 	Value string `json:"value"`
 }
 
 // HandlerDoc is a notified handler.
-type HandlerDoc struct {
+type handlerDoc struct {
 	Name   string  `json:"name"`
 	File   string  `json:"file"`
 	Line   int     `json:"line"`
 	Action string  `json:"action"`
 	By     string  `json:"by,omitempty"`
-	From   TaskRef `json:"from"`
+	From   taskRef `json:"from"`
 	Does   string  `json:"does"`
 	// RunsUnderTags is always true in ansible-core 2.14: handlers are not filtered by tags.
 	RunsUnderTags bool `json:"runsUnderTags"`
 }
 
 // TaskRef names a task.
-type TaskRef struct {
+type taskRef struct {
 	Task string `json:"task"`
 	File string `json:"file"`
 	Line int    `json:"line"`
 }
 
 // AnswerDoc is a TagAnswer.
-type AnswerDoc struct {
+type answerDoc struct {
 	Tag      string       `json:"tag"`
 	Text     string       `json:"text"`
-	Rewrites []TaskRef    `json:"rewrites"`
-	Tasks    []TaskRef    `json:"tasks"`
-	Handlers []HandlerDoc `json:"handlers"`
+	Rewrites []taskRef    `json:"rewrites"`
+	Tasks    []taskRef    `json:"tasks"`
+	Handlers []handlerDoc `json:"handlers"`
 }
 
-func ref(n *TaskNode) TaskRef {
-	return TaskRef{Task: n.DisplayName(), File: n.Pos.File, Line: n.Pos.Line}
+func ref(n *TaskNode) taskRef {
+	return taskRef{Task: n.DisplayName(), File: n.Pos.File, Line: n.Pos.Line}
 }
 
-func handlerDoc(h HandlerRun) HandlerDoc {
-	d := HandlerDoc{Name: h.Handler.DisplayName(), File: h.Handler.Pos.File, Line: h.Handler.Pos.Line, Action: h.Handler.Action,
+func docOfHandler(h HandlerRun) handlerDoc {
+	d := handlerDoc{Name: h.Handler.DisplayName(), File: h.Handler.Pos.File, Line: h.Handler.Pos.Line, Action: h.Handler.Action,
 		By: h.By, Does: h.Does, RunsUnderTags: true}
 	if h.From != nil {
 		d.From = ref(h.From)
@@ -390,24 +390,27 @@ func nonNil(xs []string) []string {
 	return xs
 }
 
-// WhereJSON builds the where document.
-func WhereJSON(name string, uses []Use) *WhereDoc {
-	d := &WhereDoc{Envelope: output.NewEnvelope("kubespray", "kubespray where", "kubespray where"), Variable: name, Uses: []UseDoc{}, Tags: []string{}, Answers: []AnswerDoc{}}
+// WhereJSON builds the --json document of `k3sconf kubespray where`, for encoding/json
+// (docs/schema/kubespray-where.schema.json describes it).
+func WhereJSON(name string, uses []Use) any { return whereJSON(name, uses) }
+
+func whereJSON(name string, uses []Use) *whereDoc {
+	d := &whereDoc{Envelope: output.NewEnvelope("kubespray", "kubespray where", "kubespray where"), Variable: name, Uses: []useDoc{}, Tags: []string{}, Answers: []answerDoc{}}
 	for _, u := range uses {
-		ud := UseDoc{File: u.Pos.File, Line: u.Pos.Line, Column: u.Pos.Column, Role: u.Role, Kind: u.Kind, Task: u.Task,
-			Tags: nonNil(u.Tags), AnyTag: u.AnyTag, Plays: nonNil(u.Plays), Sites: []SiteDoc{}}
+		ud := useDoc{File: u.Pos.File, Line: u.Pos.Line, Column: u.Pos.Column, Role: u.Role, Kind: u.Kind, Task: u.Task,
+			Tags: nonNil(u.Tags), AnyTag: u.AnyTag, Plays: nonNil(u.Plays), Sites: []siteDoc{}}
 		for _, s := range u.Sites {
 			n := s.Task
-			sd := SiteDoc{Play: n.play.Name, Task: n.DisplayName(), File: n.Pos.File, Line: n.Pos.Line, Column: n.Pos.Column, Action: n.Action,
-				Handler: n.Handler, Rescue: n.Rescue, Tags: nonNil(n.Tags), Gates: [][]string{}, Choices: []ChoiceDoc{}, Dest: n.Dest, Templates: n.Templates, Handlers: []HandlerDoc{}}
+			sd := siteDoc{Play: n.play.Name, Task: n.DisplayName(), File: n.Pos.File, Line: n.Pos.Line, Column: n.Pos.Column, Action: n.Action,
+				Handler: n.Handler, Rescue: n.Rescue, Tags: nonNil(n.Tags), Gates: [][]string{}, Choices: []choiceDoc{}, Dest: n.Dest, Templates: n.Templates, Handlers: []handlerDoc{}}
 			for _, g := range n.Gates {
 				sd.Gates = append(sd.Gates, nonNil(g))
 			}
 			for _, c := range n.Choices {
-				sd.Choices = append(sd.Choices, ChoiceDoc(c))
+				sd.Choices = append(sd.Choices, choiceDoc(c))
 			}
 			for _, h := range s.Handlers {
-				sd.Handlers = append(sd.Handlers, handlerDoc(h))
+				sd.Handlers = append(sd.Handlers, docOfHandler(h))
 			}
 			for _, by := range s.NotifiedBy {
 				sd.NotifiedBy = append(sd.NotifiedBy, ref(by))
@@ -419,7 +422,7 @@ func WhereJSON(name string, uses []Use) *WhereDoc {
 	}
 	sort.Strings(d.Tags)
 	for _, a := range Answers(uses) {
-		ad := AnswerDoc{Tag: a.Tag, Text: a.Line(""), Rewrites: []TaskRef{}, Tasks: []TaskRef{}, Handlers: []HandlerDoc{}}
+		ad := answerDoc{Tag: a.Tag, Text: a.Line(""), Rewrites: []taskRef{}, Tasks: []taskRef{}, Handlers: []handlerDoc{}}
 		for _, n := range a.Rewrites {
 			ad.Rewrites = append(ad.Rewrites, ref(n))
 		}
@@ -427,7 +430,7 @@ func WhereJSON(name string, uses []Use) *WhereDoc {
 			ad.Tasks = append(ad.Tasks, ref(n))
 		}
 		for _, h := range a.Handlers {
-			ad.Handlers = append(ad.Handlers, handlerDoc(h))
+			ad.Handlers = append(ad.Handlers, docOfHandler(h))
 		}
 		d.Answers = append(d.Answers, ad)
 	}

@@ -23,7 +23,7 @@ type APIGroupVersion struct {
 	// Since is the first minor (of 1.x) that registers it, 0 when v1.22 already does;
 	// Until the first minor that no longer does, 0 when v1.36 still does.
 	Since, Until int
-	Source       string
+	source       string
 }
 
 func (v APIGroupVersion) in(minor int) bool {
@@ -46,7 +46,7 @@ var apiGroupVersions = sync.OnceValues(func() ([]APIGroupVersion, error) {
 		if g == "(core)" {
 			g = ""
 		}
-		out = append(out, APIGroupVersion{Group: g, Version: r["version"], Since: s, Until: u, Source: r["source"]})
+		out = append(out, APIGroupVersion{Group: g, Version: r["version"], Since: s, Until: u, source: r["source"]})
 	}
 	return out, nil
 })

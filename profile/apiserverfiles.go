@@ -16,8 +16,8 @@ var apiserverFileVersionsTSV string
 // (k8s.io/pod-security-admission admission/api/scheme at each v0.N.0). A file in a version
 // the minor does not register does not decode, and kube-apiserver exits.
 type APIServerFileVersion struct {
-	// File is "audit-policy" or "pod-security".
-	File, Group, Version string
+	// file is "audit-policy" or "pod-security"; group and version the apiVersion.
+	file, group, version string
 	// Since is the first minor (of 1.x) that registers it, 0 when v1.22 already does;
 	// Until the first minor that no longer does, 0 when v1.36 still does.
 	Since, Until int
@@ -36,7 +36,7 @@ var apiserverFileVersions = sync.OnceValues(func() ([]APIServerFileVersion, erro
 		if err1 != nil || err2 != nil {
 			return nil, fmt.Errorf("apiserver file versions: %s %s/%s: since %q until %q", r["file"], r["group"], r["version"], r["since"], r["until"])
 		}
-		out = append(out, APIServerFileVersion{File: r["file"], Group: r["group"], Version: r["version"], Since: s, Until: u, Source: r["source"]})
+		out = append(out, APIServerFileVersion{file: r["file"], group: r["group"], version: r["version"], Since: s, Until: u, Source: r["source"]})
 	}
 	return out, nil
 })
@@ -51,15 +51,15 @@ func APIServerFileVersionRegistered(file, group, version string, minor int) (reg
 		panic(err) // embedded data; TestAPIServerFileVersions
 	}
 	for _, v := range all {
-		if v.File != file || v.Group != group {
+		if v.file != file || v.group != group {
 			continue
 		}
 		judged = true
 		in := (v.Since == 0 || minor >= v.Since) && (v.Until == 0 || minor < v.Until)
 		if in {
-			have = append(have, v.Version)
+			have = append(have, v.version)
 		}
-		if v.Version == version {
+		if v.version == version {
 			row = v
 			registered = in
 		}

@@ -114,17 +114,6 @@ var releaseFacts = []ReleaseFact{
 		Tags:   "rancher/rke2 v1.28.1+rke2r1, the first 1.28 tag, names k3s 0d23cfe038ef, which has ced330c66"},
 }
 
-// ReleaseFacts returns the table's rows for the product, for documentation and tests.
-func (p *Profile) ReleaseFacts() []ReleaseFact {
-	var out []ReleaseFact
-	for _, f := range releaseFacts {
-		if f.Product == p.Name || (p.Name == "rke2" && f.Product == "k3s") {
-			out = append(out, f)
-		}
-	}
-	return out
-}
-
 // FactAt returns the row of the named fact that holds for version ("" or "newest": the newest
 // release), or nil when none does. RKE2 runs k3s's code, so k3s's rows hold for RKE2 too
 // (an RKE2 release vX.Y.Z is built on k3s vX.Y.Z).

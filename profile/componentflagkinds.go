@@ -37,12 +37,12 @@ const (
 
 // ComponentFlagKind is a row of data/component-flag-kinds.tsv.
 type ComponentFlagKind struct {
-	Component, Flag string
-	Kind            ArgKind
-	// Since and Until bound the Kubernetes minors (of 1.x) the row holds for: Since is the
-	// first read (22 when the flag is older), Until the first without it (0: still there).
-	Since, Until int
-	Source       string
+	component, flag string
+	kind            ArgKind
+	// since and until bound the Kubernetes minors (of 1.x) the row holds for: since is the
+	// first read (22 when the flag is older), until the first without it (0: still there).
+	since, until int
+	source       string
 }
 
 var componentFlagKinds = sync.OnceValues(func() (map[string]ComponentFlagKind, error) {
@@ -76,7 +76,7 @@ var componentFlagKinds = sync.OnceValues(func() (map[string]ComponentFlagKind, e
 		if _, dup := out[key]; dup {
 			return nil, fmt.Errorf("component flag kinds: %s --%s twice", r["component"], r["flag"])
 		}
-		out[key] = ComponentFlagKind{Component: r["component"], Flag: r["flag"], Kind: k, Since: since, Until: until, Source: r["source"]}
+		out[key] = ComponentFlagKind{component: r["component"], flag: r["flag"], kind: k, since: since, until: until, source: r["source"]}
 	}
 	return out, nil
 })
@@ -90,14 +90,14 @@ func ComponentArgKind(component, flag string, minor int) (ComponentFlagKind, Arg
 		panic(err) // embedded data; TestComponentFlagKinds
 	}
 	r, ok := all[component+" "+flag]
-	if !ok || minor != 0 && (minor < r.Since && r.Since > 22 || r.Until != 0 && minor >= r.Until) {
+	if !ok || minor != 0 && (minor < r.since && r.since > 22 || r.until != 0 && minor >= r.until) {
 		return ComponentFlagKind{}, ArgLast
 	}
-	return r, r.Kind
+	return r, r.kind
 }
 
-// ComponentFlagKinds lists the table, for documentation and tests.
-func ComponentFlagKinds() []ComponentFlagKind {
+// allComponentFlagKinds lists the table, for documentation and tests.
+func allComponentFlagKinds() []ComponentFlagKind {
 	all, err := componentFlagKinds()
 	if err != nil {
 		panic(err)

@@ -6,13 +6,13 @@ import (
 )
 
 func TestComponentFlagKinds(t *testing.T) {
-	rows := ComponentFlagKinds()
+	rows := allComponentFlagKinds()
 	if len(rows) < 70 {
 		t.Fatalf("%d rows: the table lost rows", len(rows))
 	}
 	for _, r := range rows {
-		if !strings.HasPrefix(r.Source, "k8s.io/") {
-			t.Errorf("%s --%s: source %q does not name the module it was read in", r.Component, r.Flag, r.Source)
+		if !strings.HasPrefix(r.source, "k8s.io/") {
+			t.Errorf("%s --%s: source %q does not name the module it was read in", r.component, r.flag, r.source)
 		}
 	}
 	tests := []struct {

@@ -15,7 +15,7 @@ var componentFlagRemovalsTSV string
 // (data/component-flag-removals.tsv): from that minor the component exits with "unknown
 // flag: --X" when k3s passes it through kube-apiserver-arg, kubelet-arg and the others.
 type ComponentFlagRemoval struct {
-	Component, Flag string
+	component, flag string
 	// RemovedIn is the first Kubernetes minor (of 1.x) without the flag.
 	RemovedIn int
 	// Fix says what to do instead, Source where the removal was read.
@@ -33,7 +33,7 @@ var componentFlagRemovals = sync.OnceValues(func() (map[string]ComponentFlagRemo
 		if err != nil || !strings.HasPrefix(r["removed_in"], "1.") {
 			return nil, fmt.Errorf("component flag removals: %s --%s: removed_in %q", r["component"], r["flag"], r["removed_in"])
 		}
-		out[r["component"]+" "+r["flag"]] = ComponentFlagRemoval{Component: r["component"], Flag: r["flag"],
+		out[r["component"]+" "+r["flag"]] = ComponentFlagRemoval{component: r["component"], flag: r["flag"],
 			RemovedIn: minor, Fix: r["fix"], Source: r["source"]}
 	}
 	return out, nil
@@ -53,8 +53,8 @@ func ComponentFlagRemoved(component, flag string, minor int) (ComponentFlagRemov
 	return r, true
 }
 
-// ComponentFlagRemovals lists the table, for documentation and tests.
-func ComponentFlagRemovals() []ComponentFlagRemoval {
+// allComponentFlagRemovals lists the table, for documentation and tests.
+func allComponentFlagRemovals() []ComponentFlagRemoval {
 	all, err := componentFlagRemovals()
 	if err != nil {
 		panic(err)

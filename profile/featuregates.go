@@ -9,17 +9,17 @@ type featureGate struct {
 	Locked           bool
 }
 
-// NewestKubernetesMinor is the Kubernetes minor of the newest modelled release (v1.36).
-const NewestKubernetesMinor = 36
+// newestKubernetesMinor is the Kubernetes minor of the newest modelled release (v1.36).
+const newestKubernetesMinor = 36
 
-// FeatureGateOldestMinor is the oldest Kubernetes minor the feature-gate table was read from.
-const FeatureGateOldestMinor = 22
+// featureGateOldestMinor is the oldest Kubernetes minor the feature-gate table was read from.
+const featureGateOldestMinor = 22
 
 // KubernetesMinor is the Kubernetes minor a k3s or RKE2 release runs (vX.Y.Z runs Kubernetes
 // X.Y); "" or "newest" is the newest modelled; 0 when the version does not parse.
 func KubernetesMinor(version string) int {
 	if version == "" || version == "newest" || version == "latest" {
-		return NewestKubernetesMinor
+		return newestKubernetesMinor
 	}
 	v, err := ParseVersion(version)
 	if err != nil || v.Major != 1 {
@@ -35,7 +35,7 @@ func KubernetesMinor(version string) int {
 // is not judged: it may come from a source the table was not read from).
 func FeatureGateError(name string, value bool, minor int) string {
 	g, ok := featureGates[name]
-	if !ok || minor < FeatureGateOldestMinor || minor > NewestKubernetesMinor {
+	if !ok || minor < featureGateOldestMinor || minor > newestKubernetesMinor {
 		return ""
 	}
 	if (g.First != 0 && minor < g.First) || (g.Last != 0 && minor > g.Last) {

@@ -53,9 +53,9 @@ var flagSince = sync.OnceValues(func() (map[string]flagRelease, error) {
 	return out, nil
 })
 
-// HasFlag reports whether release v has the flag (by any of its names): every modelled
+// hasFlag reports whether release v has the flag (by any of its names): every modelled
 // release has the flags data/flag-releases.tsv does not list.
-func HasFlag(f *Flag, v Version) bool {
+func hasFlag(f *Flag, v Version) bool {
 	since, err := flagSince()
 	if err != nil {
 		panic(err) // embedded data; TestFlagReleases
@@ -100,7 +100,7 @@ func (p *Profile) ForRelease(b Behaviour) *Profile {
 		nc.ConfigValid = make(map[string]bool, len(c.ConfigValid))
 		dropped := map[string]bool{}
 		for _, f := range c.Flags {
-			if !HasFlag(f, v) {
+			if !hasFlag(f, v) {
 				for _, n := range f.Names() {
 					dropped[n] = true
 				}

@@ -12,15 +12,15 @@ import (
 // used, from FatalFrom it exits with Fatal instead; from Until the flag is unknown.
 type FlagRemoval struct {
 	Name string
-	// Products the row holds for ("k3s"); Commands that had the flag.
-	Products, Commands []string
+	// products the row holds for ("k3s"); commands that had the flag.
+	products, commands []string
 	Until              Version
 	// WarnFrom and FatalFrom are zero when k3s never warned (never refused) before Until.
 	WarnFrom, FatalFrom Version
 	Warning, Fatal      string
-	// Phase is, per command, when the fatal check stops the node (refuses-to-start,
+	// phase is, per command, when the fatal check stops the node (refuses-to-start,
 	// starts-then-stops).
-	Phase map[string]string
+	phase map[string]string
 	// Unless, per command, lists keys that switch the warning and the fatal check off:
 	// "token" (set and not empty) or "flannel-backend:none" (set to that value).
 	Unless map[string][]string
@@ -34,7 +34,7 @@ type FlagRemoval struct {
 
 // has reports whether the product's command in release v has the flag.
 func (r *FlagRemoval) has(product, command string, v Version) bool {
-	return contains(r.Products, product) && contains(r.Commands, command) && v.Less(r.Until)
+	return contains(r.products, product) && contains(r.commands, command) && v.Less(r.Until)
 }
 
 func contains(list []string, s string) bool {
@@ -69,7 +69,7 @@ func (p *Profile) FlagRemovals() []*FlagRemoval {
 	}
 	var out []*FlagRemoval
 	for _, r := range all {
-		if contains(r.Products, p.Name) {
+		if contains(r.products, p.Name) {
 			out = append(out, r)
 		}
 	}
@@ -92,9 +92,9 @@ var flagRemovals = sync.OnceValues(func() ([]*FlagRemoval, error) {
 		if row["until"] == "" {
 			continue
 		}
-		r := &FlagRemoval{Name: row["name"], Products: splitList(row["products"]), Commands: splitList(row["commands"]),
+		r := &FlagRemoval{Name: row["name"], products: splitList(row["products"]), commands: splitList(row["commands"]),
 			Warning: row["warning"], Fatal: row["fatal"], With: row["with"], Source: row["removal_source"],
-			Phase: map[string]string{}, Unless: map[string][]string{}, before: map[string]string{}}
+			phase: map[string]string{}, Unless: map[string][]string{}, before: map[string]string{}}
 		for col, dst := range map[string]*Version{"until": &r.Until, "warn_from": &r.WarnFrom, "fatal_from": &r.FatalFrom} {
 			if row[col] == "" {
 				continue
@@ -107,13 +107,13 @@ var flagRemovals = sync.OnceValues(func() ([]*FlagRemoval, error) {
 		}
 		for _, kv := range splitList(row["fatal_phase"]) {
 			c, ph, _ := strings.Cut(kv, "=")
-			r.Phase[c] = ph
+			r.phase[c] = ph
 		}
 		for _, kv := range splitList(row["unless"]) {
 			c, keys, _ := strings.Cut(kv, "=")
 			r.Unless[c] = strings.Split(keys, "|")
 		}
-		for _, c := range r.Commands {
+		for _, c := range r.commands {
 			r.before[c] = removalBefore[c]
 		}
 		r.flag = Flag{Name: r.Name, Type: FlagType(row["type"]), Default: row["default"], EnvVars: splitList(row["env_vars"]),

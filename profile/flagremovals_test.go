@@ -30,7 +30,7 @@ func TestFlagRemovals(t *testing.T) {
 				t.Fatal(err)
 			}
 			q := p.ForRelease(b)
-			for _, cmd := range r.Commands {
+			for _, cmd := range r.commands {
 				c := q.Command(cmd)
 				if has := c.Lookup(r.Name) != nil; has != tc.want {
 					t.Errorf("%s %q: %s has it = %v, want %v", r.Name, tc.version, cmd, has, tc.want)
@@ -40,7 +40,7 @@ func TestFlagRemovals(t *testing.T) {
 				}
 			}
 			for _, cmd := range []string{"server", "agent"} {
-				if !contains(r.Commands, cmd) && q.Command(cmd).Lookup(r.Name) != nil {
+				if !contains(r.commands, cmd) && q.Command(cmd).Lookup(r.Name) != nil {
 					t.Errorf("%s %q: %s never had it", r.Name, tc.version, cmd)
 				}
 			}

@@ -100,8 +100,8 @@ type Profile struct {
 	Units map[string]string
 	// UnitDirs are searched in systemd's order of precedence, highest first.
 	UnitDirs []string
-	// EnvFilePattern is where install.sh writes the env file: %s is the unit path.
-	EnvFilePattern string
+	// envFilePattern is where install.sh writes the env file: %s is the unit path.
+	envFilePattern string
 	// RootFlags are the app-level flags accepted before the subcommand (cmds.NewApp).
 	RootFlags []*Flag
 	// Commands by name: server, agent, etcd-snapshot.
@@ -189,7 +189,7 @@ func buildK3s() (*Profile, error) {
 		After:          []string{"server", "agent", "etcd-snapshot:1"},
 		Units:          map[string]string{"server": "k3s.service", "agent": "k3s-agent.service", "etcd-snapshot": "k3s.service"},
 		UnitDirs:       UnitDirs,
-		EnvFilePattern: "%s.env",
+		envFilePattern: "%s.env",
 		Wrapper:        true,
 		DataDir:        "/var/lib/rancher/k3s",
 		Commands:       map[string]*Command{},

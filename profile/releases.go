@@ -18,8 +18,8 @@ const (
 // OldestModelled is the oldest release Behaviour accepts.
 const OldestModelled = "v1.22.4"
 
-// NewestRelease is the newest release of the product that the catalog models.
-func (p *Profile) NewestRelease() string {
+// newestRelease is the newest release of the product that the catalog models.
+func (p *Profile) newestRelease() string {
 	if p.Name == "rke2" {
 		return NewestRKE2
 	}
@@ -52,7 +52,7 @@ func (p *Profile) Releases() []string {
 		}
 	}
 	sort.Slice(vs, func(i, j int) bool { return vs[j].Less(vs[i]) })
-	out := []string{p.NewestRelease()}
+	out := []string{p.newestRelease()}
 	for _, v := range vs {
 		out = append(out, fmt.Sprintf("v%d.%d.%d%s", v.Major, v.Minor, v.Patch, suffix))
 	}

@@ -15,8 +15,8 @@ type WrongName struct {
 	Use string
 	// Why says in one clause where the wrong name comes from or when it went away.
 	Why string
-	// Source names where the rule was read.
-	Source string
+	// source names where the rule was read.
+	source string
 }
 
 // wrongNames is the table; {P} is the program (k3s, rke2) and {E} its variable prefix
@@ -24,71 +24,71 @@ type WrongName struct {
 var wrongNames = []WrongName{
 	{Kind: "key", Name: "url", Use: "server",
 		Why:    "{E}_URL is the installer's variable for the server to join; the flag and config key are server (--server, -s), and {P} has no url key",
-		Source: "k3s-io/k3s pkg/cli/cmds/agent.go ServerURL flag: Name \"server\", EnvVars {E}_URL"},
+		source: "k3s-io/k3s pkg/cli/cmds/agent.go ServerURL flag: Name \"server\", EnvVars {E}_URL"},
 	{Kind: "key", Name: "no-deploy", Use: "disable",
 		Why:    "--no-deploy was deprecated for --disable and removed in k3s v1.26",
-		Source: "k3s-io/k3s d72377579 \"Remove deprecated flags in v1.26\" (#6574)"},
+		source: "k3s-io/k3s d72377579 \"Remove deprecated flags in v1.26\" (#6574)"},
 	{Kind: "key", Name: "cluster-secret", Use: "token",
 		Why:    "--cluster-secret was deprecated for --token and removed in k3s v1.26",
-		Source: "k3s-io/k3s d72377579 \"Remove deprecated flags in v1.26\" (#6574)"},
+		source: "k3s-io/k3s d72377579 \"Remove deprecated flags in v1.26\" (#6574)"},
 	{Kind: "key", Name: "no-flannel", Use: "flannel-backend: none",
 		Why:    "--no-flannel was deprecated for --flannel-backend=none and removed in k3s v1.26",
-		Source: "k3s-io/k3s d72377579 \"Remove deprecated flags in v1.26\" (#6574)"},
+		source: "k3s-io/k3s d72377579 \"Remove deprecated flags in v1.26\" (#6574)"},
 	{Kind: "key", Name: "disable-selinux", Use: "",
 		Why:    "--disable-selinux was removed in k3s v1.26; SELinux support is off unless selinux: true is set",
-		Source: "k3s-io/k3s d72377579 \"Remove deprecated flags in v1.26\" (#6574)"},
+		source: "k3s-io/k3s d72377579 \"Remove deprecated flags in v1.26\" (#6574)"},
 	{Kind: "key", Name: "node-labels", Use: "node-label",
 		Why:    "--node-labels is the kubelet's flag; {P}'s is node-label, one label per item",
-		Source: "k3s-io/k3s pkg/cli/cmds/agent.go NodeLabels flag: Name \"node-label\""},
+		source: "k3s-io/k3s pkg/cli/cmds/agent.go NodeLabels flag: Name \"node-label\""},
 	{Kind: "key", Name: "node-taints", Use: "node-taint",
 		Why:    "{P}'s flag is node-taint, one taint per item (the kubelet's is --register-with-taints)",
-		Source: "k3s-io/k3s pkg/cli/cmds/agent.go NodeTaints flag: Name \"node-taint\""},
+		source: "k3s-io/k3s pkg/cli/cmds/agent.go NodeTaints flag: Name \"node-taint\""},
 	{Kind: "key", Name: "tls-sans", Use: "tls-san",
 		Why:    "the flag is tls-san, one name per item",
-		Source: "k3s-io/k3s pkg/cli/cmds/server.go TLSSan flag: Name \"tls-san\""},
+		source: "k3s-io/k3s pkg/cli/cmds/server.go TLSSan flag: Name \"tls-san\""},
 	{Kind: "key", Name: "kubelet-args", Use: "kubelet-arg",
 		Why:    "the flag is kubelet-arg, one kubelet flag per item",
-		Source: "k3s-io/k3s pkg/cli/cmds/agent.go ExtraKubeletArgs flag: Name \"kubelet-arg\""},
+		source: "k3s-io/k3s pkg/cli/cmds/agent.go ExtraKubeletArgs flag: Name \"kubelet-arg\""},
 	{Kind: "key", Name: "kube-apiserver-args", Use: "kube-apiserver-arg",
 		Why:    "the flag is kube-apiserver-arg, one apiserver flag per item",
-		Source: "k3s-io/k3s pkg/cli/cmds/server.go ExtraAPIArgs flag: Name \"kube-apiserver-arg\""},
+		source: "k3s-io/k3s pkg/cli/cmds/server.go ExtraAPIArgs flag: Name \"kube-apiserver-arg\""},
 	{Kind: "disable", Name: "local-path", Use: "local-storage",
 		Why:    "the component that deploys the local-path provisioner is called local-storage (manifests/local-storage.yaml)",
-		Source: "k3s-io/k3s pkg/cli/cmds/server.go DisableItems"},
+		source: "k3s-io/k3s pkg/cli/cmds/server.go DisableItems"},
 	{Kind: "disable", Name: "local-path-provisioner", Use: "local-storage",
 		Why:    "the component that deploys the local-path provisioner is called local-storage (manifests/local-storage.yaml)",
-		Source: "k3s-io/k3s pkg/cli/cmds/server.go DisableItems"},
+		source: "k3s-io/k3s pkg/cli/cmds/server.go DisableItems"},
 	{Kind: "disable", Name: "klipper-lb", Use: "servicelb",
 		Why:    "klipper-lb is the image ServiceLB runs; the component is servicelb",
-		Source: "k3s-io/k3s pkg/cli/cmds/server.go DisableItems"},
+		source: "k3s-io/k3s pkg/cli/cmds/server.go DisableItems"},
 	{Kind: "disable", Name: "flannel", Use: "flannel-backend: none",
 		Why:    "flannel is not a packaged component but {P}'s built-in CNI, and no disable item turns it off; flannel-backend: none does",
-		Source: "k3s-io/k3s pkg/cli/cmds/server.go DisableItems (no flannel) and FlannelBackend flag (\"none\")"},
+		source: "k3s-io/k3s pkg/cli/cmds/server.go DisableItems (no flannel) and FlannelBackend flag (\"none\")"},
 	{Kind: "disable", Name: "traefik-crd", Use: "traefik",
 		Why:    "the traefik-crd HelmChart is in traefik.yaml, which disable: traefik removes",
-		Source: "k3s-io/k3s manifests/traefik.yaml"},
+		source: "k3s-io/k3s manifests/traefik.yaml"},
 }
 
 // rke2WrongNames: RKE2 has the same keys; its disable items are its chart names.
 var rke2WrongNames = []WrongName{
 	{Kind: "disable", Name: "traefik", Use: "rke2-traefik",
 		Why:    "RKE2's disable items are its chart names, which start with rke2-",
-		Source: "rancher/rke2 pkg/cli/types.go DisableItems"},
+		source: "rancher/rke2 pkg/cli/types.go DisableItems"},
 	{Kind: "disable", Name: "ingress-nginx", Use: "rke2-ingress-nginx",
 		Why:    "RKE2's disable items are its chart names, which start with rke2-",
-		Source: "rancher/rke2 pkg/cli/types.go DisableItems"},
+		source: "rancher/rke2 pkg/cli/types.go DisableItems"},
 	{Kind: "disable", Name: "coredns", Use: "rke2-coredns",
 		Why:    "RKE2's disable items are its chart names, which start with rke2-",
-		Source: "rancher/rke2 pkg/cli/types.go DisableItems"},
+		source: "rancher/rke2 pkg/cli/types.go DisableItems"},
 	{Kind: "disable", Name: "metrics-server", Use: "rke2-metrics-server",
 		Why:    "RKE2's disable items are its chart names, which start with rke2-",
-		Source: "rancher/rke2 pkg/cli/types.go DisableItems"},
+		source: "rancher/rke2 pkg/cli/types.go DisableItems"},
 	{Kind: "disable", Name: "servicelb", Use: "",
 		Why:    "RKE2 has no ServiceLB (k3s's load balancer); its servers run no such controller",
-		Source: "rancher/rke2 pkg/cli/types.go DisableItems"},
+		source: "rancher/rke2 pkg/cli/types.go DisableItems"},
 	{Kind: "disable", Name: "local-storage", Use: "",
 		Why:    "RKE2 ships no local-path provisioner",
-		Source: "rancher/rke2 pkg/cli/types.go DisableItems"},
+		source: "rancher/rke2 pkg/cli/types.go DisableItems"},
 }
 
 // table is the product's rows: k3s's; for RKE2 the same keys (its flags are k3s's) and its
@@ -114,7 +114,7 @@ func (p *Profile) WrongName(kind, name string) *WrongName {
 	for _, w := range p.wrongNameTable() {
 		if w.Kind == kind && w.Name == name {
 			r := strings.NewReplacer("{P}", p.Program, "{E}", p.EnvPrefix)
-			w.Why, w.Source = r.Replace(w.Why), r.Replace(w.Source)
+			w.Why, w.source = r.Replace(w.Why), r.Replace(w.source)
 			return &w
 		}
 	}
@@ -126,7 +126,7 @@ func (p *Profile) WrongNames() []WrongName {
 	r := strings.NewReplacer("{P}", p.Program, "{E}", p.EnvPrefix)
 	var out []WrongName
 	for _, w := range p.wrongNameTable() {
-		w.Why, w.Source = r.Replace(w.Why), r.Replace(w.Source)
+		w.Why, w.source = r.Replace(w.Why), r.Replace(w.source)
 		out = append(out, w)
 	}
 	return out

@@ -212,6 +212,7 @@ func (r *resolver) checkConfigEntries(cmd *profile.Command) {
 	}
 	// One buffer for every entry: a slice per entry was 5 MB of garbage on 2,000 drop-ins.
 	var vals []scalar
+	looked, lastKey, lastF, lastGuessed := false, "", (*profile.Flag)(nil), ""
 	for _, ce := range r.entries {
 		e := ce.entry
 		// A quoted key is a string whatever it holds: JSON (Rancher's 50-rancher.yaml drop-in
@@ -222,18 +223,21 @@ func (r *resolver) checkConfigEntries(cmd *profile.Command) {
 				Message: fmt.Sprintf("YAML 1.1 reads the key %q as %q (yes/no/on/off/y/n are booleans, numbers are normalised), so k3s sees the flag %q", strings.TrimSuffix(e.RawKey, "+"), e.Key, e.Key),
 				Hint:    fmt.Sprintf("quote the key (\"%s\":) if you meant it literally", strings.TrimSuffix(e.RawKey, "+"))})
 		}
-		f := cmd.Lookup(e.Key)
-		guessed := ""
+		// The entries come grouped by key (parse): each key is looked up once.
+		if !looked || e.Key != lastKey {
+			looked, lastKey, lastF, lastGuessed = true, e.Key, cmd.Lookup(e.Key), ""
+			if lastF == nil {
+				// A mistyped component-arg key (kublet-arg) hides what its values would do
+				// once the key is fixed: check them against the flag the key's fix names, so
+				// one run says both (issue 20).
+				if sg := suggestion(e.Key, cmd); strings.HasSuffix(sg, "-arg") {
+					lastF, lastGuessed = cmd.Lookup(sg), sg
+				}
+			}
+		}
+		f, guessed := lastF, lastGuessed
 		if f == nil {
-			// A mistyped component-arg key (kublet-arg) hides what its values would do once the
-			// key is fixed: check them against the flag the key's fix names, so one run says
-			// both (issue 20).
-			if sg := suggestion(e.Key, cmd); strings.HasSuffix(sg, "-arg") {
-				f, guessed = cmd.Lookup(sg), sg
-			}
-			if f == nil {
-				continue
-			}
+			continue
 		}
 		if e.Append && f.Type != profile.StringSlice && guessed == "" {
 			r.diag(diag.Diagnostic{Severity: diag.Warning, Code: "config-append-single-value", Pos: e.KeyPos, Key: f.Name,
@@ -249,23 +253,31 @@ func (r *resolver) checkConfigEntries(cmd *profile.Command) {
 			vals = append(vals, scalar{e.Value, e.Raw, e.Type, e.Quoted, valuePos(e), false, false})
 		}
 		for _, s := range vals {
+			// A copy of a secret by YAML alias is checked on its value and quoted as REDACTED
+			// (secretcopy.go).
+			hid := func(x string) string {
+				if e.SecretCopy {
+					return redacted
+				}
+				return x
+			}
 			rendered := sources.ToString(s.v)
 			switch {
 			case f.Name == "write-kubeconfig-mode" && s.typ == "int" && !s.quoted && strings.HasPrefix(strings.TrimLeft(s.raw, "+-"), "0") && len(s.raw) > 1:
 				effect := "not a valid octal mode, so k3s logs an error and k3s.yaml keeps mode 0600"
 				if m, err := strconv.ParseInt(rendered, 8, 0); err == nil {
-					effect = fmt.Sprintf("mode 0%o, not %s", m, s.raw)
+					effect = fmt.Sprintf("mode 0%o, not %s", m, hid(s.raw))
 				}
 				sev, also := diag.Error, ""
 				if k := r.res.Key(f.Name); k == nil || k.Source == nil || k.Source.Pos != s.pos {
 					sev, also = diag.Warning, " (another setting wins today; this one bites when it is removed)"
 				}
 				r.diag(diag.Diagnostic{Severity: sev, Code: "yaml-octal-mode", Pos: s.pos, Key: f.Name,
-					Message: fmt.Sprintf("unquoted %s is a YAML 1.1 octal number: k3s receives %q and reads it as octal: %s%s", s.raw, rendered, effect, also),
-					Hint:    fmt.Sprintf("quote it: write-kubeconfig-mode: \"%s\"", s.raw)})
+					Message: fmt.Sprintf("unquoted %s is a YAML 1.1 octal number: k3s receives %q and reads it as octal: %s%s", hid(s.raw), hid(rendered), effect, also),
+					Hint:    fmt.Sprintf("quote it: write-kubeconfig-mode: \"%s\"", hid(s.raw))})
 			case f.Type == profile.Bool && s.typ == "str" && boolWords[strings.TrimSpace(rendered)]:
 				r.diag(diag.Diagnostic{Severity: diag.Error, Code: "yaml-quoted-bool", Pos: s.pos, Key: f.Name,
-					Message: fmt.Sprintf("%s is a bool flag and gets the string %q, which Go's strconv.ParseBool rejects: k3s refuses to start", f.Name, rendered),
+					Message: fmt.Sprintf("%s is a bool flag and gets the string %q, which Go's strconv.ParseBool rejects: k3s refuses to start", f.Name, hid(rendered)),
 					Hint:    fmt.Sprintf("write %s: %s (unquoted true or false)", e.Key, map[bool]string{true: "true", false: "false"}[isYes(rendered)])})
 			case (f.Type == profile.Bool || f.Type == profile.Int || f.Type == profile.Duration) && s.typ == "null" && !s.isList:
 				r.diag(diag.Diagnostic{Severity: diag.Error, Code: "yaml-null-value", Pos: s.pos, Key: f.Name,
@@ -273,20 +285,20 @@ func (r *resolver) checkConfigEntries(cmd *profile.Command) {
 					Hint:    fmt.Sprintf("give %s a value or remove the key", e.Key)})
 			case (f.Type == profile.String || f.Type == profile.StringSlice) && !s.quoted && s.typ == "bool" && boolWords[strings.TrimSpace(s.raw)]:
 				r.diag(diag.Diagnostic{Severity: diag.Warning, Code: "yaml-bool-coerced", Pos: s.pos, Key: f.Name,
-					Message: fmt.Sprintf("unquoted %s is a YAML 1.1 boolean: k3s receives %s=%q, not %q", s.raw, f.Name, rendered, s.raw),
-					Hint:    fmt.Sprintf("quote it: \"%s\"", s.raw)})
+					Message: fmt.Sprintf("unquoted %s is a YAML 1.1 boolean: k3s receives %s=%q, not %q", hid(s.raw), f.Name, hid(rendered), hid(s.raw)),
+					Hint:    fmt.Sprintf("quote it: \"%s\"", hid(s.raw))})
 			case (f.Type == profile.String || f.Type == profile.StringSlice) && !s.quoted && (s.typ == "int" || s.typ == "float") && rendered != strings.TrimSpace(s.raw) && f.Name != "write-kubeconfig-mode":
 				r.diag(diag.Diagnostic{Severity: diag.Warning, Code: "yaml-number-coerced", Pos: s.pos, Key: f.Name,
-					Message: fmt.Sprintf("unquoted %s is a YAML 1.1 number: k3s receives %s=%q", s.raw, f.Name, rendered),
-					Hint:    fmt.Sprintf("quote it: \"%s\"", s.raw)})
+					Message: fmt.Sprintf("unquoted %s is a YAML 1.1 number: k3s receives %s=%q", hid(s.raw), f.Name, hid(rendered)),
+					Hint:    fmt.Sprintf("quote it: \"%s\"", hid(s.raw))})
 			case s.typ == "timestamp" && !s.quoted:
 				r.diag(diag.Diagnostic{Severity: diag.Info, Code: "yaml-date", Pos: s.pos, Key: f.Name,
-					Message: fmt.Sprintf("%s looks like a YAML date; k3s's yaml.v2 keeps the text, so it arrives unchanged, but other YAML tools turn it into a timestamp", s.raw),
-					Hint:    fmt.Sprintf("quote it: \"%s\"", s.raw)})
+					Message: fmt.Sprintf("%s looks like a YAML date; k3s's yaml.v2 keeps the text, so it arrives unchanged, but other YAML tools turn it into a timestamp", hid(s.raw)),
+					Hint:    fmt.Sprintf("quote it: \"%s\"", hid(s.raw))})
 			}
 			if s.typ == "map" {
 				r.diag(diag.Diagnostic{Severity: diag.Warning, Code: "yaml-nested-map", Pos: s.pos, Key: f.Name,
-					Message: fmt.Sprintf("%s is given a mapping; k3s renders it as Go syntax, %q, which is almost certainly not what %s expects", e.Key, rendered, f.Name),
+					Message: fmt.Sprintf("%s is given a mapping; k3s renders it as Go syntax, %q, which is almost certainly not what %s expects", e.Key, hid(rendered), f.Name),
 					Hint:    "flags take strings; write the value as one string, or a list of strings for repeatable flags"})
 			}
 			if strings.HasSuffix(f.Name, "-arg") {
@@ -298,14 +310,14 @@ func (r *resolver) checkConfigEntries(cmd *profile.Command) {
 						where = fmt.Sprintf("%s (meant as %s: once the key is fixed)", e.Key, guessed)
 					}
 					r.diag(diag.Diagnostic{Severity: diag.Warning, Code: "config-component-arg-camelcase", Pos: s.pos, Key: f.Name,
-						Message: fmt.Sprintf("%q in %s looks like a configuration-file field, not a command-line flag: Kubernetes components take kebab-case flags, so --%s is rejected or ignored", flagName, where, flagName),
-						Hint:    fmt.Sprintf("use the flag name %q (if the component has that flag), or set the field in the component's config file", kebab)})
+						Message: fmt.Sprintf("%q in %s looks like a configuration-file field, not a command-line flag: Kubernetes components take kebab-case flags, so --%s is rejected or ignored", hid(flagName), where, hid(flagName)),
+						Hint:    fmt.Sprintf("use the flag name %q (if the component has that flag), or set the field in the component's config file", hid(kebab))})
 				}
 			}
 			if noSplit[f.Name] && strings.Contains(rendered, ",") {
 				r.diag(diag.Diagnostic{Severity: diag.Warning, Code: "config-comma-not-split", Pos: s.pos, Key: f.Name,
-					Message: fmt.Sprintf("k3s does not split %s items on commas: %q is one item, and k3s's label sync turns it into the label %q with the invalid value %q", f.Name, rendered, strings.SplitN(rendered, "=", 2)[0], strings.SplitN(rendered+"=", "=", 2)[1]),
-					Hint:    fmt.Sprintf("write a YAML list, one item per %s: [%s]", strings.TrimSuffix(f.Name, "s"), strings.Join(strings.Split(rendered, ","), ", "))})
+					Message: fmt.Sprintf("k3s does not split %s items on commas: %q is one item, and k3s's label sync turns it into the label %q with the invalid value %q", f.Name, hid(rendered), hid(strings.SplitN(rendered, "=", 2)[0]), hid(strings.SplitN(rendered+"=", "=", 2)[1])),
+					Hint:    fmt.Sprintf("write a YAML list, one item per %s: [%s]", strings.TrimSuffix(f.Name, "s"), hid(strings.Join(strings.Split(rendered, ","), ", ")))})
 			}
 		}
 	}
@@ -329,21 +341,12 @@ var noSplit = map[string]bool{"node-label": true, "airgap-extra-registry": true}
 
 // checkReplacedLists finds a list from one file replaced by a later file's plain key (S1).
 func (r *resolver) checkReplacedLists(cmd *profile.Command) {
-	byKey := map[string][]*configEntry{}
-	var order []string
-	for _, ce := range r.entries {
-		k := ce.entry.Key
-		if _, ok := byKey[k]; !ok {
-			order = append(order, k)
-		}
-		byKey[k] = append(byKey[k], ce)
-	}
-	for _, k := range order {
+	for _, k := range r.configKeys {
 		f := cmd.Lookup(k)
 		if f == nil || f.Type != profile.StringSlice {
 			continue
 		}
-		es := byKey[k]
+		es := r.entriesByKey[k]
 		for i := 1; i < len(es); i++ {
 			prev, cur := es[i-1], es[i]
 			if cur.entry.Append || prev.file == cur.file {
@@ -616,7 +619,7 @@ func (r *resolver) checkRole(cmd *profile.Command) {
 		// landed on a server unit.
 		if only := r.serverOnlyKeys(cmd); len(only) > 0 {
 			r.diag(diag.Diagnostic{Severity: diag.Info, Code: "config-server-on-server", Pos: k.Source.Pos, Key: "server",
-				Message: fmt.Sprintf("this server joins the cluster at %v as another server (control plane); its config also sets server-only keys (%s), as an HA join does", k.Value, strings.Join(only, ", "))})
+				Message: fmt.Sprintf("this server joins the cluster at %v as another server (control plane); its config also sets server-only keys (%s), as an HA join does", r.quote("server", fmt.Sprint(k.Value)), strings.Join(only, ", "))})
 			return
 		}
 		r.diag(diag.Diagnostic{Severity: diag.Warning, Code: "config-server-on-server", Pos: k.Source.Pos, Key: "server",

@@ -81,6 +81,8 @@ type flagSet struct {
 	byName map[string]*profile.Flag
 	// visited lists names given on the command line, for normalizeFlags.
 	visited map[string]bool
+	// arena holds the occurrences' records.
+	arena assignmentArena
 }
 
 // envLookup returns the process environment's value of a variable and the assignment that
@@ -245,13 +247,18 @@ func (fs *flagSet) parse(toks []token) (rest []token, err *cliError) {
 		if f == nil {
 			return toks[i-1:], &cliError{msg: "flag provided but not defined: -" + name, tok: &toks[i-1]}
 		}
-		a := &Assignment{Assignment: provenance.Assignment[string]{Source: provenance.Source{Kind: t.kind, Pos: t.pos()}}, Name: displayName(t, minuses, name), Raw: t.raw(), order: t.order}
+		a := fs.arena.new()
+		*a = Assignment{Assignment: provenance.Assignment[string]{Source: provenance.Source{Kind: t.kind, Pos: t.pos()}}, Name: displayName(t, minuses, name), Raw: t.raw(), order: t.order}
 		if f.Type == profile.Bool {
 			if hasValue {
 				b, perr := strconv.ParseBool(value)
 				if perr != nil {
 					a.Value = value
-					e := &cliError{msg: fmt.Sprintf("invalid boolean value %q for -%s: parse error", value, name), tok: &toks[i-1]}
+					shown := value
+					if toks[i-1].copiesSecret() {
+						shown = redacted // a copy of a secret by YAML alias (secretcopy.go)
+					}
+					e := &cliError{msg: fmt.Sprintf("invalid boolean value %q for -%s: parse error", shown, name), tok: &toks[i-1]}
 					a.Outcome, a.Reason = provenance.Rejected, "k3s refuses to start: "+e.msg
 					fs.record(f, a)
 					return toks[i-1:], e
@@ -263,8 +270,9 @@ func (fs *flagSet) parse(toks []token) (rest []token, err *cliError) {
 				fs.vals[f].b = true
 			}
 		} else {
+			valueTok := &toks[i-1]
 			if !hasValue && i < len(toks) {
-				value, hasValue = toks[i].text, true
+				value, hasValue, valueTok = toks[i].text, true, &toks[i]
 				if a.Raw != "" || toks[i].raw() != "" {
 					a.Raw = strings.TrimSpace(a.Raw + " " + toks[i].raw())
 				}
@@ -278,7 +286,11 @@ func (fs *flagSet) parse(toks []token) (rest []token, err *cliError) {
 			}
 			a.Value = value
 			if perr := fs.set(f, value, a); perr != nil {
-				e := &cliError{msg: fmt.Sprintf("invalid value %q for flag -%s: %s", value, name, perr), tok: &toks[i-1]}
+				shown := value
+				if valueTok.copiesSecret() {
+					shown = redacted
+				}
+				e := &cliError{msg: fmt.Sprintf("invalid value %q for flag -%s: %s", shown, name, perr), tok: &toks[i-1]}
 				a.Outcome, a.Reason = provenance.Rejected, "k3s refuses to start: "+e.msg
 				fs.record(f, a)
 				return toks[i-1:], e

@@ -130,24 +130,62 @@ func (r *resolver) reachingItems(items []string) []string {
 // keeps: reachingItems, less the earlier occurrences of a single-value flag (the last wins,
 // so a bad audit-policy-file followed by a good one never reaches kube-apiserver). Map, gate
 // and list flags keep every occurrence: their keys, gates and items all reach.
+//
+// Four checks read kube-apiserver's (feature gates, admission plugins, files,
+// runtime-config): the answer is kept for the same items. When no item is dropped, the
+// answer is items itself.
 func (r *resolver) effectiveItems(comp string, items []string) []string {
+	if c, ok := r.effective[comp]; ok && sameStrings(c.in, items) {
+		return c.out
+	}
+	in := items
 	items = r.reachingItems(items)
 	minor := profile.KubernetesMinor(r.res.Version)
-	last := map[string]int{}
+	last := make(map[string]int, len(items))
 	for i, it := range items {
-		name, _, _ := strings.Cut(strings.TrimLeft(strings.TrimSpace(it), "-"), "=")
-		last[strings.TrimRight(name, "-+")] = i
+		last[itemFlag(it)] = i
 	}
-	out := make([]string, 0, len(items))
+	var out []string // nil until an item is dropped
 	for i, it := range items {
-		name, _, _ := strings.Cut(strings.TrimLeft(strings.TrimSpace(it), "-"), "=")
-		name = strings.TrimRight(name, "-+")
-		if _, kind := profile.ComponentArgKind(comp, name, minor); kind == profile.ArgLast && last[name] != i {
+		name := itemFlag(it)
+		if last[name] != i && argLast(comp, name, minor) {
+			if out == nil {
+				out = append(make([]string, 0, len(items)), items[:i]...)
+			}
 			continue
 		}
-		out = append(out, it)
+		if out != nil {
+			out = append(out, it)
+		}
 	}
+	if out == nil {
+		out = items
+	}
+	if r.effective == nil {
+		r.effective = map[string]effectiveCache{}
+	}
+	r.effective[comp] = effectiveCache{in: in, out: out}
 	return out
+}
+
+func argLast(comp, name string, minor int) bool {
+	_, kind := profile.ComponentArgKind(comp, name, minor)
+	return kind == profile.ArgLast
+}
+
+// effectiveCache is effectiveItems' answer for one component's items.
+type effectiveCache struct{ in, out []string }
+
+// sameStrings reports whether a and b are the same slice (not merely equal).
+func sameStrings(a, b []string) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+}
+
+// itemFlag is the flag name of a component argument item: "--max-pods=110" → "max-pods",
+// "feature-gates+=X=true" → "feature-gates".
+func itemFlag(it string) string {
+	name, _, _ := strings.Cut(strings.TrimLeft(strings.TrimSpace(it), "-"), "=")
+	return strings.TrimRight(name, "-+")
 }
 
 // argUse is an item of a component's *-arg key as it reaches the merge.
@@ -176,6 +214,22 @@ func (r *resolver) checkComponentArgOverridden() {
 		if !r.componentRuns(comp) {
 			continue // its arguments reach nothing
 		}
+		// Only a flag the command line passes can take a config file's item away: find
+		// those first (usually none), and look at the config files' items of those flags
+		// only (a node of 2,000 drop-ins has thousands of items here, each its own flag).
+		var onCLI map[string]bool
+		for _, a := range k.History {
+			if a.Kind == sources.KindCLI && (a.Outcome == provenance.Applied || a.Outcome == provenance.Appended) {
+				if onCLI == nil {
+					onCLI = map[string]bool{}
+				}
+				arg, _, _ := strings.Cut(strings.TrimPrefix(a.Value, "--"), "=")
+				onCLI[strings.TrimRight(arg, "-+")] = true
+			}
+		}
+		if onCLI == nil {
+			continue
+		}
 		byFlag := map[string][]argUse{}
 		var order []string
 		mode := map[string]bool{}
@@ -191,6 +245,9 @@ func (r *resolver) checkComponentArgOverridden() {
 				value = "true"
 			}
 			name := strings.TrimRight(arg, "-+")
+			if !onCLI[name] {
+				continue
+			}
 			if name != arg {
 				mode[name] = true // += and -= place the value around k3s's own: not judged
 			}

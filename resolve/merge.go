@@ -59,6 +59,8 @@ type mergedKey struct {
 	live []*configEntry
 	// left counts the pieces the entries not merged yet can add (mergeConfig).
 	left int
+	// nEntries counts the entries that set the key (mergeConfig's first pass).
+	nEntries int
 }
 
 // entryPieces is how many pieces an entry's value can add: a list's items, else one.
@@ -97,9 +99,18 @@ func mergeConfig(files []*sources.ConfigFile, seq *int, program string) []*merge
 				order = append(order, mk)
 			}
 			mk.left += entryPieces(e)
+			mk.nEntries++
 			keyOf = append(keyOf, mk)
 		}
 	}
+	for _, mk := range order {
+		mk.entries = make([]*configEntry, 0, mk.nEntries)
+	}
+	// The entries' records in one array, and the replacers in arrays of 1,024, rather than
+	// one allocation apiece (50,000 and 28,000 of them on 2,000 drop-ins).
+	ces := make([]configEntry, n)
+	var repls []replacer
+	var arena assignmentArena
 	colonKeys := map[string]string{}
 	replKeys := map[string]*replKey{}
 	j := 0
@@ -112,7 +123,8 @@ func mergeConfig(files []*sources.ConfigFile, seq *int, program string) []*merge
 				ck = e.RawKey + ":"
 				colonKeys[e.RawKey] = ck
 			}
-			ce := &configEntry{file: f, entry: e, order: int64(*seq), colonKey: ck}
+			ce := &ces[j]
+			*ce = configEntry{file: f, entry: e, order: int64(*seq), colonKey: ck}
 			mk := keyOf[j]
 			j++
 			seen := len(mk.entries) > 0
@@ -137,7 +149,7 @@ func mergeConfig(files []*sources.ConfigFile, seq *int, program string) []*merge
 				mk.pieces = old
 				mk.list = true
 				if len(old) == start {
-					ce.assignment = entryAssignment(ce, provenance.Ignored,
+					ce.assignment = entryAssignment(&arena, ce, provenance.Ignored,
 						fmt.Sprintf("%s appends nothing: a null value adds no item (k3s toSlice)", e.RawKey))
 				}
 			} else {
@@ -150,9 +162,13 @@ func mergeConfig(files []*sources.ConfigFile, seq *int, program string) []*merge
 								rk = &replKey{rawKey: e.RawKey, key: e.Key, program: program}
 								replKeys[e.RawKey] = rk
 							}
-							by = &replacer{k: rk, pos: valuePos(e), list: mk.list || newIsList}
+							if len(repls) == cap(repls) {
+								repls = make([]replacer, 0, min(n, 1024))
+							}
+							repls = append(repls, replacer{k: rk, pos: valuePos(e), list: mk.list || newIsList})
+							by = &repls[len(repls)-1]
 						}
-						prev.assignment = entryAssignment(prev, provenance.Replaced, "")
+						prev.assignment = entryAssignment(&arena, prev, provenance.Replaced, "")
 						prev.assignment.by = by
 					}
 				}
@@ -161,7 +177,7 @@ func mergeConfig(files []*sources.ConfigFile, seq *int, program string) []*merge
 				mk.pieces = newPieces
 				mk.list = newIsList
 				if newIsList && len(newPieces) == 0 {
-					ce.assignment = entryAssignment(ce, provenance.Ignored,
+					ce.assignment = entryAssignment(&arena, ce, provenance.Ignored,
 						fmt.Sprintf("%s is an empty list: k3s emits no argument for it, so the flag stays unset here", e.RawKey))
 				}
 			}
@@ -232,9 +248,10 @@ func (rp *replacer) reason() string {
 }
 
 // entryAssignment makes the assignment record of an entry that produced no argument.
-func entryAssignment(ce *configEntry, out provenance.Outcome, reason string) *Assignment {
+func entryAssignment(arena *assignmentArena, ce *configEntry, out provenance.Outcome, reason string) *Assignment {
 	e := ce.entry
-	a := &Assignment{Assignment: provenance.Assignment[string]{Source: provenance.Source{Kind: sources.KindConfig, Pos: valuePos(e)}, Value: sources.ToString(e.Value), Outcome: out, Reason: reason}, Name: ce.colonKey, Raw: e.Raw, order: rankConfig + ce.order*1000}
+	a := arena.new()
+	*a = Assignment{Assignment: provenance.Assignment[string]{Source: provenance.Source{Kind: sources.KindConfig, Pos: valuePos(e)}, Value: sources.ToString(e.Value), Outcome: out, Reason: reason}, Name: ce.colonKey, Raw: e.Raw, order: rankConfig + ce.order*1000}
 	for _, it := range e.Items {
 		a.Items = append(a.Items, sources.ToString(it.Value))
 	}
@@ -289,4 +306,18 @@ func valuePos(e *sources.ConfigEntry) diag.Position {
 		return e.ValuePos
 	}
 	return e.KeyPos
+}
+
+// assignmentArena hands out Assignment records from arrays of 1,024 instead of one
+// allocation each: a node of 2,000 drop-ins makes about 80,000 of them, all kept in the
+// result. A record may keep its array alive; the records of one array live as long as the
+// result anyway.
+type assignmentArena struct{ buf []Assignment }
+
+func (p *assignmentArena) new() *Assignment {
+	if len(p.buf) == cap(p.buf) {
+		p.buf = make([]Assignment, 0, 1024)
+	}
+	p.buf = p.buf[:len(p.buf)+1]
+	return &p.buf[len(p.buf)-1]
 }

@@ -16,7 +16,7 @@ func (r *resolver) addNotes() {
 	for _, k := range r.res.Keys {
 		switch k.Flag.Name {
 		case "write-kubeconfig-mode":
-			k.Note = kubeconfigModeNote(k.Value.(string))
+			k.Note = kubeconfigModeNote(k.Value.(string), r.quote(k.Flag.Name, k.Value.(string)))
 		case "disable":
 			k.Note = splitNote(k.Value.([]string), true,
 				"pkg/cli/server/server.go splits each item on commas and trims spaces; k3s disables")
@@ -40,7 +40,7 @@ func (r *resolver) addNotes() {
 			if v == "" {
 				k.Note = "empty: k3s uses the host name, lowercased (pkg/util/net.go GetHostnameAndIPs)"
 			} else if strings.ToLower(v) != v {
-				k.Note = fmt.Sprintf("k3s lowercases it: the node registers as %q (pkg/util/net.go GetHostnameAndIPs)", strings.ToLower(v))
+				k.Note = fmt.Sprintf("k3s lowercases it: the node registers as %q (pkg/util/net.go GetHostnameAndIPs)", r.quote("node-name", strings.ToLower(v)))
 			}
 			if wk := r.res.Key("with-node-id"); wk != nil && wk.Value == true {
 				k.Note = strings.TrimPrefix(k.Note+"; with-node-id is set: k3s appends \"-\" and the id in /etc/rancher/node/id", "; ")
@@ -57,13 +57,14 @@ func (r *resolver) addNotes() {
 
 // kubeconfigModeNote: pkg/server/server.go writeKubeConfig parses the mode with
 // strconv.ParseInt(mode, 8, 0), so "420" (what an unquoted YAML 0644 becomes) is mode 0420.
-func kubeconfigModeNote(v string) string {
+// shown is v as the note quotes it (REDACTED for a copy of a secret).
+func kubeconfigModeNote(v, shown string) string {
 	if v == "" {
 		return ""
 	}
 	m, err := strconv.ParseInt(v, 8, 0)
 	if err != nil || m < 0 || m > 0o7777 {
-		return fmt.Sprintf("k3s reads this as an octal file mode, and %q is not one: k3s logs an error and k3s.yaml keeps its default mode 0600", v)
+		return fmt.Sprintf("k3s reads this as an octal file mode, and %q is not one: k3s logs an error and k3s.yaml keeps its default mode 0600", shown)
 	}
 	return fmt.Sprintf("k3s reads this as an octal file mode: 0%o (%s)", m, fs.FileMode(m).Perm().String()[1:])
 }

@@ -125,15 +125,21 @@ func (r *resolver) replacedConfig(k *Key, replaced []*Assignment, w *Assignment)
 	if same {
 		sev, what = diag.Info, "with the same value today, so an edit of this file alone will not take effect"
 	}
+	// The other losing files: counted, and the first three named (a key every one of 2,000
+	// drop-ins sets has 1,999 of them; their positions were rendered only to be dropped).
 	var others []string
+	n := 0
 	for _, x := range replaced {
 		if x != a {
-			others = append(others, x.Pos.String())
+			if n < 3 {
+				others = append(others, x.Pos.String())
+			}
+			n++
 		}
 	}
-	if n := len(others); n > 0 {
+	if n > 0 {
 		if n > 3 {
-			others = append(others[:3], "…")
+			others = append(others, "…")
 		}
 		files := "other config files set it and lose"
 		if n == 1 {

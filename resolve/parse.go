@@ -211,9 +211,11 @@ func (r *resolver) parse(files []*sources.ConfigFile) {
 			n += len(mk.entries)
 		}
 		r.entries = make([]*configEntry, 0, n)
+		r.configKeys = make([]string, 0, len(keys))
 		for _, mk := range keys {
 			r.entries = append(r.entries, mk.entries...)
 			r.entriesByKey[mk.name] = mk.entries
+			r.configKeys = append(r.configKeys, mk.name)
 		}
 		spliced = configTokens(keys, len(before), len(after))
 		kept := r.strip(spliced[len(before):])

@@ -156,7 +156,10 @@ type resolver struct {
 	stray []*Assignment
 	// swallowed are words holding a flag and its value, by the flag's name (swallowedBy).
 	swallowed map[string][]*Assignment
-	entries   []*configEntry
+	// entries are the config files' entries grouped by key, the keys in the order the
+	// merge first saw them (configKeys).
+	entries    []*configEntry
+	configKeys []string
 	// hints caches did-you-mean suggestions by unknown name.
 	hints map[string]string
 	// parsed caches config files read and parsed once.
@@ -182,6 +185,8 @@ type resolver struct {
 	stops int
 	// kubeletSkipNodeIP: node-ip was refused before the kubelet; its kubelet check waits for the fix.
 	kubeletSkipNodeIP bool
+	// effective caches effectiveItems by component.
+	effective map[string]effectiveCache
 }
 
 func (r *resolver) diag(d diag.Diagnostic) { r.res.Diagnostics = append(r.res.Diagnostics, d) }
@@ -634,6 +639,7 @@ func (r *resolver) loadConfig() []*sources.ConfigFile {
 			Why: why + "; missing, which is fine because drop-ins exist"})
 	}
 	var out []*sources.ConfigFile
+	r.prefetchConfigs(files)
 	for i, f := range files {
 		role := "config-dropin"
 		w := "drop-in, read after the main file in byte-wise name order"

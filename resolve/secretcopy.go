@@ -45,3 +45,40 @@ func (r *resolver) markSecretCopies(files []*sources.ConfigFile) {
 		mark(a)
 	}
 }
+
+// redacted stands for a copy of a secret in a message the resolver builds, as redactURL
+// writes it for a URL's password.
+const redacted = "REDACTED"
+
+// copiesSecret reports whether a token's value comes from a config entry that copies a
+// secret by YAML alias (sources.ConfigEntry.SecretCopy).
+func (t *token) copiesSecret() bool {
+	return t != nil && t.from != nil && t.from.entry != nil && t.from.entry.SecretCopy
+}
+
+// quote is v as a message the resolver builds quotes it: REDACTED when the key's value in
+// force copies a secret by YAML alias (markSecretCopies), so k3s's own error text
+// ("invalid ip format 'REDACTED'") never prints it. The output's redactor cannot do this:
+// a secret that spells a plain word is redacted only where it is quoted as a value, and
+// k3s's texts quote values in prose. Checks decide on the real value; only the text they
+// build hides it.
+func (r *resolver) quote(key, v string) string {
+	if v != "" && r.copied(key) {
+		return redacted
+	}
+	return v
+}
+
+// copied reports whether the key's value in force, or an item of it, copies a secret.
+func (r *resolver) copied(key string) bool {
+	k := r.res.Key(key)
+	if k == nil {
+		return false
+	}
+	for _, a := range k.History {
+		if a.secret && (a.Outcome == Applied || a.Outcome == Appended || a.Outcome == contributing) {
+			return true
+		}
+	}
+	return false
+}

@@ -262,8 +262,8 @@ func (r *resolver) tokenFile(key string) (content string, present, missing bool)
 			}
 			r.warnedMissing[key] = true
 			r.diag(diag.Diagnostic{Severity: diag.Warning, Code: "token-file-missing", Pos: r.keyPos(key), Key: key,
-				Message: fmt.Sprintf("%s %s is not on the node: %s waits up to 4 minutes for it to appear (\"Waiting for file … to be created\") and then stops", key, p, r.p.Program),
-				Hint:    fmt.Sprintf("create %s with the token before %s starts, or fix the path", p, r.p.Program)})
+				Message: fmt.Sprintf("%s %s is not on the node: %s waits up to 4 minutes for it to appear (\"Waiting for file … to be created\") and then stops", key, r.quote(key, p), r.p.Program),
+				Hint:    fmt.Sprintf("create %s with the token before %s starts, or fix the path", r.quote(key, p), r.p.Program)})
 		}
 		return "", true, true
 	}

@@ -103,7 +103,7 @@ func (r *resolver) validateAgent() bool {
 		if _, err := url.Parse(serverURL); err != nil {
 			m := err.Error()
 			if !lbEnabled {
-				m = fmt.Sprintf("failed to parse %s: %v", r.redactURL(serverURL), err)
+				m = fmt.Sprintf("failed to parse %s: %v", r.quote("server", r.redactURL(serverURL)), err)
 			}
 			r.refuse("join-url-invalid", refusal{rule: "agent-server-url", key: "server", msg: m,
 				hint: fmt.Sprintf("write server as a URL: https://<server>:%s, %s", r.supervisorPort(), restart), pos: r.keyPos("server")})
@@ -118,7 +118,7 @@ func (r *resolver) validateAgent() bool {
 	// k3s reaches once that is fixed: the token is checked as given, and the scheme of the
 	// server URL when it parses.
 	if token != "" || certOnly {
-		shown := serverURL
+		shown := r.quote("server", serverURL)
 		if !urlOK {
 			shown = "<server>" // the URL the fix above gives
 		}
@@ -148,11 +148,14 @@ func (r *resolver) validateAgent() bool {
 				local = fmt.Sprintf("%s://%s", u.Scheme, net.JoinHostPort(host, fmt.Sprint(port)))
 			}
 			want := "https://<server>:" + r.supervisorPort()
-			if h := httpsURL(serverURL, r.supervisorPort()); h != "" {
+			if h := httpsURL(serverURL, r.supervisorPort()); h != "" && !r.copied("server") {
 				want = r.redactURL(h)
 			}
+			if r.copied("server") && !lbEnabled {
+				local = redacted
+			}
 			r.refuse("join-url-invalid", refusal{rule: "agent-join-token", key: "server",
-				msg:  fmt.Sprintf("Failed to validate connection to cluster at %s: only https:// URLs are supported, invalid scheme: %s", r.redactURL(serverURL), local),
+				msg:  fmt.Sprintf("Failed to validate connection to cluster at %s: only https:// URLs are supported, invalid scheme: %s", r.quote("server", r.redactURL(serverURL)), local),
 				hint: fmt.Sprintf("write server: %s, %s", want, restart), pos: r.keyPos("server")})
 		}
 	}
@@ -219,13 +222,22 @@ func isBootstrapToken(s string) bool {
 
 // joinURLError transcribes pkg/clientaccess/token.go setServer (lines 364-372) before it
 // connects: the error for a URL Go cannot parse or whose scheme is not https, or "".
-func joinURLError(server string) string {
+// hide: the URL copies a secret by YAML alias (secretcopy.go): the error says REDACTED
+// for it.
+func joinURLError(server string, hide bool) string {
 	u, err := url.Parse(server)
+	shown := server
+	if hide {
+		shown = redacted
+		if ue, ok := err.(*url.Error); ok {
+			ue.URL = redacted
+		}
+	}
 	if err != nil {
-		return fmt.Sprintf("Invalid server url, failed to parse: %s: %v", server, err)
+		return fmt.Sprintf("Invalid server url, failed to parse: %s: %v", shown, err)
 	}
 	if u.Scheme != "https" {
-		return "only https:// URLs are supported, invalid scheme: " + server
+		return "only https:// URLs are supported, invalid scheme: " + shown
 	}
 	return ""
 }
@@ -240,7 +252,7 @@ func (r *resolver) validateNodeIPs(rule, restart string) bool {
 	for _, item := range r.listValue("node-ip") {
 		for _, v := range strings.Split(item, ",") {
 			if net.ParseIP(v) == nil {
-				m := fmt.Sprintf("invalid node-ip: invalid ip format '%s'", v)
+				m := fmt.Sprintf("invalid node-ip: invalid ip format '%s'", r.quote("node-ip", v))
 				switch rule {
 				case "agent-node-ip":
 					m = "failed to get node name and addresses: " + m
@@ -264,7 +276,7 @@ func (r *resolver) validateNodeIPs(rule, restart string) bool {
 func (r *resolver) validateRootlessNodeIPs(rule, restart string) bool {
 	for i, item := range r.listValue("node-ip") {
 		if parseIPSloppy(item) == nil {
-			r.refuse("node-ip-invalid", refusal{rule: rule, key: "node-ip", msg: fmt.Sprintf("invalid IP[%d]: %s", i, item),
+			r.refuse("node-ip-invalid", refusal{rule: rule, key: "node-ip", msg: fmt.Sprintf("invalid IP[%d]: %s", i, r.quote("node-ip", item)),
 				why:     "with rootless, k3s checks each node-ip item whole, before it splits items on commas",
 				assumes: "rootless set-up (user namespaces, rootlesskit) assumed to work",
 				hint:    "give node-ip as a YAML list, one address per item, " + restart, pos: r.itemPos("node-ip", item)})
@@ -327,8 +339,8 @@ func (r *resolver) validateKubelet() {
 		for _, pair := range strings.Split(item, ",") {
 			if pair != "" && !strings.Contains(pair, "=") {
 				r.refuse("node-label-not-key-value", refusal{rule: "kubelet-node-label", key: "node-label",
-					msg:  fmt.Sprintf("invalid argument %q for \"--node-labels\" flag: malformed pair, expect string=string", strings.Join(r.listValue("node-label"), ",")),
-					hint: fmt.Sprintf("write the label %q as key=value (e.g. %s=true), then `systemctl restart %s`", pair, pair, service), pos: r.itemPos("node-label", item)})
+					msg:  fmt.Sprintf("invalid argument %q for \"--node-labels\" flag: malformed pair, expect string=string", r.quote("node-label", strings.Join(r.listValue("node-label"), ","))),
+					hint: fmt.Sprintf("write the label %q as key=value (e.g. %s=true), then `systemctl restart %s`", r.quote("node-label", pair), r.quote("node-label", pair), service), pos: r.itemPos("node-label", item)})
 				return
 			}
 		}
@@ -434,7 +446,7 @@ func (r *resolver) validateEtcdSnapshot() {
 				hint: "pass --etcd-token with the cluster's token as written in the server's server/token file", pos: r.keyPos("etcd-token")})
 		}
 	}
-	if cause := joinURLError(r.stringValue("etcd-server")); cause != "" {
+	if cause := joinURLError(r.stringValue("etcd-server"), r.copied("etcd-server")); cause != "" {
 		r.refuse("join-url-invalid", refusal{rule: "snapshot-join-token", key: "etcd-server", msg: cause,
 			hint: "use --etcd-server https://<server>:6443 (the default is https://127.0.0.1:6443)", pos: r.keyPos("etcd-server")})
 	}

@@ -90,7 +90,11 @@ func (r *resolver) validateServer() bool {
 		for _, item := range r.listValue(name) {
 			for _, cidr := range strings.Split(item, ",") {
 				if _, _, err := net.ParseCIDR(cidr); err != nil {
-					r.refuse("server-flag-invalid", refusal{rule: name, key: name, msg: fmt.Sprintf("invalid %s %s: %v", name, cidr, err),
+					shown := r.quote(name, cidr)
+					if pe, ok := err.(*net.ParseError); ok && shown != cidr {
+						err = &net.ParseError{Type: pe.Type, Text: shown}
+					}
+					r.refuse("server-flag-invalid", refusal{rule: name, key: name, msg: fmt.Sprintf("invalid %s %s: %v", name, shown, err),
 						hint: fmt.Sprintf("write %s as CIDRs such as 10.42.0.0/16 (comma-separated for dual-stack, no spaces), %s", name, restart), pos: r.itemPos(name, item)})
 					break items
 				}
@@ -99,8 +103,8 @@ func (r *resolver) validateServer() bool {
 	}
 	// server.go:339: utilnet.ParsePortRange (k8s.io/apimachinery/pkg/util/net/port_range.go).
 	if v := r.stringValue("service-node-port-range"); r.res.Key("service-node-port-range") != nil {
-		if err := portRangeError(v); err != "" {
-			r.refuse("server-flag-invalid", refusal{rule: "node-port-range", key: "service-node-port-range", msg: fmt.Sprintf("invalid port range %s: %s", v, err),
+		if err := portRangeError(v, r.copied("service-node-port-range")); err != "" {
+			r.refuse("server-flag-invalid", refusal{rule: "node-port-range", key: "service-node-port-range", msg: fmt.Sprintf("invalid port range %s: %s", r.quote("service-node-port-range", v), err),
 				hint: "write service-node-port-range as FIRST-LAST, such as 30000-32767, " + restart, pos: r.keyPos("service-node-port-range")})
 		}
 	}
@@ -127,7 +131,7 @@ cluster:
 	for _, item := range r.listValue("cluster-dns") {
 		for _, ip := range strings.Split(item, ",") {
 			if net.ParseIP(ip) == nil {
-				r.refuse("server-flag-invalid", refusal{rule: "cluster-dns", key: "cluster-dns", msg: fmt.Sprintf("invalid cluster-dns address %s", ip),
+				r.refuse("server-flag-invalid", refusal{rule: "cluster-dns", key: "cluster-dns", msg: fmt.Sprintf("invalid cluster-dns address %s", r.quote("cluster-dns", ip)),
 					hint: "write cluster-dns as IP addresses inside service-cidr, " + restart, pos: r.itemPos("cluster-dns", item)})
 				break cluster
 			}
@@ -140,7 +144,7 @@ cluster:
 		switch m := r.stringValue("egress-selector-mode"); m {
 		case "agent", "cluster", "pod", "disabled":
 		default:
-			r.refuse("server-flag-invalid", refusal{rule: "egress-selector-mode", key: "egress-selector-mode", msg: fmt.Sprintf("invalid egress-selector-mode %s", m),
+			r.refuse("server-flag-invalid", refusal{rule: "egress-selector-mode", key: "egress-selector-mode", msg: fmt.Sprintf("invalid egress-selector-mode %s", r.quote("egress-selector-mode", m)),
 				hint: "use one of agent, cluster, pod or disabled, " + restart, pos: r.keyPos("egress-selector-mode")})
 		}
 	}
@@ -227,7 +231,7 @@ func (r *resolver) validateJoin(restart string, rke2, endpoint bool, joinURL str
 			}
 		}
 		r.refuse("server-url-ignored", refusal{rule: "server-ignored", key: "server", severity: diag.Warning,
-			msg:     fmt.Sprintf("%s ignores server: %s: without a token (token:, --token, %s_TOKEN or token-file) and without cluster-init it picks no embedded etcd to join, and starts a new single-server cluster on kine/sqlite", r.p.Program, joinURL, r.p.EnvPrefix),
+			msg:     fmt.Sprintf("%s ignores server: %s: without a token (token:, --token, %s_TOKEN or token-file) and without cluster-init it picks no embedded etcd to join, and starts a new single-server cluster on kine/sqlite", r.p.Program, r.quote("server", joinURL), r.p.EnvPrefix),
 			hint:    fmt.Sprintf("to join the cluster, set token: in %s to the cluster's token (the first server's %s/server/token); to run alone, remove server:, %s", r.p.DefaultConfig, r.dataDir(), restart),
 			assumes: assumes, pos: r.keyPos("server")})
 		return true
@@ -254,9 +258,9 @@ func (r *resolver) validateJoin(restart string, rke2, endpoint bool, joinURL str
 			hint: "copy the token exactly as written in the first server's " + r.dataDir() + "/server/token (K10<64 hex digits>::server:<password>), or give the bare password, " + restart, pos: pos})
 	}
 	// Once the token is there and parses, the URL comes next (token.go:364).
-	if cause := joinURLError(r.redactURL(joinURL)); cause != "" {
+	if cause := joinURLError(r.redactURL(joinURL), r.copied("server")); cause != "" {
 		want := "https://<server>:" + r.supervisorPort()
-		if h := httpsURL(joinURL, r.supervisorPort()); h != "" {
+		if h := httpsURL(joinURL, r.supervisorPort()); h != "" && !r.copied("server") {
 			want = r.redactURL(h)
 		}
 		r.refuse("join-url-invalid", refusal{rule: "join-url", key: "server", msg: prefix + "failed to validate token: " + cause, assumes: assumes,
@@ -324,7 +328,10 @@ func indexedIP(n *net.IPNet, index int64) net.IP {
 
 // portRangeError transcribes k8s.io/apimachinery/pkg/util/net PortRange.Set: the error for
 // a value that is not PORT, FIRST-LAST or FIRST+OFFSET within 65535, or "".
-func portRangeError(value string) string {
+//
+// hide: the value copies a secret by YAML alias (secretcopy.go): the error says REDACTED
+// where it would quote it or a part of it.
+func portRangeError(value string, hide bool) string {
 	value = strings.TrimSpace(value)
 	if value == "" {
 		return ""
@@ -333,9 +340,16 @@ func portRangeError(value string) string {
 	atoi := func(s string) (int, string) {
 		n, err := strconv.Atoi(s)
 		if err != nil {
+			if ne, ok := err.(*strconv.NumError); ok && hide {
+				ne.Num = redacted
+			}
 			return 0, err.Error()
 		}
 		return n, ""
+	}
+	shown := value
+	if hide {
+		shown = redacted
 	}
 	var low, high int
 	var e string
@@ -362,13 +376,13 @@ func portRangeError(value string) string {
 		}
 		high = low + off
 	default:
-		return "unable to parse port range: " + value
+		return "unable to parse port range: " + shown
 	}
 	if low > 65535 || high > 65535 {
-		return "the port range cannot be greater than 65535: " + value
+		return "the port range cannot be greater than 65535: " + shown
 	}
 	if high < low {
-		return "end port cannot be less than start port: " + value
+		return "end port cannot be less than start port: " + shown
 	}
 	return ""
 }

@@ -43,9 +43,9 @@ func (r *Run) Changes(host string) []Event {
 	return out
 }
 
-// StatusOf is the task's status on the host in the run: changed if any of its results (a
+// statusOf is the task's status on the host in the run: changed if any of its results (a
 // task printed twice under one name) changed, else the first result's; "" for none.
-func (r *Run) StatusOf(host, key string) Status {
+func (r *Run) statusOf(host, key string) Status {
 	var st Status
 	for _, e := range r.Events(host) {
 		if e.Key() != key {

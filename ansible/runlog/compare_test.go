@@ -40,8 +40,8 @@ func TestCompareProperties(t *testing.T) {
 				}
 				every := n > 1
 				for k, st := range c.Before {
-					if st != runs[k].StatusOf(hc.Host, c.Play+"\x00"+c.Task) {
-						t.Fatalf("Before[%d] %s, StatusOf says %s", k, st, runs[k].StatusOf(hc.Host, c.Play+"\x00"+c.Task))
+					if st != runs[k].statusOf(hc.Host, c.Play+"\x00"+c.Task) {
+						t.Fatalf("Before[%d] %s, StatusOf says %s", k, st, runs[k].statusOf(hc.Host, c.Play+"\x00"+c.Task))
 					}
 					every = every && st == Changed
 				}

@@ -33,8 +33,8 @@ func dump(runs []*Run) string {
 				var rs []string
 				for _, res := range t.Results {
 					s := res.Host + "=" + string(res.Status())
-					if res.Items > 0 {
-						s += fmt.Sprintf("(%d items)", res.Items)
+					if res.items > 0 {
+						s += fmt.Sprintf("(%d items)", res.items)
 					}
 					rs = append(rs, s)
 				}

@@ -104,20 +104,20 @@ func recapOf(stats map[string]jsonStats) []Recap {
 // resultOf is what a json result says: a loop's items make one result, changed if any item
 // changed, failed if any failed.
 func resultOf(host string, jr jsonResult) *Result {
-	res := &Result{Host: host, Changed: bool(jr.Changed), Failed: bool(jr.Failed), Skipped: bool(jr.Skipped), Unreachable: bool(jr.Unreachable), Items: len(jr.Results)}
+	res := &Result{Host: host, changed: bool(jr.Changed), failed: bool(jr.Failed), skipped: bool(jr.Skipped), unreachable: bool(jr.Unreachable), items: len(jr.Results)}
 	// An include_role result is counted in no stats: ansible-core 2.14
 	// plugins/strategy/__init__.py _process_pending_results counts no ok for a TaskInclude,
 	// and only an include_tasks file is counted later, when _load_included_file loads it.
 	switch strings.TrimPrefix(strings.TrimPrefix(jr.Action, "ansible.builtin."), "ansible.legacy.") {
 	case "include_role":
-		res.include = !res.Failed && !res.Unreachable
+		res.include = !res.failed && !res.unreachable
 	}
 	for _, it := range jr.Results {
-		res.Changed = res.Changed || bool(it.Changed)
-		res.Failed = res.Failed || bool(it.Failed)
+		res.changed = res.changed || bool(it.Changed)
+		res.failed = res.failed || bool(it.Failed)
 	}
-	if res.Failed || res.Unreachable {
-		res.Skipped = false
+	if res.failed || res.unreachable {
+		res.skipped = false
 	}
 	return res
 }
@@ -194,7 +194,7 @@ func parseJSON(source string, data []byte) *Run {
 	}
 	sortSlowest(r.Slowest)
 	if doc.Stats != nil {
-		r.HasRecap = true
+		r.hasRecap = true
 		r.Recap = recapOf(doc.Stats)
 	} else {
 		r.problem(0, "the JSON document has no stats (no PLAY RECAP)")
@@ -217,12 +217,12 @@ func (r *Run) finishJSON() {
 	for _, p := range r.Plays {
 		for _, t := range p.Tasks {
 			for _, res := range t.Results {
-				if !res.Continued {
+				if !res.continued {
 					continue
 				}
 				switch rc, ok := recap[res.Host]; {
 				case ok && rc.Ignored > 0 && rc.Rescued == 0:
-					res.Ignored, res.Continued = true, false
+					res.ignored, res.continued = true, false
 				case ok && rc.Rescued > 0 && rc.Ignored == 0:
 				default:
 					res.unsure = true

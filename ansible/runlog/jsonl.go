@@ -68,7 +68,7 @@ func parseJSONL(source string, data []byte) []*Run {
 		}
 		switch {
 		case ev.Event == "v2_playbook_on_play_start":
-			if r.HasRecap {
+			if r.hasRecap {
 				newRun()
 			}
 			play = &Play{Line: n}
@@ -77,7 +77,7 @@ func parseJSONL(source string, data []byte) []*Run {
 			}
 			r.Plays = append(r.Plays, play)
 		case ev.Event == "v2_playbook_on_stats":
-			r.HasRecap = true
+			r.hasRecap = true
 			r.Recap = recapOf(ev.Stats)
 		case ev.Task != nil:
 			if play == nil {
@@ -122,7 +122,7 @@ func parseJSONL(source string, data []byte) []*Run {
 			}
 		}
 		sortSlowest(r.Slowest)
-		if !r.HasRecap {
+		if !r.hasRecap {
 			r.problem(0, "no v2_playbook_on_stats event (no PLAY RECAP: the run was cut off or the log truncated)")
 		}
 		r.finishJSON()

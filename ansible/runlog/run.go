@@ -17,12 +17,12 @@ type Run struct {
 	Plays   []*Play
 	// Recap is the PLAY RECAP, one line per host in the order printed (sorted by host).
 	Recap []Recap
-	// HasRecap is false for a run that was cut off (no PLAY RECAP): it has no verdict.
-	HasRecap bool
-	// RecapCut: the recap has a line that does not read, or lacks a host that has results
+	// hasRecap is false for a run that was cut off (no PLAY RECAP): it has no verdict.
+	hasRecap bool
+	// recapCut: the recap has a line that does not read, or lacks a host that has results
 	// (every host with a result has a recap line): it may have been cut off, so it is no
 	// verdict either.
-	RecapCut bool
+	recapCut bool
 	// Slowest are the tasks of profile_tasks' summary (text) or the task durations (json),
 	// slowest first.
 	Slowest []Timing
@@ -88,17 +88,17 @@ type Result struct {
 	// Delegated is the host the task ran on for Host ("h1 -> localhost").
 	Delegated   string
 	Line        int
-	Changed     bool
-	Failed      bool
-	Unreachable bool
-	Skipped     bool
-	// Ignored: "...ignoring" followed the failure.
-	Ignored bool
-	// Continued: the host has results after this failure in the same run (rescued, or
+	changed     bool
+	failed      bool
+	unreachable bool
+	skipped     bool
+	// ignored: "...ignoring" followed the failure.
+	ignored bool
+	// continued: the host has results after this failure in the same run (rescued, or
 	// ignored when the log cannot say which).
-	Continued bool
-	// Items is the number of loop items seen (0 for a task without a loop).
-	Items int
+	continued bool
+	// items is the number of loop items seen (0 for a task without a loop).
+	items int
 	// ran: an ok or changed line was seen (a loop's skipped items do not make it skipped).
 	ran bool
 	// unsure: a json-callback failure the host ran on, ignored or rescued.
@@ -110,22 +110,22 @@ type Result struct {
 // Status is the result in one word.
 func (r *Result) Status() Status {
 	switch {
-	case r.Unreachable && !r.Ignored && !r.Continued:
+	case r.unreachable && !r.ignored && !r.continued:
 		return Unreachable
-	case r.Failed || r.Unreachable:
-		if r.Ignored {
+	case r.failed || r.unreachable:
+		if r.ignored {
 			return Ignored
 		}
 		if r.unsure {
 			return IgnoredOrRescued
 		}
-		if r.Continued {
+		if r.continued {
 			return Rescued
 		}
 		return Failed
-	case r.Changed:
+	case r.changed:
 		return Changed
-	case r.Skipped:
+	case r.skipped:
 		return Skipped
 	}
 	return OK
@@ -165,7 +165,7 @@ const (
 
 // Verdict is the run's outcome: the PLAY RECAP's.
 func (r *Run) Verdict() Verdict {
-	if !r.HasRecap || r.RecapCut {
+	if !r.hasRecap || r.recapCut {
 		return Incomplete
 	}
 	for _, h := range r.Recap {
@@ -244,7 +244,7 @@ func (r *Run) Events(host string) []Event {
 // all the same (an ignored failure of the json callbacks, which print no "...ignoring"; a
 // rescue whose tasks printed nothing). Found by TestDifferentialGenerated.
 func (r *Run) reconcileLast() {
-	if !r.HasRecap || r.RecapCut {
+	if !r.hasRecap || r.recapCut {
 		return
 	}
 	clean := map[string]bool{}
@@ -254,17 +254,17 @@ func (r *Run) reconcileLast() {
 	for _, p := range r.Plays {
 		for _, t := range p.Tasks {
 			for _, res := range t.Results {
-				if (res.Failed || res.Unreachable) && !res.Ignored && !res.Continued && clean[res.Host] {
-					res.Continued = true
+				if (res.failed || res.unreachable) && !res.ignored && !res.continued && clean[res.Host] {
+					res.continued = true
 				}
 			}
 		}
 	}
 }
 
-// checkRecap sets RecapCut when a host with results has no recap line.
+// checkRecap sets recapCut when a host with results has no recap line.
 func (r *Run) checkRecap() {
-	if !r.HasRecap {
+	if !r.hasRecap {
 		return
 	}
 	in := map[string]bool{}
@@ -285,7 +285,7 @@ func (r *Run) checkRecap() {
 		// A host whose only results are include_role's has no stats line: ansible counts
 		// none (its json document says "stats": {} when that is every host).
 		if !in[h] && counted[h] {
-			r.RecapCut = true
+			r.recapCut = true
 			r.problem(0, "the PLAY RECAP has no line for %s, which has results (cut off?)", h)
 			return
 		}
@@ -309,7 +309,7 @@ func (r *Run) checkRecap() {
 	}
 }
 
-// markContinued sets Continued on every failure after which its host still has results.
+// markContinued sets continued on every failure after which its host still has results.
 func (r *Run) markContinued() {
 	last := map[string]*Result{}
 	for _, p := range r.Plays {
@@ -318,8 +318,8 @@ func (r *Run) markContinued() {
 				continue // --force-handlers runs handlers on failed hosts: no evidence
 			}
 			for _, res := range t.Results {
-				if prev := last[res.Host]; prev != nil && (prev.Failed || prev.Unreachable) && !prev.Ignored {
-					prev.Continued = true
+				if prev := last[res.Host]; prev != nil && (prev.failed || prev.unreachable) && !prev.ignored {
+					prev.continued = true
 				}
 				last[res.Host] = res
 			}

@@ -13,7 +13,7 @@ import (
 // several runs gives several runs, named source#1, source#2, …; anything else gives one.
 // Parse never fails: what it cannot read is in each run's Problems.
 func Parse(source string, data []byte) []*Run {
-	data = StripANSI(data)
+	data = stripANSI(data)
 	if isJSONL(data) {
 		runs := parseJSONL(source, data)
 		if len(runs) > 1 {
@@ -27,7 +27,7 @@ func Parse(source string, data []byte) []*Run {
 		return []*Run{parseJSON(source, data)}
 	}
 	runs := parseText(source, data)
-	if len(runs) == 1 && len(runs[0].Plays) == 0 && !runs[0].HasRecap {
+	if len(runs) == 1 && len(runs[0].Plays) == 0 && !runs[0].hasRecap {
 		// Warnings (2>&1) before the json callback's document.
 		if i := jsonStart(data); i >= 0 {
 			r := parseJSON(source, data[i:])
@@ -57,9 +57,9 @@ var (
 	reEsc = regexp.MustCompile("\x1b[@-Z\\\\-_]?")
 )
 
-// StripANSI removes terminal escape sequences: ansible colours whole lines and the recap's
+// stripANSI removes terminal escape sequences: ansible colours whole lines and the recap's
 // counters when ANSIBLE_FORCE_COLOR is set or it writes to a terminal.
-func StripANSI(b []byte) []byte {
+func stripANSI(b []byte) []byte {
 	if bytes.IndexByte(b, 0x1b) < 0 {
 		return b
 	}
@@ -119,7 +119,7 @@ func parseText(source string, data []byte) []*Run {
 	}
 	// A trailing run with nothing in it (the blank lines after a recap) is no run.
 	if len(p.runs) > 1 {
-		if last := p.runs[len(p.runs)-1]; len(last.Plays) == 0 && !last.HasRecap && len(last.Errors) == 0 {
+		if last := p.runs[len(p.runs)-1]; len(last.Plays) == 0 && !last.hasRecap && len(last.Errors) == 0 {
 			p.runs = p.runs[:len(p.runs)-1]
 		}
 	}
@@ -158,7 +158,7 @@ func (p *textParser) line(n int, s string) {
 		p.run.Profile = true
 		return
 	case strings.HasPrefix(s, "====") && strings.Trim(strings.TrimSpace(s), "=") == "":
-		if p.run.HasRecap {
+		if p.run.hasRecap {
 			p.inRecap, p.inSummary = false, true
 		}
 		return
@@ -169,7 +169,7 @@ func (p *textParser) line(n int, s string) {
 		return
 	case s == "...ignoring":
 		if p.lastFailed != nil {
-			p.lastFailed.Ignored = true
+			p.lastFailed.ignored = true
 			p.lastFailed = nil
 		} else {
 			p.run.problem(n, "\"...ignoring\" after no failure")
@@ -185,7 +185,7 @@ func (p *textParser) line(n int, s string) {
 			p.run.Recap = append(p.run.Recap, rc)
 		} else if strings.Contains(s, ": ok=") || strings.HasSuffix(strings.TrimSpace(s), " :") {
 			p.run.problem(n, "a PLAY RECAP line that does not read (cut off?)")
-			p.run.RecapCut = true
+			p.run.recapCut = true
 		}
 		return
 	}
@@ -195,27 +195,27 @@ func (p *textParser) line(n int, s string) {
 			return
 		}
 		if m[3] != "" {
-			r.Items++
+			r.items++
 		}
 		switch m[1] {
 		case "changed":
-			r.Changed, r.Skipped, r.ran = true, false, true
+			r.changed, r.skipped, r.ran = true, false, true
 		case "ok":
-			r.Skipped, r.ran = false, true
+			r.skipped, r.ran = false, true
 		case "skipping":
-			if !r.ran && !r.Failed {
-				r.Skipped = true
+			if !r.ran && !r.failed {
+				r.skipped = true
 			}
 		}
 		return
 	}
 	if m := reFatal.FindStringSubmatch(s); m != nil {
 		if r := p.result(n, m[1]); r != nil {
-			r.Skipped = false
+			r.skipped = false
 			if m[2] == "UNREACHABLE" {
-				r.Unreachable = true
+				r.unreachable = true
 			} else {
-				r.Failed = true
+				r.failed = true
 			}
 			p.lastFailed = r
 		}
@@ -223,8 +223,8 @@ func (p *textParser) line(n int, s string) {
 	}
 	if m := reItemKO.FindStringSubmatch(s); m != nil {
 		if r := p.result(n, m[1]); r != nil {
-			r.Items++
-			r.Failed, r.Skipped = true, false
+			r.items++
+			r.failed, r.skipped = true, false
 			p.lastFailed = r
 		}
 		return
@@ -245,12 +245,12 @@ func (p *textParser) banner(n int, kind, rest string) {
 	switch kind {
 	case "PLAY RECAP":
 		p.task, p.byHost, p.lastFailed = nil, nil, nil
-		if p.run.HasRecap {
+		if p.run.hasRecap {
 			p.newRun() // a second recap with no PLAY between: two runs' ends
 		}
-		p.run.HasRecap, p.inRecap, p.inSummary = true, true, false
+		p.run.hasRecap, p.inRecap, p.inSummary = true, true, false
 	case "PLAY", "PLAYBOOK:":
-		if p.run.HasRecap {
+		if p.run.hasRecap {
 			p.newRun()
 		}
 		p.inRecap, p.inSummary = false, false
@@ -260,7 +260,7 @@ func (p *textParser) banner(n int, kind, rest string) {
 			p.task, p.byHost, p.lastFailed = nil, nil, nil
 		}
 	case "TASK", "RUNNING HANDLER", "CLEANUP TASK":
-		if p.run.HasRecap {
+		if p.run.hasRecap {
 			p.run.problem(n, "a task banner after the PLAY RECAP")
 			return
 		}

@@ -59,7 +59,7 @@ func TestHostile(t *testing.T) {
 	}{
 		{"cut-before-recap", "a run cut off before its PLAY RECAP has no verdict, but its results are kept",
 			run3[:recapAt], func(t *testing.T, rs []*Run) {
-				if rs[0].Verdict() != Incomplete || len(rs[0].Plays) != 1 || rs[0].StatusOf("h2", "Test play\x00fails when asked") != Failed {
+				if rs[0].Verdict() != Incomplete || len(rs[0].Plays) != 1 || rs[0].statusOf("h2", "Test play\x00fails when asked") != Failed {
 					t.Errorf("verdict %s, %d plays", rs[0].Verdict(), len(rs[0].Plays))
 				}
 			}},
@@ -95,7 +95,7 @@ func TestHostile(t *testing.T) {
 			}},
 		{"log-path-prefix", "ansible's log_path file prefixes every line with a date, pid, user and name",
 			logPathPrefix(run3), func(t *testing.T, rs []*Run) {
-				if len(rs) != 1 || rs[0].Verdict() != FailedRun || rs[0].StatusOf("h1", "Test play\x00write config") != Changed {
+				if len(rs) != 1 || rs[0].Verdict() != FailedRun || rs[0].statusOf("h1", "Test play\x00write config") != Changed {
 					t.Errorf("%d runs, verdict %s", len(rs), rs[0].Verdict())
 				}
 			}},
@@ -161,7 +161,7 @@ func TestHostile(t *testing.T) {
 			}},
 		{"jsonl-cut", "a jsonl log cut mid-line: the events before the cut are kept, no verdict",
 			jsonl3[:len(jsonl3)*2/3], func(t *testing.T, rs []*Run) {
-				if rs[0].Format != "jsonl" || rs[0].Verdict() != Incomplete || rs[0].StatusOf("h1", "Test play\x00always changes") != Changed {
+				if rs[0].Format != "jsonl" || rs[0].Verdict() != Incomplete || rs[0].statusOf("h1", "Test play\x00always changes") != Changed {
 					t.Errorf("format %s verdict %s problems %v", rs[0].Format, rs[0].Verdict(), rs[0].Problems)
 				}
 			}},
@@ -290,7 +290,7 @@ func TestOlderReleases(t *testing.T) {
 	if r.Recap[0].OK != 317 || r.Recap[0].Changed != 20 || r.Recap[1].Failed != 1 {
 		t.Errorf("recap %+v", r.Recap)
 	}
-	if st := r.StatusOf("i2", "kube-master\x00Wait until SSH is available"); st != Failed {
+	if st := r.statusOf("i2", "kube-master\x00Wait until SSH is available"); st != Failed {
 		t.Errorf("i2: %s", st)
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"github.com/k3sconf/k3sconf/components"
 	"github.com/k3sconf/k3sconf/diag"
 	"github.com/k3sconf/k3sconf/identity"
+	"github.com/k3sconf/k3sconf/internal/componentsreport"
+	"github.com/k3sconf/k3sconf/internal/identityreport"
 	"github.com/k3sconf/k3sconf/output"
 	"github.com/k3sconf/k3sconf/resolve"
 )
@@ -27,9 +29,9 @@ func runComponents(g globals, res *resolve.Result, red *output.Redactor, stdout,
 		code = exitInput
 	}
 	if g.json {
-		return writeJSON(stdout, stderr, components.JSON(rep, red), code)
+		return writeJSON(stdout, stderr, componentsreport.JSON(rep, red), code)
 	}
-	components.Text(stdout, rep, red)
+	componentsreport.Text(stdout, rep, red)
 	return code
 }
 
@@ -40,7 +42,7 @@ func explainNodeName(w io.Writer, res *resolve.Result, root string, red *output.
 		return
 	}
 	fmt.Fprintln(w)
-	identity.Derive(k3sconf.Node(root), res, root).Redact(red).Write(w)
+	identityreport.Write(w, identityreport.Redact(identity.Derive(k3sconf.Node(root), res, root), red))
 }
 
 // nodeNameJSON is the identity for `explain node-name --json`.
@@ -48,5 +50,5 @@ func nodeNameJSON(res *resolve.Result, root string, red *output.Redactor) any {
 	if res.Command != "server" && res.Command != "agent" {
 		return nil
 	}
-	return identity.Derive(k3sconf.Node(root), res, root).Redact(red).JSON()
+	return identityreport.JSON(identityreport.Redact(identity.Derive(k3sconf.Node(root), res, root), red))
 }

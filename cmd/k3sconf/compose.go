@@ -10,6 +10,7 @@ import (
 
 	"github.com/k3sconf/k3sconf/compose"
 	"github.com/k3sconf/k3sconf/diag"
+	"github.com/k3sconf/k3sconf/internal/composereport"
 	"github.com/k3sconf/k3sconf/internal/rootfs"
 )
 
@@ -52,14 +53,14 @@ func runCompose(args []string, g globals, stdout, stderr io.Writer) int {
 		return exitInput
 	}
 	rep := compose.Check(host, f)
-	red := compose.NewRedactor(rep, g.showSecrets)
+	red := composereport.NewRedactor(rep, g.showSecrets)
 	code := exitOK
 	if rep.Failed() {
 		code = exitProblem
 	}
 	if g.json {
-		return writeJSON(stdout, stderr, compose.JSON(rep, red), code)
+		return writeJSON(stdout, stderr, composereport.JSON(rep, red), code)
 	}
-	compose.Text(stdout, rep, red)
+	composereport.Text(stdout, rep, red)
 	return code
 }

@@ -11,8 +11,11 @@ import (
 	"github.com/k3sconf/k3sconf"
 	"github.com/k3sconf/k3sconf/fleet"
 	"github.com/k3sconf/k3sconf/identity"
+	"github.com/k3sconf/k3sconf/internal/fleetreport"
+	"github.com/k3sconf/k3sconf/internal/noderecord"
 	"github.com/k3sconf/k3sconf/internal/nodereport"
 	"github.com/k3sconf/k3sconf/internal/rootfs"
+	"github.com/k3sconf/k3sconf/output"
 	"github.com/k3sconf/k3sconf/profile"
 	"github.com/k3sconf/k3sconf/resolve"
 )
@@ -56,9 +59,9 @@ func runFleet(paths []string, g globals, stdout, stderr io.Writer) int {
 		code = exitProblem
 	}
 	if *asJSON {
-		return writeJSON(stdout, stderr, rep.JSON(), code)
+		return writeJSON(stdout, stderr, fleetreport.JSON(rep), code)
 	}
-	rep.Text(stdout)
+	fleetreport.Text(stdout, rep)
 	return code
 }
 
@@ -73,6 +76,10 @@ func showFleet(g globals, res *resolve.Result) *nodereport.FleetDoc {
 		node := k3sconf.Node(g.root)
 		id := identity.Derive(node, res, g.root)
 		f.NodeName, f.NodeNameFrom = id.Name, id.BaseFrom
+		if k := res.Key("node-name"); id.BaseFrom == identity.FromNodeName && !g.showSecrets && noderecord.SecretCopy(k) {
+			// node-name copies a secret (a YAML alias): the name is the secret.
+			f.NodeName = output.Redacted
+		}
 		if id.BaseFrom != identity.FromNodeName {
 			f.Hostname = id.Base
 		} else if b, err := afero.ReadFile(node, "/etc/hostname"); err == nil {

@@ -35,6 +35,16 @@ func pemKey(kind, body string) string {
 	return "-----BEGIN " + kind + "PRIVATE KEY-----\n" + body + "\n-----END " + kind + "PRIVATE KEY-----\n"
 }
 
+// lowerLast makes the last place's secret lower case (a node name: upper case would add a
+// finding a common word does not).
+func lowerLast(g *matrixGen) {
+	p := g.places[len(g.places)-1]
+	p.secret = strings.ToLower(p.secret)
+	for i := range p.chunks {
+		p.chunks[i] = strings.ToLower(p.chunks[i])
+	}
+}
+
 func contentMatrixCases() []matrixCase {
 	unitHead := "[Unit]\nDescription=k3s\n[Service]\nType=notify\nEnvironmentFile=-/etc/systemd/system/k3s.service.env\n"
 	return []matrixCase{
@@ -49,7 +59,10 @@ func contentMatrixCases() []matrixCase {
 				// same way.
 				"smtp:\n  password: &dp " + w("chart values.yaml alias of a secret anchor (word): smtp.password: &dp v, mail.login: *dp") + "\n" +
 				"mail:\n  login: *dp\n  from: noreply\nnotify:\n  user: *dp\n" +
-				"ldap:\n  password: " + w("chart values.yaml secret-named word default values-set-type would quote: ldap.password: v") + "\n"
+				"ldap:\n  password: " + w("chart values.yaml secret-named word default values-set-type would quote: ldap.password: v") + "\n" +
+				// values.schema.json refuses a copy with a message that quotes it.
+				"hook:\n  token: &hk " + w("chart values.yaml alias a values.schema.json pattern refuses (word): hook.token: &hk v, checked: *hk") + "\nchecked: *hk\n"
+			schema := `{"type": "object", "properties": {"checked": {"type": "string", "pattern": "^[0-9]+$"}}}`
 			repoDefaults := "database:\n  url: postgres://app:" + s("--chart .tgz values.yaml DSN password", "") + "@db/app\n" +
 				"api:\n  token: &t " + s("--chart .tgz values.yaml alias anchor under api.token", "") + "\nclient:\n  id: *t\n" +
 				"hook:\n  secret: &hs " + w("--chart .tgz values.yaml alias of a secret anchor (word): hook.secret: &hs v, hook.name: *hs") + "\n  name: *hs\n"
@@ -83,7 +96,7 @@ func contentMatrixCases() []matrixCase {
 			m := "var/lib/rancher/k3s/server/manifests/"
 			writeFiles(t, dir, map[string]string{
 				"etc/systemd/system/k3s.service":                   "[Service]\nExecStart=/usr/local/bin/k3s server\n",
-				"var/lib/rancher/k3s/server/static/charts/app.tgz": chartTgz(t, "app", defaults),
+				"var/lib/rancher/k3s/server/static/charts/app.tgz": chartTgz(t, "app", defaults, "values.schema.json", schema),
 				m + "app.yaml":        app,
 				m + "app-config.yaml": config,
 				m + "repo.yaml":       repo,
@@ -149,7 +162,33 @@ func contentMatrixCases() []matrixCase {
 				"etc/rancher/k3s/config.yaml":    config,
 				"etc/hostname":                   "node-a\n",
 			})
-			return nodeRuns(dir, append(append([]string{}, secretKeys...), "node-name", "etcd-s3-folder"), oldK3s)
+			// show's fleet block names the node: node-name is the copy.
+			return append(nodeRuns(dir, append(append([]string{}, secretKeys...), "node-name", "etcd-s3-folder"), oldK3s),
+				[]string{"--root", dir, "--json", "show", "--secret-salt", "salt"})
+		}},
+		{"k3s-alias-quoted", func(t *testing.T, g *matrixGen, dir string) [][]string {
+			// k3s's own error texts quote a value in prose ("invalid ip format '…'", the
+			// kubelet's "invalid argument \"…\" for \"--node-labels\""): where the value is a
+			// copy of a secret by YAML alias, the resolver quotes it as REDACTED (issue 25).
+			lw := func(id string) string {
+				g.secret(id, "", true)
+				p := g.places[len(g.places)-1]
+				p.secret = strings.ToLower(p.secret)
+				for i := range p.chunks {
+					p.chunks[i] = strings.ToLower(p.chunks[i])
+				}
+				return p.secret
+			}
+			config := "agent-token: &a " + lw("config.yaml alias quoted by k3s's error texts (word): agent-token: &a v, node-ip/node-label/cluster-cidr: *a") + "\n" +
+				"node-ip: *a\nnode-label: [*a]\ncluster-cidr: *a\negress-selector-mode: *a\nwrite-kubeconfig-mode: *a\n" +
+				"etcd-s3-secret-key: &k " + lw("config.yaml alias quoted by k3s's error texts (word): etcd-s3-secret-key: &k v, cluster-dns/service-node-port-range: *k") + "\n" +
+				"cluster-dns: *k\nservice-node-port-range: *k\nkubelet-arg: [*k]\n"
+			writeFiles(t, dir, map[string]string{
+				"etc/systemd/system/k3s.service": unitHead + "ExecStart=/usr/local/bin/k3s server\n",
+				"etc/rancher/k3s/config.yaml":    config,
+				"etc/hostname":                   "node-a\n",
+			})
+			return nodeRuns(dir, []string{"agent-token", "etcd-s3-secret-key", "node-ip", "node-label", "cluster-cidr", "cluster-dns", "kubelet-arg"}, oldK3s)
 		}},
 		{"fleet-content", func(t *testing.T, g *matrixGen, dir string) [][]string {
 			s := func(id, seps string) string { return g.secret(id, seps, false) }
@@ -160,14 +199,28 @@ func contentMatrixCases() []matrixCase {
 				"s4/etc/systemd/system/k3s.service": unitHead + "ExecStart=/usr/local/bin/k3s server --agent-token " + s("fleet node folder bad specifier: neighbour", "") +
 					" --etcd-s3-secret-key=" + s("fleet node folder bad specifier: --flag=v%z", "") + "%z\n",
 				"s4/etc/hostname": "s4\n",
+				// node-name copying a secret by YAML alias: fleet names the node REDACTED,
+				// from the folder and from show documents written with --show-secrets.
+				"s5/etc/systemd/system/k3s.service": unitHead + "ExecStart=/usr/local/bin/k3s server\n",
+				"s5/etc/hostname":                   "s5\n",
+				"s5/etc/rancher/k3s/config.yaml":    "agent-token: &a " + strings.ToLower(g.secret("fleet node-name alias of a secret anchor (word): agent-token: &a v, node-name: *a", "", true)) + "\nnode-name: *a\netcd-s3-folder: *a\n",
 			})
+			lowerLast(g)
 			// A show document made with --show-secrets (and a salt) from the broken node.
 			code, out, _ := runCLI("--root", filepath.Join(dir, "s3"), "--json", "--show-secrets", "show", "--secret-salt", "salt")
 			if code == exitUsage {
 				t.Fatal("show --show-secrets --secret-salt: usage")
 			}
 			writeFiles(t, dir, map[string]string{"docs/s3.json": out})
-			in := []string{filepath.Join(dir, "s3"), filepath.Join(dir, "s4"), filepath.Join(dir, "docs", "s3.json")}
+			for _, d := range [][]string{{"s5.json"}, {"s5-salted.json", "--secret-salt", "salt"}} {
+				code, out, _ := runCLI(append([]string{"--root", filepath.Join(dir, "s5"), "--json", "--show-secrets", "show"}, d[1:]...)...)
+				if code == exitUsage {
+					t.Fatal("show --show-secrets: usage")
+				}
+				writeFiles(t, dir, map[string]string{"docs/" + d[0]: out})
+			}
+			in := []string{filepath.Join(dir, "s3"), filepath.Join(dir, "s4"), filepath.Join(dir, "docs", "s3.json"),
+				filepath.Join(dir, "s5"), filepath.Join(dir, "docs", "s5.json"), filepath.Join(dir, "docs", "s5-salted.json")}
 			return [][]string{append([]string{"fleet"}, in...), append([]string{"fleet", "--json"}, in...),
 				append([]string{"fleet", "--secret-salt", "salt"}, in...), append([]string{"fleet", "--json", "--secret-salt", "salt"}, in...)}
 		}},
@@ -219,7 +272,8 @@ func contentMatrixCases() []matrixCase {
 func init() {
 	// fleet never prints a secret, even with --show-secrets.
 	for _, id := range []string{"fleet node folder unbalanced quote: --token v", "fleet node folder unbalanced quote: DSN password",
-		"fleet node folder bad specifier: neighbour", "fleet node folder bad specifier: --flag=v%z"} {
+		"fleet node folder bad specifier: neighbour", "fleet node folder bad specifier: --flag=v%z",
+		"fleet node-name alias of a secret anchor (word): agent-token: &a v, node-name: *a"} {
 		silentPlaces[id] = true
 	}
 }

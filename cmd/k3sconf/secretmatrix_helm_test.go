@@ -13,15 +13,19 @@ import (
 // ansible-playbook logs (k3sconf kubespray runs): see secretmatrix_test.go.
 
 // chartTgz is a chart archive NAME.tgz of NAME/Chart.yaml and NAME/values.yaml.
-func chartTgz(t *testing.T, name, values string) string {
+func chartTgz(t *testing.T, name, values string, extra ...string) string {
 	t.Helper()
 	var buf bytes.Buffer
 	zw := gzip.NewWriter(&buf)
 	tw := tar.NewWriter(zw)
-	for _, f := range []struct{ name, data string }{
+	files := []struct{ name, data string }{
 		{name + "/Chart.yaml", "apiVersion: v2\nname: " + name + "\nversion: 1.2.3\n"},
 		{name + "/values.yaml", values},
-	} {
+	}
+	for i := 0; i+1 < len(extra); i += 2 { // more files: path under the chart, content
+		files = append(files, struct{ name, data string }{name + "/" + extra[i], extra[i+1]})
+	}
+	for _, f := range files {
 		if err := tw.WriteHeader(&tar.Header{Name: f.name, Mode: 0o644, Size: int64(len(f.data)), Typeflag: tar.TypeReg}); err != nil {
 			t.Fatal(err)
 		}

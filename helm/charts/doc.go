@@ -18,5 +18,8 @@
 // is a scalar or the reverse, valuesContent that does not parse, spec.set values the API
 // server or Helm refuse, a string where a number was meant (or the reverse), an upgrade
 // with no values (Helm reuses the release's), and edits to a manifest k3s rewrites at every
-// start. [Text] and [JSON] render the [Report].
+// start. With --objects the Helm release the cluster has is compared with the values
+// (helm/internal/release), and with [Options].HelmBinary the chart is rendered by that helm
+// (helm/internal/render); both are internal to the Helm family and show in what [Text] and
+// [JSON] render of the [Report].
 package charts

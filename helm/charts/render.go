@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/k3sconf/k3sconf/internal/componentsreport"
 	"github.com/k3sconf/k3sconf/internal/termesc"
 	"github.com/k3sconf/k3sconf/output"
 
@@ -403,7 +404,7 @@ func JSON(rep *Report, env output.Envelope, red *output.Redactor, all bool) any 
 	learnSecrets(rep, red)
 	d := &valuesDocument{Envelope: env, Chart: rep.Name, Namespace: rep.Namespace, HelmChart: objectDoc(rep.Chart),
 		Helm: HelmJobs[rep.Helm].Release, Args: []string{}, Notes: []string{}, Values: map[string]valueJSON{},
-		Diagnostics: components.DiagnosticDocs(rep.Diagnostics, red)}
+		Diagnostics: componentsreport.DiagnosticDocs(rep.Diagnostics, red)}
 	if rep.Config != nil {
 		c := objectDoc(rep.Config)
 		d.HelmChartConfig = &c

@@ -147,7 +147,7 @@ func loadFiles(file, inner string, files map[string][]byte, major, depth int, bu
 	}
 	ch.Values = map[string]any{}
 	if ch.Text != nil {
-		v, err := Decode(ch.Text, major)
+		v, err := decode(ch.Text, major)
 		if err != nil {
 			return nil, fmt.Errorf("%s: cannot load values.yaml: %w", where, err)
 		}

@@ -11,7 +11,7 @@ import (
 	"sigs.k8s.io/yaml"
 )
 
-// Decode reads one values file as Helm of the given major version does: Helm 3
+// decode reads one values file as Helm of the given major version does: Helm 3
 // (pkg/cli/values/options.go MergeValues, and the chart loader for values.yaml) unmarshals
 // the first YAML document with sigs.k8s.io/yaml; Helm 4 (pkg/chart/v2/loader LoadValues)
 // splits the file into documents with k8s.io/apimachinery's YAMLReader (v0.35.1), which
@@ -19,7 +19,7 @@ import (
 // becomes "\n"), unmarshals each and merges them in order. So a file that ends inside a
 // block scalar without a final line break ("3600" as the last line of `|-` valuesContent)
 // gives Helm 4 "…3600\n" under the clip indicator `|`, and Helm 3 "…3600".
-func Decode(data []byte, major int) (map[string]any, error) {
+func decode(data []byte, major int) (map[string]any, error) {
 	if major < 4 {
 		m := map[string]any{}
 		if err := yaml.Unmarshal(data, &m); err != nil {

@@ -8,8 +8,11 @@ import (
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
+
+	"github.com/k3sconf/k3sconf/output"
 )
 
 // SchemaError is a values.schema.json violation: Helm refuses the values and the job
@@ -139,6 +142,9 @@ func (e *engine) validateOne(c *hchart, v map[string]any, byPath map[string]*Lea
 			p = JoinPath(p, k)
 			if l := byPath[p]; l != nil {
 				se.Path, se.Source = p, l.Source
+				if secretLeaf(l) {
+					se.Message = hideGot(x.ErrorKind).LocalizedString(schemaPrinter)
+				}
 				break
 			}
 		}
@@ -154,6 +160,48 @@ func (e *engine) validateOne(c *hchart, v map[string]any, byPath map[string]*Lea
 	flat(ve)
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Pointer < out[j].Pointer })
 	return out
+}
+
+// secretLeaf reports whether a leaf's value is a secret a message must not quote: a copy
+// of a secret by YAML alias (Assignment.SecretCopy), or under a secret name
+// (output.SecretName of its nearest key, as the output redacts it).
+func secretLeaf(l *Leaf) bool {
+	if l.Source != nil && l.Source.SecretCopy {
+		return true
+	}
+	ks := SplitPath(l.Name)
+	return len(ks) > 0 && output.SecretName(strings.TrimRight(ks[len(ks)-1], "]0123456789["))
+}
+
+// hideGot is an error kind whose message quotes REDACTED where it quoted the refused value
+// (the kinds of santhosh-tekuri/jsonschema v6 kind/kind.go that print Got as text:
+// pattern, format, const, enum, contentMediaType). A refused number is printed as it is:
+// the output's redactor learns secret numbers of six digits or more (docs/secrets.md).
+func hideGot(k jsonschema.ErrorKind) jsonschema.ErrorKind {
+	const r = output.Redacted
+	switch x := k.(type) {
+	case *kind.Pattern:
+		c := *x
+		c.Got = r
+		return &c
+	case *kind.Format:
+		c := *x
+		c.Got = r
+		return &c
+	case *kind.Const:
+		c := *x
+		c.Got = r
+		return &c
+	case *kind.Enum:
+		c := *x
+		c.Got = r
+		return &c
+	case *kind.ContentMediaType:
+		c := *x
+		c.Got = []byte(r)
+		return &c
+	}
+	return k
 }
 
 func escapePointer(ks []string) []string {

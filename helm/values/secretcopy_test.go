@@ -1,6 +1,9 @@
 package values
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestSecretCopies: a path set through an alias of an anchor under a secret key is a copy,
 // and so is every path under it; an alias of a plain anchor is not.
@@ -54,7 +57,7 @@ func TestChartDefaultCopies(t *testing.T) {
 	text := []byte("auth:\n  password: &pw server\nmail:\n  login: *pw\n  from: server\nplain: &p hello\nother: *p\nusers: [admin, *pw]\nover: *pw\n")
 	subText := []byte("db:\n  token: &t server\n  user: *t\n  name: server\n")
 	chart := func(name string, text []byte) *Chart {
-		v, err := Decode(text, 3)
+		v, err := decode(text, 3)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -97,6 +100,46 @@ func TestChartDefaultCopies(t *testing.T) {
 			} else if got != tc.want {
 				t.Errorf("helm %d: %s (%s): SecretCopy = %v, want %v", major, tc.path, tc.reason, got, tc.want)
 			}
+		}
+	}
+}
+
+// TestSchemaErrorSecretNotQuoted: values.schema.json's messages quote the value they
+// refuse ("'zebra' does not match pattern"); for a secret (a copy by YAML alias, or a
+// secret name) the message says REDACTED instead, as Helm's text would print the secret
+// in a sentence no word rule reads as a value. A plain value is still quoted (issue 25).
+func TestSchemaErrorSecretNotQuoted(t *testing.T) {
+	text := []byte("auth:\n  password: &pw zebra\ncopy: *pw\nplain: zebra\n")
+	v, err := decode(text, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	schema := `{"type": "object", "properties": {
+		"copy": {"type": "string", "pattern": "^[0-9]+$"},
+		"plain": {"type": "string", "pattern": "^[0-9]+$"},
+		"auth": {"type": "object", "properties": {"password": {"type": "string", "pattern": "^[0-9]+$"}}}}}`
+	ch := &Chart{Name: "app", Version: "0.1.0", File: "app.tgz", Values: v, Text: text, Schema: []byte(schema)}
+	res := Compute(ch, Input{Major: 4})
+	got := map[string]string{}
+	for _, se := range res.SchemaErrors {
+		got[se.Path] = se.Message
+	}
+	for _, tc := range []struct {
+		path, reason string
+		hidden       bool
+	}{
+		{"copy", "a copy of auth.password by alias, refused by a pattern", true},
+		{"auth.password", "a secret name, refused by a pattern", true},
+		{"plain", "the same word at a plain key: quoted", false},
+	} {
+		m, ok := got[tc.path]
+		switch {
+		case !ok:
+			t.Errorf("%s: no schema error (%v)", tc.path, got)
+		case tc.hidden && (strings.Contains(m, "zebra") || !strings.Contains(m, "REDACTED")):
+			t.Errorf("%s (%s): %q, want REDACTED for the value", tc.path, tc.reason, m)
+		case !tc.hidden && !strings.Contains(m, "zebra"):
+			t.Errorf("%s (%s): %q, want the value quoted", tc.path, tc.reason, m)
 		}
 	}
 }

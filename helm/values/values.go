@@ -360,7 +360,7 @@ func Compute(ch *Chart, in Input) *Result {
 		if l.Text == nil {
 			continue
 		}
-		m, err := Decode(l.Text, in.Major)
+		m, err := decode(l.Text, in.Major)
 		if err != nil {
 			res.Err = &Failure{Source: src, Err: fmt.Errorf("failed to parse /config/%s: %w", mount, err)}
 			break

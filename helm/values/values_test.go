@@ -65,11 +65,11 @@ func TestSetArg(t *testing.T) {
 func TestDecodeMajors(t *testing.T) {
 	// (z, not y: yaml.v2 reads the key y as the boolean true, so Helm sees "true".)
 	text := []byte("a: 1\nb: {x: 1}\n---\nb: {z: 2}\nc: yes\n")
-	v3, err := Decode(text, 3)
+	v3, err := decode(text, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
-	v4, err := Decode(text, 4)
+	v4, err := decode(text, 4)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -75,6 +75,10 @@ const (
 	JSON Form = iota
 	// Text entries: every assignment, with Text.
 	Text
+	// JSONWritten entries are JSON entries for a renderer that writes each one as it comes
+	// and keeps nothing of it: Items may then be the assignment's own slice, which must
+	// only be read.
+	JSONWritten
 )
 
 // Entry is one assignment of a key, redacted. Kind, Pos and Outcome are never secret.
@@ -97,7 +101,7 @@ func (r *Key) History(f Form) iter.Seq[Entry] {
 	return func(yield func(Entry) bool) {
 		name := r.k.Name()
 		for _, a := range r.k.History {
-			if f == JSON && a == r.k.Source {
+			if f != Text && a == r.k.Source {
 				continue
 			}
 			if !yield(entry(name, a, r.red, f)) {
@@ -130,16 +134,39 @@ func entry(name string, a *resolve.Assignment, red *output.Redactor, f Form) Ent
 		}
 	}
 	if len(a.Items) > 0 {
-		e.Items = make([]string, len(a.Items))
-		for i, it := range a.Items {
+		e.Items = redactItems(a.Items, f == JSONWritten, func(it string) string {
 			if a.Secret() {
-				e.Items[i] = red.Scrub(red.Value(name, it))
-				continue
+				return red.Scrub(red.Value(name, it))
 			}
-			e.Items[i] = red.String(name, it)
-		}
+			return red.String(name, it)
+		})
 	}
 	return e
+}
+
+// redactItems is items with redact applied to each, in a new slice; with share, items
+// itself when redact changes none of them (--show-secrets, or a list that holds no
+// secret): a node of 2,000 drop-ins has tens of thousands of list entries, and a copy of
+// each was garbage the moment it was written.
+func redactItems(items []string, share bool, redact func(string) string) []string {
+	var out []string // nil while every item is unchanged and may be shared
+	if !share {
+		out = make([]string, len(items))
+	}
+	for i, it := range items {
+		r := redact(it)
+		if out == nil && r != it {
+			out = make([]string, len(items))
+			copy(out, items[:i])
+		}
+		if out != nil {
+			out[i] = r
+		}
+	}
+	if out == nil {
+		return items
+	}
+	return out
 }
 
 // Value is k's value in force for output, redacted when secret: the value of a secret
@@ -167,6 +194,14 @@ func Value(k *resolve.Key, red *output.Redactor) any {
 	return k.Value
 }
 
+// SecretCopy reports whether the value in force copies a secret though the flag is not
+// secret (a YAML alias of a secret anchor): the show document marks the key, so a reader
+// of a document written with --show-secrets (fleet) knows to hide it.
+func (r *Key) SecretCopy() bool { return SecretCopy(r.k) }
+
+// SecretCopy is [Key.SecretCopy] for a key without its record.
+func SecretCopy(k *resolve.Key) bool { return k != nil && !k.Flag.Secret && copiesSecret(k) }
+
 // copiesSecret reports whether an assignment that gave k's value in force is secret though
 // the flag is not (a copy of a secret).
 func copiesSecret(k *resolve.Key) bool {
@@ -186,10 +221,10 @@ func Argv(res *resolve.Result, red *output.Redactor) []string {
 	for i, a := range res.Args {
 		words[i] = a.Value
 	}
-	words = red.Argv(words)
 	if !red.On() {
-		return words
+		return words // already a copy: nothing to redact
 	}
+	words = red.Argv(words)
 	var copies map[diag.Position]bool
 	for _, k := range res.Keys {
 		if k.Flag.Secret {

@@ -43,6 +43,10 @@ type Key struct {
 	Advice  []string         `json:"advice,omitempty"`
 	// Critical keys must match on every server of the cluster.
 	Critical bool `json:"critical,omitempty"`
+	// SecretCopy marks a key whose value copies a secret (a YAML alias of a secret
+	// anchor): hidden like a secret flag's, and marked so a document written with
+	// --show-secrets still says what it is.
+	SecretCopy bool `json:"secretCopy,omitempty"`
 
 	// rec, when set, is the redacted key whose history WriteJSON renders entry by entry
 	// instead of reading History (StreamJSON).
@@ -99,7 +103,7 @@ func jsonDoc(res *resolve.Result, red *output.Redactor, stream bool) *Document {
 func keyDoc(k *resolve.Key, red *output.Redactor, stream bool) *Key {
 	r := noderecord.Redact(k, red)
 	kd := &Key{Value: r.Value(), Source: output.Source{Kind: string(sources.KindDefault)}, Note: r.Note(), Advice: r.Advice()}
-	kd.Critical = k.Flag.Critical
+	kd.Critical, kd.SecretCopy = k.Flag.Critical, r.SecretCopy()
 	if kind, pos, name, ok := r.Source(); ok {
 		kd.Source = output.Source{Kind: string(kind), File: pos.File, Line: pos.Line, Column: pos.Column, Name: name}
 	}

@@ -205,7 +205,7 @@ func (j *jsonWriter) key(k *Key) {
 	j.raw(`,"history":[`)
 	if k.rec != nil {
 		n := 0
-		for e := range k.rec.History(noderecord.JSON) {
+		for e := range k.rec.History(noderecord.JSONWritten) {
 			if n > 0 {
 				j.raw(",")
 			}
@@ -228,6 +228,9 @@ func (j *jsonWriter) key(k *Key) {
 	}
 	if k.Critical {
 		j.raw(`,"critical":true`)
+	}
+	if k.SecretCopy {
+		j.raw(`,"secretCopy":true`)
 	}
 	j.raw("}")
 }

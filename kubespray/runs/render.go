@@ -435,35 +435,35 @@ func appendOnce(xs []string, x string) []string {
 // A --json document.
 
 // Doc is the --json document of `k3sconf kubespray runs`.
-type Doc struct {
+type runsDoc struct {
 	output.Envelope
 	// Verdict is the last run's: ok, failed, incomplete ("" with no run).
 	Verdict  string       `json:"verdict"`
-	Runs     []RunDoc     `json:"runs"`
+	Runs     []runDoc     `json:"runs"`
 	Unread   []Unread     `json:"unread"`
-	Last     []HostDoc    `json:"last"`
+	Last     []hostDoc    `json:"last"`
 	Missing  []string     `json:"missing"`
-	Variable *VariableDoc `json:"variable,omitempty"`
+	Variable *variableDoc `json:"variable,omitempty"`
 }
 
 // RunDoc is one run.
-type RunDoc struct {
+type runDoc struct {
 	Source      string          `json:"source"`
 	Format      string          `json:"format"`
 	Profile     bool            `json:"profile"`
 	Verdict     string          `json:"verdict"`
 	FailedHosts []string        `json:"failedHosts"`
 	Recap       []runlog.Recap  `json:"recap"`
-	Failures    []FailureDoc    `json:"failures"`
+	Failures    []failureDoc    `json:"failures"`
 	Slowest     []runlog.Timing `json:"slowest"`
-	Changed     []HostTasksDoc  `json:"changed"`
+	Changed     []hostTasksDoc  `json:"changed"`
 	Errors      []runlog.Note   `json:"errors"`
 	Problems    []runlog.Note   `json:"problems"`
 }
 
 // FailureDoc is a failed result: failed and unreachable are the verdict's; ignored,
 // rescued and ignored-or-rescued are not.
-type FailureDoc struct {
+type failureDoc struct {
 	Host    string `json:"host"`
 	Play    string `json:"play"`
 	Task    string `json:"task"`
@@ -473,13 +473,13 @@ type FailureDoc struct {
 }
 
 // HostTasksDoc lists a host's changed tasks.
-type HostTasksDoc struct {
+type hostTasksDoc struct {
 	Host  string    `json:"host"`
-	Tasks []TaskDoc `json:"tasks"`
+	Tasks []taskDoc `json:"tasks"`
 }
 
 // TaskDoc names a task.
-type TaskDoc struct {
+type taskDoc struct {
 	Play    string `json:"play"`
 	Task    string `json:"task"`
 	Handler bool   `json:"handler"`
@@ -487,14 +487,14 @@ type TaskDoc struct {
 }
 
 // HostDoc is the last run's changes on a host.
-type HostDoc struct {
+type hostDoc struct {
 	Host     string      `json:"host"`
-	EveryRun []ChangeDoc `json:"everyRun"`
-	New      []ChangeDoc `json:"new"`
+	EveryRun []changeDoc `json:"everyRun"`
+	New      []changeDoc `json:"new"`
 }
 
 // ChangeDoc is one change of the last run with the task's status in each earlier run.
-type ChangeDoc struct {
+type changeDoc struct {
 	Play    string   `json:"play"`
 	Task    string   `json:"task"`
 	Handler bool     `json:"handler"`
@@ -503,17 +503,17 @@ type ChangeDoc struct {
 }
 
 // VariableDoc is the --var answer.
-type VariableDoc struct {
+type variableDoc struct {
 	Name     string       `json:"name"`
 	Tags     []string     `json:"tags"`
 	SkipTags []string     `json:"skipTags"`
-	Uses     []UseDoc     `json:"uses"`
-	Handlers []HandlerDoc `json:"handlers"`
-	Hosts    []VarHostDoc `json:"hosts"`
+	Uses     []useDoc     `json:"uses"`
+	Handlers []handlerDoc `json:"handlers"`
+	Hosts    []varHostDoc `json:"hosts"`
 }
 
 // UseDoc is a task that uses the variable.
-type UseDoc struct {
+type useDoc struct {
 	Role      string   `json:"role"`
 	Task      string   `json:"task"`
 	Handler   bool     `json:"handler"`
@@ -526,7 +526,7 @@ type UseDoc struct {
 }
 
 // HandlerDoc is a handler a use notifies.
-type HandlerDoc struct {
+type handlerDoc struct {
 	Role   string   `json:"role"`
 	Name   string   `json:"name"`
 	Listen []string `json:"listen"`
@@ -535,17 +535,17 @@ type HandlerDoc struct {
 }
 
 // VarHostDoc is the answer for a host.
-type VarHostDoc struct {
+type varHostDoc struct {
 	Host     string       `json:"host"`
 	Verdict  string       `json:"verdict"`
 	EveryRun bool         `json:"everyRun"`
-	Tasks    []OutcomeDoc `json:"tasks"`
-	Handlers []OutcomeDoc `json:"handlers"`
-	Owed     *OwedDoc     `json:"owed,omitempty"`
+	Tasks    []outcomeDoc `json:"tasks"`
+	Handlers []outcomeDoc `json:"handlers"`
+	Owed     *owedDoc     `json:"owed,omitempty"`
 }
 
 // OwedDoc is an earlier run's change whose handlers never ran (VarHost.Owed).
-type OwedDoc struct {
+type owedDoc struct {
 	Run          int      `json:"run"`
 	Source       string   `json:"source"`
 	Tasks        []string `json:"tasks"`
@@ -555,7 +555,7 @@ type OwedDoc struct {
 }
 
 // OutcomeDoc is what a task or handler did on the host ("" status: no result).
-type OutcomeDoc struct {
+type outcomeDoc struct {
 	Role     string `json:"role"`
 	Task     string `json:"task"`
 	Status   string `json:"status"`
@@ -570,10 +570,10 @@ func nonNil[T any](xs []T) []T {
 	return xs
 }
 
-func changeDocs(cs []runlog.Change) []ChangeDoc {
-	out := []ChangeDoc{}
+func changeDocs(cs []runlog.Change) []changeDoc {
+	out := []changeDoc{}
 	for _, c := range cs {
-		d := ChangeDoc{Play: c.Play, Task: c.Task, Handler: c.Handler, Line: c.Line, Before: []string{}}
+		d := changeDoc{Play: c.Play, Task: c.Task, Handler: c.Handler, Line: c.Line, Before: []string{}}
 		for _, b := range c.Before {
 			d.Before = append(d.Before, string(b))
 		}
@@ -582,56 +582,59 @@ func changeDocs(cs []runlog.Change) []ChangeDoc {
 	return out
 }
 
-// JSON builds the --json document.
-func JSON(r *Report) *Doc {
-	d := &Doc{Envelope: output.NewEnvelope("kubespray", "kubespray runs", "kubespray runs"), Runs: []RunDoc{}, Unread: nonNil(r.Unread), Last: []HostDoc{}, Missing: nonNil(r.Missing)}
+// JSON builds the --json document of `k3sconf kubespray runs`, for encoding/json
+// (docs/schema/kubespray-runs.schema.json describes it).
+func JSON(r *Report) any { return runsJSON(r) }
+
+func runsJSON(r *Report) *runsDoc {
+	d := &runsDoc{Envelope: output.NewEnvelope("kubespray", "kubespray runs", "kubespray runs"), Runs: []runDoc{}, Unread: nonNil(r.Unread), Last: []hostDoc{}, Missing: nonNil(r.Missing)}
 	if len(r.Runs) > 0 {
 		d.Verdict = string(r.Runs[len(r.Runs)-1].Verdict())
 	}
 	for _, run := range r.Runs {
-		rd := RunDoc{Source: run.Source, Format: run.Format, Profile: run.Profile, Verdict: string(run.Verdict()),
-			FailedHosts: nonNil(run.FailedHosts()), Recap: nonNil(run.Recap), Failures: []FailureDoc{}, Slowest: nonNil(run.Slowest),
-			Changed: []HostTasksDoc{}, Errors: nonNil(run.Errors), Problems: nonNil(run.Problems)}
+		rd := runDoc{Source: run.Source, Format: run.Format, Profile: run.Profile, Verdict: string(run.Verdict()),
+			FailedHosts: nonNil(run.FailedHosts()), Recap: nonNil(run.Recap), Failures: []failureDoc{}, Slowest: nonNil(run.Slowest),
+			Changed: []hostTasksDoc{}, Errors: nonNil(run.Errors), Problems: nonNil(run.Problems)}
 		for _, p := range run.Plays {
 			for _, t := range p.Tasks {
 				for _, res := range t.Results {
 					switch st := res.Status(); st {
 					case runlog.Failed, runlog.Unreachable, runlog.Ignored, runlog.Rescued, runlog.IgnoredOrRescued:
-						rd.Failures = append(rd.Failures, FailureDoc{Host: res.Host, Play: p.Name, Task: t.Name, Handler: t.Handler, Status: string(st), Line: res.Line})
+						rd.Failures = append(rd.Failures, failureDoc{Host: res.Host, Play: p.Name, Task: t.Name, Handler: t.Handler, Status: string(st), Line: res.Line})
 					}
 				}
 			}
 		}
 		for _, h := range run.Hosts() {
-			ht := HostTasksDoc{Host: h, Tasks: []TaskDoc{}}
+			ht := hostTasksDoc{Host: h, Tasks: []taskDoc{}}
 			for _, e := range run.Changes(h) {
-				ht.Tasks = append(ht.Tasks, TaskDoc{Play: e.Play.Name, Task: e.Task.Name, Handler: e.Task.Handler, Line: e.Result.Line})
+				ht.Tasks = append(ht.Tasks, taskDoc{Play: e.Play.Name, Task: e.Task.Name, Handler: e.Task.Handler, Line: e.Result.Line})
 			}
 			rd.Changed = append(rd.Changed, ht)
 		}
 		d.Runs = append(d.Runs, rd)
 	}
 	for _, hc := range r.Last {
-		d.Last = append(d.Last, HostDoc{Host: hc.Host, EveryRun: changeDocs(hc.EveryRun), New: changeDocs(hc.New)})
+		d.Last = append(d.Last, hostDoc{Host: hc.Host, EveryRun: changeDocs(hc.EveryRun), New: changeDocs(hc.New)})
 	}
 	if v := r.Var; v != nil {
-		vd := &VariableDoc{Name: v.Name, Tags: nonNil(v.Tags), SkipTags: nonNil(v.SkipTags), Uses: []UseDoc{}, Handlers: []HandlerDoc{}, Hosts: []VarHostDoc{}}
+		vd := &variableDoc{Name: v.Name, Tags: nonNil(v.Tags), SkipTags: nonNil(v.SkipTags), Uses: []useDoc{}, Handlers: []handlerDoc{}, Hosts: []varHostDoc{}}
 		for i, u := range v.Uses.Tasks {
-			vd.Uses = append(vd.Uses, UseDoc{Role: u.Role, Task: u.Task, Handler: u.Handler, File: u.Pos.File, Line: u.Pos.Line, Templates: nonNil(u.Templates), Notify: nonNil(u.Notify), Selected: v.Selected[i]})
+			vd.Uses = append(vd.Uses, useDoc{Role: u.Role, Task: u.Task, Handler: u.Handler, File: u.Pos.File, Line: u.Pos.Line, Templates: nonNil(u.Templates), Notify: nonNil(u.Notify), Selected: v.Selected[i]})
 		}
 		for _, h := range v.Uses.Handlers {
-			vd.Handlers = append(vd.Handlers, HandlerDoc{Role: h.Role, Name: h.Name, Listen: nonNil(h.Listen), File: h.Pos.File, Line: h.Pos.Line})
+			vd.Handlers = append(vd.Handlers, handlerDoc{Role: h.Role, Name: h.Name, Listen: nonNil(h.Listen), File: h.Pos.File, Line: h.Pos.Line})
 		}
 		for _, vh := range v.Hosts {
-			hd := VarHostDoc{Host: vh.Host, Verdict: vh.Verdict, EveryRun: vh.EveryRun, Tasks: []OutcomeDoc{}, Handlers: []OutcomeDoc{}}
+			hd := varHostDoc{Host: vh.Host, Verdict: vh.Verdict, EveryRun: vh.EveryRun, Tasks: []outcomeDoc{}, Handlers: []outcomeDoc{}}
 			for _, t := range vh.Tasks {
-				hd.Tasks = append(hd.Tasks, OutcomeDoc{Role: t.Use.Role, Task: t.Use.Task, Status: string(t.Status), EveryRun: t.EveryRun, Line: t.Line})
+				hd.Tasks = append(hd.Tasks, outcomeDoc{Role: t.Use.Role, Task: t.Use.Task, Status: string(t.Status), EveryRun: t.EveryRun, Line: t.Line})
 			}
 			for _, h := range vh.Handlers {
-				hd.Handlers = append(hd.Handlers, OutcomeDoc{Role: h.Handler.Role, Task: h.Handler.Name, Status: string(h.Status), Line: h.Line})
+				hd.Handlers = append(hd.Handlers, outcomeDoc{Role: h.Handler.Role, Task: h.Handler.Name, Status: string(h.Status), Line: h.Line})
 			}
 			if o := vh.Owed; o != nil {
-				od := &OwedDoc{Run: o.Run + 1, Source: o.Source, Tasks: []string{}, Handlers: []string{}, FailedAt: o.FailedAt, FailedStatus: string(o.FailedStatus)}
+				od := &owedDoc{Run: o.Run + 1, Source: o.Source, Tasks: []string{}, Handlers: []string{}, FailedAt: o.FailedAt, FailedStatus: string(o.FailedStatus)}
 				for _, t := range o.Tasks {
 					od.Tasks = append(od.Tasks, t.Task)
 				}

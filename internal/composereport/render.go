@@ -1,4 +1,4 @@
-package compose
+package composereport
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/k3sconf/k3sconf/compose"
 	"github.com/k3sconf/k3sconf/diag"
 	"github.com/k3sconf/k3sconf/internal/nodereport"
 	"github.com/k3sconf/k3sconf/output"
@@ -13,7 +14,7 @@ import (
 )
 
 // Text writes the report for people, ending with the compose lines that fix it.
-func Text(w io.Writer, rep *Report, red *output.Redactor) {
+func Text(w io.Writer, rep *compose.Report, red *output.Redactor) {
 	fmt.Fprintf(w, "%s: %d k3s node(s)\n", rep.File.Path, len(rep.Nodes))
 	for _, n := range rep.Nodes {
 		s := n.Service
@@ -51,12 +52,12 @@ func Text(w io.Writer, rep *Report, red *output.Redactor) {
 		fmt.Fprintln(w)
 	}
 	nodereport.Findings(w, ds, red)
-	if fix := FixYAML(rep); fix != "" {
+	if fix := compose.FixYAML(rep); fix != "" {
 		fmt.Fprintf(w, "\nfix: add these lines to %s (%s):\n\n%s", rep.File.Path, overrideHint(rep.File.Path), fix)
 	}
 }
 
-func keepLine(k Keep) string {
+func keepLine(k compose.Keep) string {
 	switch k.How {
 	case "bind":
 		return fmt.Sprintf("is bind-mounted from %s: kept by `down` and `down -v`", k.Mount.Source)
@@ -73,40 +74,13 @@ func keepLine(k Keep) string {
 // overrideHint says how to apply the fix without editing the file.
 func overrideHint(file string) string {
 	base := filepath.Base(file)
-	for _, d := range DefaultFiles {
+	for _, d := range compose.DefaultFiles {
 		if base == d {
 			ext := filepath.Ext(base)
 			return fmt.Sprintf("or save them as %s next to it: compose merges that file automatically", strings.TrimSuffix(base, ext)+".override"+ext)
 		}
 	}
 	return "or save them in a second file and pass both with -f"
-}
-
-// FixYAML is the compose fragment that makes every node's identity survive, "" when nothing
-// needs fixing. Compose merges it into the file: hostname and command replace, volumes add.
-func FixYAML(rep *Report) string {
-	var b strings.Builder
-	var vols []string
-	for _, n := range rep.Nodes {
-		if len(n.Fix) == 0 {
-			continue
-		}
-		if b.Len() == 0 {
-			b.WriteString("services:\n")
-		}
-		fmt.Fprintf(&b, "  %s:\n", n.Service.Name)
-		for _, l := range n.Fix {
-			fmt.Fprintf(&b, "    %s\n", l)
-		}
-		vols = append(vols, n.FixVolumes...)
-	}
-	if len(vols) > 0 {
-		b.WriteString("volumes:\n")
-		for _, v := range vols {
-			fmt.Fprintf(&b, "  %s\n", v)
-		}
-	}
-	return b.String()
 }
 
 // composeDocument is the JSON form of a report: `k3sconf compose --json`.
@@ -142,7 +116,7 @@ type keepJSON struct {
 	Source string `json:"source,omitempty"`
 }
 
-func keepDoc(k Keep) keepJSON {
+func keepDoc(k compose.Keep) keepJSON {
 	d := keepJSON{Path: k.Path, How: k.How}
 	if k.Mount != nil {
 		d.Source = k.Mount.Source
@@ -151,8 +125,8 @@ func keepDoc(k Keep) keepJSON {
 }
 
 // JSON builds the `compose --json` document (docs/json.md), for encoding/json.
-func JSON(rep *Report, red *output.Redactor) any {
-	d := &composeDocument{Envelope: output.NewEnvelope("k3s", "compose", "compose"), File: rep.File.Path, Nodes: []nodeJSON{}, Survives: !rep.Failed(), Fix: FixYAML(rep),
+func JSON(rep *compose.Report, red *output.Redactor) any {
+	d := &composeDocument{Envelope: output.NewEnvelope("k3s", "compose", "compose"), File: rep.File.Path, Nodes: []nodeJSON{}, Survives: !rep.Failed(), Fix: compose.FixYAML(rep),
 		Diagnostics: diagDocs(rep.Diagnostics, red)}
 	for _, n := range rep.Nodes {
 		nd := nodeJSON{Service: n.Service.Name, Role: n.Role, Image: n.Service.Image, Args: []string{}, NodeName: n.NodeName,
@@ -178,7 +152,7 @@ func diagDocs(ds []diag.Diagnostic, red *output.Redactor) []output.Diagnostic {
 
 // NewRedactor returns the redactor that hides the secrets of every node (tokens in command or
 // environment), or nothing with show set.
-func NewRedactor(rep *Report, show bool) *output.Redactor {
+func NewRedactor(rep *compose.Report, show bool) *output.Redactor {
 	var rs []*output.Redactor
 	for _, n := range rep.Nodes {
 		if n.Result != nil {

@@ -1,21 +1,23 @@
-package fleet
+package fleetreport
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/k3sconf/k3sconf/diag"
+	"github.com/k3sconf/k3sconf/fleet"
 	"github.com/k3sconf/k3sconf/output"
 )
 
 // fleetDocument is the JSON output of `k3sconf fleet --json` (docs/schema/fleet.schema.json).
 type fleetDocument struct {
 	output.Envelope
-	Consistent bool            `json:"consistent"`
-	Nodes      []fleetNodeJSON `json:"nodes"`
-	Inputs     []InputError    `json:"unreadable"`
+	Consistent bool               `json:"consistent"`
+	Nodes      []fleetNodeJSON    `json:"nodes"`
+	Inputs     []fleet.InputError `json:"unreadable"`
 	// Keys are the keys that differ, the table's columns.
 	Keys     []string      `json:"keys"`
 	Findings []findingJSON `json:"findings"`
@@ -23,17 +25,17 @@ type fleetDocument struct {
 
 // fleetNodeJSON is one node of the fleet.
 type fleetNodeJSON struct {
-	Name     string `json:"name"`
-	Input    string `json:"input"`
-	Kind     Kind   `json:"kind"`
-	Product  string `json:"product"`
-	Role     string `json:"role"`
-	Release  string `json:"release,omitempty"`
-	CLI      string `json:"cli,omitempty"`
-	NodeName string `json:"nodeName,omitempty"`
-	Hostname string `json:"hostname,omitempty"`
-	SaltID   string `json:"saltId,omitempty"`
-	Error    string `json:"error,omitempty"`
+	Name     string     `json:"name"`
+	Input    string     `json:"input"`
+	Kind     fleet.Kind `json:"kind"`
+	Product  string     `json:"product"`
+	Role     string     `json:"role"`
+	Release  string     `json:"release,omitempty"`
+	CLI      string     `json:"cli,omitempty"`
+	NodeName string     `json:"nodeName,omitempty"`
+	Hostname string     `json:"hostname,omitempty"`
+	SaltID   string     `json:"saltId,omitempty"`
+	Error    string     `json:"error,omitempty"`
 }
 
 // findingJSON is one finding.
@@ -44,14 +46,14 @@ type findingJSON struct {
 	Values     map[string]map[string]string `json:"values"`
 	Refused    string                       `json:"refused,omitempty"`
 	JoinTarget string                       `json:"joinTarget,omitempty"`
-	Fields     []FieldDiff                  `json:"fields,omitempty"`
+	Fields     []fleet.FieldDiff            `json:"fields,omitempty"`
 	LogLines   []string                     `json:"logLines,omitempty"`
 }
 
 // JSON builds the `fleet --json` document (docs/json.md), for encoding/json.
-func (r *Report) JSON() any {
-	d := &fleetDocument{Envelope: output.NewEnvelope(r.product(), "fleet", "fleet"),
-		Consistent: !r.Failed() && !r.Incomplete(), Nodes: []fleetNodeJSON{}, Inputs: []InputError{}, Keys: r.keys(), Findings: []findingJSON{}}
+func JSON(r *fleet.Report) any {
+	d := &fleetDocument{Envelope: output.NewEnvelope(product(r), "fleet", "fleet"),
+		Consistent: !r.Failed() && !r.Incomplete(), Nodes: []fleetNodeJSON{}, Inputs: []fleet.InputError{}, Keys: keys(r), Findings: []findingJSON{}}
 	d.Inputs = append(d.Inputs, r.Inputs...)
 	for _, n := range r.Nodes {
 		d.Nodes = append(d.Nodes, fleetNodeJSON{Name: n.Name, Input: n.Input, Kind: n.Kind, Product: n.Product, Role: n.Role,
@@ -74,7 +76,7 @@ func publicSalt(id string) string {
 	return id
 }
 
-func (r *Report) product() string {
+func product(r *fleet.Report) string {
 	for _, n := range r.Nodes {
 		if n.Product != "" {
 			return n.Product
@@ -92,7 +94,7 @@ func count(n int, word string) string {
 
 // keys are the keys of the findings, in order of first appearance: the table's columns.
 // Notes (info) add none: they are about the inputs, not differences.
-func (r *Report) keys() []string {
+func keys(r *fleet.Report) []string {
 	out := []string{}
 	seen := map[string]bool{}
 	for _, f := range r.Findings {
@@ -113,7 +115,7 @@ func (r *Report) keys() []string {
 const maxCell = 36
 
 // Text writes the node × differing-key table, then the findings, worst first.
-func (r *Report) Text(w io.Writer) {
+func Text(w io.Writer, r *fleet.Report) {
 	servers, agents := 0, 0
 	for _, n := range r.Nodes {
 		if n.Role == "server" {
@@ -127,13 +129,13 @@ func (r *Report) Text(w io.Writer) {
 		fmt.Fprintf(w, ", %d inputs unreadable", len(r.Inputs))
 	}
 	fmt.Fprintln(w)
-	keys := r.keys()
+	keys := keys(r)
 	header := append([]string{"NODE", "ROLE", "RELEASE"}, keys...)
 	rows := [][]string{header}
 	for _, n := range r.Nodes {
-		row := []string{n.Name, n.Role, firstNonEmpty(n.Release, "-")}
+		row := []string{n.Name, n.Role, cmp.Or(n.Release, "-")}
 		for _, k := range keys {
-			row = append(row, r.cell(n, k))
+			row = append(row, cell(r, n, k))
 		}
 		rows = append(rows, row)
 	}
@@ -191,14 +193,14 @@ func (r *Report) Text(w io.Writer) {
 
 // cell is a node's value of key in the table: what a finding says, else the node's own
 // value for keys that are not secret, else "·" (not involved).
-func (r *Report) cell(n *Node, key string) string {
+func cell(r *fleet.Report, n *fleet.Node, key string) string {
 	for _, f := range r.Findings {
 		if v, ok := f.Values[n.Name][key]; ok {
 			return clip(v)
 		}
 	}
 	if k := n.Keys[key]; k != nil && !isSecretKey(key) {
-		return clip(displayKey(n, key))
+		return clip(n.Display(key))
 	}
 	return "·"
 }

@@ -1,10 +1,11 @@
-package components
+package componentsreport
 
 import (
 	"fmt"
 	"io"
 	"strings"
 
+	"github.com/k3sconf/k3sconf/components"
 	"github.com/k3sconf/k3sconf/diag"
 	"github.com/k3sconf/k3sconf/internal/nodereport"
 	"github.com/k3sconf/k3sconf/output"
@@ -13,7 +14,7 @@ import (
 
 // Text writes the report for people: the disable list with its sources, one block per
 // component with its reasons, the --disable-* flags, and the findings.
-func Text(w io.Writer, rep *Report, red *output.Redactor) {
+func Text(w io.Writer, rep *components.Report, red *output.Redactor) {
 	if rep.Command != "server" || rep.ManifestsDir == "" {
 		if rep.Command != "server" {
 			fmt.Fprintf(w, "%s %s: no packaged components (only servers deploy them)\n", rep.Product, rep.Command)
@@ -42,10 +43,10 @@ func Text(w io.Writer, rep *Report, red *output.Redactor) {
 			fmt.Fprintf(w, "  %-*s  %s\n", iw, d.Item, d.Rule)
 			continue
 		}
-		fmt.Fprintf(w, "  %-*s  from %s\n", iw, d.Item, describeFrom(d.From))
+		fmt.Fprintf(w, "  %-*s  from %s\n", iw, d.Item, d.Where())
 	}
 	section := func(title string, packaged bool) {
-		var cs []Component
+		var cs []components.Component
 		for _, c := range rep.Components {
 			if c.Packaged == packaged {
 				cs = append(cs, c)
@@ -139,7 +140,7 @@ func sourceDoc(a *resolve.Assignment) output.Source {
 }
 
 // JSON builds the `components --json` document of a report (docs/json.md), for encoding/json.
-func JSON(rep *Report, red *output.Redactor) any {
+func JSON(rep *components.Report, red *output.Redactor) any {
 	d := &componentsDocument{Envelope: output.NewEnvelope(rep.Product, rep.Command, "components"), Manifests: rep.ManifestsDir, Disable: []disableJSON{}, Flags: []flagJSON{}, Components: []componentJSON{},
 		Diagnostics: DiagnosticDocs(rep.Diagnostics, red), Error: red.Scrub(rep.Refused)}
 	for _, it := range rep.Disable {
