@@ -24,8 +24,6 @@ type Play struct {
 	Tags  []string
 	Roles []PlayRole
 	Vars  []ansible.Def
-	// node is the play as written (read again by the play/role walk, playtree.go).
-	node *yaml.Node
 }
 
 // PlayRole is a role entry of a play with its tags.
@@ -70,7 +68,7 @@ func Load(dir string) (*Checkout, error) {
 	return c, nil
 }
 
-// node is the YAML document of path, parsed once per checkout (the play walk, the task
+// node is the YAML document of path, parsed once per checkout (the load, the task
 // compiler and where read the same files).
 func (c *Checkout) node(path string) (*yaml.Node, error) {
 	if x, ok := c.nodes[path]; ok {
@@ -153,7 +151,7 @@ func (c *Checkout) stat(path string) (os.FileInfo, error) {
 
 // absent is the error os.Stat gives for a path whose folder's listing (read once per
 // folder and checkout) does not hold it, else nil (it may exist: ask the file system).
-// The walk and the task compiler probe every role for tasks/main.yml, .yaml, .json,
+// The task compiler probes every role for tasks/main.yml, .yaml, .json,
 // handlers/, meta/argument_specs.yml …: most of those do not exist, and one listing of
 // the folder answers them all.
 func (c *Checkout) absent(path string) error {
@@ -356,7 +354,7 @@ func (c *Checkout) loadPlaybook(path string, inheritVars []ansible.Def, inheritT
 			}
 			continue
 		}
-		pl := &Play{Pos: diag.Position{File: path, Line: p.Line, Column: p.Column}, Tags: tags, Vars: vars, node: p}
+		pl := &Play{Pos: diag.Position{File: path, Line: p.Line, Column: p.Column}, Tags: tags, Vars: vars}
 		if n := get(p, "name"); n != nil {
 			pl.Name = n.Value
 		}

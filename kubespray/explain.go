@@ -91,9 +91,10 @@ type Report struct {
 	rt *runtimeRun
 }
 
-// Explain resolves the variables for the host at the places that use them: it walks the
-// host's run of cluster.yml play by play (groups as they are at each play, roles and
-// their dependencies, includes, `when:` conditions it can decide), finds each variable's
+// Explain resolves the variables for the host at the places that use them: it compiles
+// cluster.yml once ([Checkout.Tasks]) and goes through the host's run of it play by play
+// (groups as they are at each play, roles and their dependencies, includes, `when:`
+// conditions it can decide), finds each variable's
 // use sites (tasks, templates, handlers; [Where]) in that run, and resolves the variable
 // at each site with the play and role (and their include parameters) that site runs in.
 // [Explained.Values] groups the sites by value and source; Var and Play are the first

@@ -99,7 +99,7 @@ type PlayRun struct {
 	// Index is the play's place in cluster.yml (0-based).
 	Index int
 	// Runs is false for a play whose hosts: pattern does not select the host; its roles
-	// are walked without conditions, to tell what the host misses.
+	// are gone through without conditions, to tell what the host misses.
 	Runs bool
 	// Unsure: the host runs the play only if a group_by whose when: could not be decided
 	// added it (or the hosts: subscript depends on run-time order, KS009).

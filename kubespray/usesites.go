@@ -183,7 +183,7 @@ func groupSites(sites []Site) []ValueGroup {
 
 // mayUse says whether a use in the file at path (of the kind where gives it: "task",
 // "handler", "template", "default", "var") can be one of the host's sites: a tasks or
-// handlers file some play's walk reaches, or a template of a role some play runs — the
+// handlers file the host's run of some play reaches, or a template of a role some play runs — the
 // uses Sites keeps. explain searches only those files.
 func (hr *HostRun) mayUse(path, kind string) bool {
 	if hr.runFiles == nil {

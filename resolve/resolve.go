@@ -23,7 +23,9 @@ import (
 // Options say what to resolve. The zero value resolves the machine's own k3s server or agent.
 type Options struct {
 	// FS is the node's filesystem; nil means the real root. Use afero.NewBasePathFs for a
-	// node tree, afero.NewMemMapFs in tests.
+	// node tree, afero.NewMemMapFs in tests. Many config files are read from several
+	// goroutines at once when FS is k3sconf.Node's or afero's OS or in-memory filesystem;
+	// any other afero.Fs is read from one goroutine.
 	FS afero.Fs
 	// Profile is the product; nil detects it from the node ([DetectProduct]: their units in
 	// the unit directories, then their /etc/rancher folders; k3s when neither is there).
