@@ -3,9 +3,9 @@ package resolve
 import (
 	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/k3sconf/k3sconf/diag"
+	"github.com/k3sconf/k3sconf/internal/reasonhook"
 	"github.com/k3sconf/k3sconf/provenance"
 	"github.com/k3sconf/k3sconf/sources"
 )
@@ -213,38 +213,54 @@ type replKey struct {
 // It is rendered once per replaced entry by every output (tens of thousands on a large
 // node), so it is built in one allocation: the head and the position were three more.
 func (rp *replacer) reason() string {
-	const (
-		scalarTail = ": a later config file wins"
-		listMid    = ": a key without '+' replaces the earlier value, lists included (write "
-		listTail   = "+: there to append)"
-	)
-	var b strings.Builder
-	b.Grow(len("replaced by : at ::") + len(rp.k.rawKey) + len(rp.pos.File) + 40 + len(listMid) + len(rp.k.key) + len(listTail))
-	b.WriteString("replaced by ")
-	b.WriteString(rp.k.rawKey)
-	b.WriteString(": at ")
-	b.WriteString(rp.pos.File)
-	if rp.pos.Line > 0 {
-		var num [20]byte
-		b.WriteByte(':')
-		b.Write(strconv.AppendInt(num[:0], int64(rp.pos.Line), 10))
-		if rp.pos.Column > 0 {
-			b.WriteByte(':')
-			b.Write(strconv.AppendInt(num[:0], int64(rp.pos.Column), 10))
-		}
-	}
-	if rp.list {
-		b.WriteString(listMid)
-		b.WriteString(rp.k.key)
-		b.WriteString(listTail)
-	} else {
-		b.WriteString(scalarTail)
-	}
-	s := b.String()
+	var buf [256]byte // on the stack: the string is the one allocation
+	s := string(rp.appendReason(buf[:0]))
 	if rp.k.program != "" {
 		s = k3sWord.ReplaceAllString(s, rp.k.program+"$1")
 	}
 	return s
+}
+
+const (
+	scalarTail = ": a later config file wins"
+	listMid    = ": a key without '+' replaces the earlier value, lists included (write "
+	listTail   = "+: there to append)"
+)
+
+// appendReason appends the sentence as k3s words it (reason rewords it for other products).
+func (rp *replacer) appendReason(b []byte) []byte {
+	b = append(b, "replaced by "...)
+	b = append(b, rp.k.rawKey...)
+	b = append(b, ": at "...)
+	b = append(b, rp.pos.File...)
+	if rp.pos.Line > 0 {
+		b = append(b, ':')
+		b = strconv.AppendInt(b, int64(rp.pos.Line), 10)
+		if rp.pos.Column > 0 {
+			b = append(b, ':')
+			b = strconv.AppendInt(b, int64(rp.pos.Column), 10)
+		}
+	}
+	if rp.list {
+		b = append(b, listMid...)
+		b = append(b, rp.k.key...)
+		b = append(b, listTail...)
+	} else {
+		b = append(b, scalarTail...)
+	}
+	return b
+}
+
+func init() { reasonhook.AppendReason = appendCompactReason }
+
+// appendCompactReason is reasonhook.AppendReason: the reason of a replaced entry kept as
+// its replacer, for k3s (another product's words are rewritten by a regexp: Why).
+func appendCompactReason(dst []byte, x any) ([]byte, bool) {
+	a, ok := x.(*Assignment)
+	if !ok || a.Reason != "" || a.by == nil || a.by.k.program != "" {
+		return dst, false
+	}
+	return a.by.appendReason(dst), true
 }
 
 // entryAssignment makes the assignment record of an entry that produced no argument.

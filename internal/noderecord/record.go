@@ -94,6 +94,10 @@ type Entry struct {
 	Items            []string
 	// Text form: the assignment as written ("--token REDACTED").
 	Text string
+	// Compact, in the JSONWritten form with nothing to redact, is the assignment itself
+	// when its Reason is empty (resolve may keep it as compact data): Entry.Reason is left
+	// empty and the writer appends Compact's (reasonhook.AppendReason, else Compact.Why()).
+	Compact *resolve.Assignment
 }
 
 // History yields the key's assignments in precedence order, each redacted as it is read.
@@ -118,7 +122,12 @@ func Stray(name string, a *resolve.Assignment, red *output.Redactor) Entry {
 }
 
 func entry(name string, a *resolve.Assignment, red *output.Redactor, f Form) Entry {
-	e := Entry{Kind: a.Kind, Pos: a.Pos, Outcome: string(a.Outcome), Reason: reason(red, a)}
+	e := Entry{Kind: a.Kind, Pos: a.Pos, Outcome: string(a.Outcome)}
+	if f == JSONWritten && !red.On() && a.Reason == "" {
+		e.Compact = a
+	} else {
+		e.Reason = reason(red, a)
+	}
 	if f == Text {
 		e.Text = describe(name, a, red)
 		return e

@@ -8,7 +8,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/k3sconf/k3sconf/internal/noderecord"
+	"github.com/k3sconf/k3sconf/internal/reasonhook"
 	"github.com/k3sconf/k3sconf/output"
+	"github.com/k3sconf/k3sconf/resolve"
 )
 
 // WriteJSON writes the document compactly, byte for byte what encoding/json writes with
@@ -211,14 +213,14 @@ func (j *jsonWriter) key(k *Key) {
 			}
 			n++
 			h := historyDoc(e)
-			j.history(&h)
+			j.history(&h, e.Compact)
 		}
 	}
 	for i := range k.History {
 		if i > 0 {
 			j.raw(",")
 		}
-		j.history(&k.History[i])
+		j.history(&k.History[i], nil)
 	}
 	j.raw("]")
 	j.optField(`,"note":`, k.Note)
@@ -235,8 +237,9 @@ func (j *jsonWriter) key(k *Key) {
 	j.raw("}")
 }
 
-// history writes one history entry.
-func (j *jsonWriter) history(h *output.History) {
+// history writes one history entry; with compact, the reason is compact's (h.Reason is
+// empty), appended to the writer's buffer instead of built as a string.
+func (j *jsonWriter) history(h *output.History, compact *resolve.Assignment) {
 	j.raw(`{"kind":`)
 	j.str(h.Kind)
 	j.optField(`,"file":`, h.File)
@@ -250,8 +253,43 @@ func (j *jsonWriter) history(h *output.History) {
 		j.strs(h.Items)
 	}
 	j.field(`,"outcome":`, h.Outcome)
-	j.optField(`,"reason":`, h.Reason)
+	if compact != nil {
+		j.compactReason(compact)
+	} else {
+		j.optField(`,"reason":`, h.Reason)
+	}
 	j.raw("}")
+}
+
+// compactReason writes `,"reason":"…"` for a's reason, as optField(`,"reason":`, a.Why())
+// would: straight from resolve's compact record when it keeps one and the sentence needs no
+// escaping (no quote, backslash, control or non-ASCII byte in the key or path it quotes).
+func (j *jsonWriter) compactReason(a *resolve.Assignment) {
+	if reasonhook.AppendReason != nil {
+		if b, ok := reasonhook.AppendReason(j.buf[:0], a); ok {
+			j.buf = b
+			plain := true
+			for _, c := range b {
+				if !jsonPlain[c] {
+					plain = false
+					break
+				}
+			}
+			switch {
+			case len(b) == 0:
+			case plain:
+				j.raw(`,"reason":"`)
+				if j.err == nil {
+					_, j.err = j.w.Write(b)
+				}
+				j.raw(`"`)
+			default:
+				j.field(`,"reason":`, string(b))
+			}
+			return
+		}
+	}
+	j.optField(`,"reason":`, a.Why())
 }
 
 const hexDigits = "0123456789abcdef"

@@ -28,6 +28,13 @@ func TestWriteJSONMatchesEncodingJSON(t *testing.T) {
 		"node-label: [\"a\\\"b\", \"tab\\there\", \"nl\\nx\", \"<html>&\", \"\\u2028\", \"\\u00e9t\\u00e9\", \"bell\\a\"]\ntoken: \"x\\\\y\"\nbogus-key: 1\n"), 0o644)
 	_ = afero.WriteFile(weird, "/etc/systemd/system/k3s.service", []byte("[Service]\nExecStart=/usr/local/bin/k3s server '--node-name=\\xff\\xfe'\n"), 0o644)
 	nodes = append(nodes, weird)
+	// Replaced entries whose reason quotes a path that needs escaping (a quote, non-ASCII):
+	// the streamed writer appends such reasons from resolve's compact record.
+	replaced := afero.NewMemMapFs()
+	_ = afero.WriteFile(replaced, "/etc/rancher/k3s/config.yaml", []byte("node-name: a\nnode-label: [p]\n"), 0o644)
+	_ = afero.WriteFile(replaced, "/etc/rancher/k3s/config.yaml.d/10-\u00e9\"q.yaml", []byte("node-name: b\nnode-label: [x]\n"), 0o644)
+	_ = afero.WriteFile(replaced, "/etc/rancher/k3s/config.yaml.d/20-z.yaml", []byte("node-name: c\nnode-label: [y]\n"), 0o644)
+	nodes = append(nodes, replaced)
 	// Drop-ins that replace and append to each other: histories with every outcome of the
 	// merge, for StreamJSON.
 	bench, _ := benchnode.Node(30, 25)
