@@ -1,6 +1,8 @@
 package runs
 
 import (
+	"regexp"
+
 	"github.com/k3sconf/k3sconf/ansible/runlog"
 	"github.com/k3sconf/k3sconf/output"
 )
@@ -27,7 +29,7 @@ func (r *Report) Redact(red *output.Redactor) {
 	}
 	notes := func(ns []runlog.Note) {
 		for i := range ns {
-			ns[i].Message = sc(ns[i].Message)
+			ns[i].Message = sc(fieldValue(red, ns[i].Message))
 		}
 	}
 	for i := range r.Unread {
@@ -115,4 +117,27 @@ func (r *Report) Redact(red *output.Redactor) {
 			}
 		}
 	}
+}
+
+// fieldError is ansible-core's post-validation error of a playbook keyword (FieldAttributeBase
+// in lib/ansible/playbook/base.py, 2.14: "the field '%s' has an invalid value (%s), and
+// could not be converted to an %s. The error was: %s"): the value stands beside its name
+// in parentheses, where no word rule sees the two together.
+var fieldError = regexp.MustCompile(`the field '([^']*)' has an invalid value \((.*?)\), and could not be converted`)
+
+// fieldValue judges the value a field error quotes by the field's name and its content
+// (red.String), and teaches the redactor a hidden one so that the error's own text ("The
+// error was: ...") quoting it again is redacted too.
+func fieldValue(red *output.Redactor, msg string) string {
+	m := fieldError.FindStringSubmatchIndex(msg)
+	if m == nil {
+		return msg
+	}
+	name, value := msg[m[2]:m[3]], msg[m[4]:m[5]]
+	hidden := red.String(name, value)
+	if hidden == value {
+		return msg
+	}
+	red.AddSecret(name, value)
+	return msg[:m[4]] + hidden + msg[m[5]:]
 }

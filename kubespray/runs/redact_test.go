@@ -18,7 +18,10 @@ func TestRedact(t *testing.T) {
 		"TASK [fetch https://u:urlPa55VALUE@dl.example/x]" + bar + "changed: [n1]\n\n" +
 		"TASK [Write kubelet config]" + bar + "changed: [n1]\n\n" +
 		"PLAY RECAP" + bar + "n1 : ok=3 changed=3 unreachable=0 failed=0 skipped=0 rescued=0 ignored=0\n"
-	errLog := "ERROR! Invalid extra vars data supplied. '{\"registry_password\": \"echoedVALUE9\", \"x\": [' could not be made into a dictionary\n"
+	errLog := "ERROR! Invalid extra vars data supplied. '{\"registry_password\": \"echoedVALUE9\", \"x\": [' could not be made into a dictionary\n" +
+		// ansible-core's field error (playbook/base.py) quotes the value apart from its name.
+		"ERROR! the field 'registry_password' has an invalid value (fieldVALUE7x), and could not be converted to an bool. The error was: fieldVALUE7x is not a bool\n" +
+		"ERROR! the field 'retries' has an invalid value (three), and could not be converted to an int.\n"
 	build := func() *Report {
 		r, err := Build(Options{Logs: []Log{{Name: "e.log", Data: []byte(errLog)}, {Name: "a.log", Data: []byte(log)}, {Name: "b.log", Data: []byte(log)}}})
 		if err != nil {
@@ -26,7 +29,7 @@ func TestRedact(t *testing.T) {
 		}
 		return r
 	}
-	secrets := []string{"tok3nVALUEx1", "pa55wordVALUE", "urlPa55VALUE", "echoedVALUE9"}
+	secrets := []string{"tok3nVALUEx1", "pa55wordVALUE", "urlPa55VALUE", "echoedVALUE9", "fieldVALUE7x"}
 	text := func(r *Report) string {
 		var b bytes.Buffer
 		Text(&b, r)
@@ -47,6 +50,8 @@ func TestRedact(t *testing.T) {
 		}
 	}
 	for _, want := range []string{"login password=REDACTED", "https://u:REDACTED@dl.example/x", "Write kubelet config", `"registry_password": "REDACTED"`,
+		"the field 'registry_password' has an invalid value (REDACTED)", "The error was: REDACTED is not a bool",
+		"the field 'retries' has an invalid value (three)",
 		"new in this run (3)"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("redacted report lacks %q:\n%s", want, got)

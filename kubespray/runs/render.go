@@ -72,7 +72,25 @@ func verdictText(run *runlog.Run) string {
 	case runlog.Succeeded:
 		return "ok (PLAY RECAP: failed=0, unreachable=0 on every host)"
 	case runlog.FailedRun:
-		return "failed on " + safe(strings.Join(run.FailedHosts(), ", ")) + " (PLAY RECAP)"
+		// The recap counts a lost connection apart from a failed task (unreachable=,
+		// failed=): say which, so that nobody looks for a template error on a host that
+		// was never reached.
+		var failed, unreachable []string
+		for _, h := range run.Recap {
+			if h.Failed > 0 {
+				failed = append(failed, safe(h.Host))
+			} else if h.Unreachable > 0 {
+				unreachable = append(unreachable, safe(h.Host))
+			}
+		}
+		var parts []string
+		if len(failed) > 0 {
+			parts = append(parts, "failed on "+strings.Join(failed, ", "))
+		}
+		if len(unreachable) > 0 {
+			parts = append(parts, "unreachable: "+strings.Join(unreachable, ", ")+" (the connection failed, not a task)")
+		}
+		return strings.Join(parts, "; ") + " (PLAY RECAP)"
 	}
 	return "incomplete: no PLAY RECAP (interrupted, or the log is cut off): no verdict"
 }
@@ -149,7 +167,11 @@ func failureLines(run *runlog.Run, want []runlog.Status) []string {
 				st := res.Status()
 				for _, w := range want {
 					if st == w {
-						hosts = append(hosts, safe(res.Host))
+						h := safe(res.Host)
+						if st == runlog.Unreachable {
+							h += " (unreachable)"
+						}
+						hosts = append(hosts, h)
 						if line == 0 {
 							line = res.Line
 						}
