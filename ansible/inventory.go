@@ -794,7 +794,7 @@ func mapGet(n *yaml.Node, key string) *yaml.Node {
 }
 
 func isNullNode(n *yaml.Node) bool {
-	return n.Kind == yaml.ScalarNode && n.Style == 0 && reNull.MatchString(n.Value)
+	return n.Kind == yaml.ScalarNode && n.Style == 0 && isNull(n.Value)
 }
 
 func (inv *Inventory) yamlGroup(w *groupWalk, kn, vn *yaml.Node) (*Group, error) {

@@ -62,3 +62,57 @@ func TestDuplicateKeys(t *testing.T) {
 		t.Errorf("got %v, want %v", got, want)
 	}
 }
+
+// TestResolverPrefilters checks that the checks plainScalar runs before the resolver's
+// regexps never turn away a scalar a regexp matches (isNull and isBool are the regexps
+// themselves), over every string of up to four characters from an alphabet of the
+// characters the regexps name and the resolver's own examples, and that they do turn
+// away names, templates and paths (the scalars they are there to skip).
+func TestResolverPrefilters(t *testing.T) {
+	check := func(s string) {
+		t.Helper()
+		if reNull.MatchString(s) != isNull(s) {
+			t.Errorf("%q: reNull %v, isNull %v", s, reNull.MatchString(s), isNull(s))
+		}
+		if reBool.MatchString(s) != isBool(s) {
+			t.Errorf("%q: reBool %v, isBool %v", s, reBool.MatchString(s), isBool(s))
+		}
+		if (reInt.MatchString(s) || reFloat.MatchString(s)) && !mayBeNumber(s) {
+			t.Errorf("%q: a number the prefilter turns away", s)
+		}
+		if reTS.MatchString(s) && !mayBeTimestamp(s) {
+			t.Errorf("%q: a timestamp the prefilter turns away", s)
+		}
+	}
+	alphabet := []string{"", "0", "1", "7", "9", "_", "-", "+", ".", ":", "e", "E", "x", "b", "a", "T", "Z", " ", "~", "n"}
+	var walk func(prefix string, n int)
+	walk = func(prefix string, n int) {
+		check(prefix)
+		if n == 0 {
+			return
+		}
+		for _, a := range alphabet[1:] {
+			walk(prefix+a, n-1)
+		}
+	}
+	walk("", 4)
+	for _, s := range []string{
+		"yes", "Yes", "YES", "no", "NO", "on", "Off", "true", "FALSE", "null", "Null", "NULL", "~",
+		"0b1010_0111", "-0b1", "0o17", "017", "-0x_0A_74_AE", "685_230", "+685230", "190:20:30", "1:5:7",
+		"6.8523015e+5", "685.230_15e+03", "685_230.15", ".5", "-.inf", "+.INF", ".NaN", "190:20:30.15",
+		"2001-12-14t21:59:43.10-05:00", "2001-12-14 21:59:43.10 -5", "2002-12-14", "2001-1-2 3:04:05Z",
+		"2001-12-14\t21:59:43.10Z", "1234-5", "9999-99-99",
+	} {
+		check(s)
+	}
+	for _, s := range []string{"kube_version", "{{ bin_dir }}/kubelet", "/etc/kubernetes", "v1.31.4", "Yess", "abc-12-12", "x1"} {
+		if isNull(s) || isBool(s) || mayBeNumber(s) || mayBeTimestamp(s) {
+			t.Errorf("%q: the prefilters should turn it away", s)
+		}
+	}
+	for _, s := range []string{"1.5", "-1", ".inf", "2001-12-14"} {
+		if !mayBeNumber(s) && !mayBeTimestamp(s) {
+			t.Errorf("%q: the prefilters should let it through", s)
+		}
+	}
+}

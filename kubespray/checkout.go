@@ -13,6 +13,7 @@ import (
 
 	"github.com/k3sconf/k3sconf/ansible"
 	"github.com/k3sconf/k3sconf/diag"
+	"github.com/k3sconf/k3sconf/internal/rootfs"
 )
 
 // Play is one play of cluster.yml after import_playbook is followed.
@@ -51,8 +52,8 @@ type Checkout struct {
 	stats     map[string]cachedStat
 	vars      map[string][]ansible.Def
 	under     map[string][]string
-	// listings are the names in each folder probed (nil: the folder does not list).
-	listings map[string]map[string]bool
+	// listings are the folders listed (probed by absent, walked by scanRoles), by path.
+	listings map[string]*listing
 }
 
 // Load reads dir/cluster.yml and the playbooks it imports.
@@ -103,7 +104,7 @@ func (c *Checkout) read(path string) ([]byte, error) {
 	var b []byte
 	err := c.absent(path)
 	if err == nil {
-		b, err = readFile(path)
+		b, err = rootfs.ReadHostFile(path)
 	}
 	if c.data == nil {
 		c.data = map[string]cachedData{}
@@ -155,29 +156,46 @@ func (c *Checkout) stat(path string) (os.FileInfo, error) {
 // the folder answers them all.
 func (c *Checkout) absent(path string) error {
 	dir, base := filepath.Dir(path), filepath.Base(path)
-	names, ok := c.listings[dir]
-	if !ok {
-		ents, err := os.ReadDir(dir)
+	l := c.listing(dir)
+	if l.names == nil {
 		switch {
-		case err == nil:
-			names = make(map[string]bool, len(ents))
-			for _, e := range ents {
-				names[e.Name()] = true
+		case l.err == nil:
+			l.names = make(map[string]bool, len(l.ents))
+			for _, e := range l.ents {
+				l.names[e.Name()] = true
 			}
-		case errors.Is(err, fs.ErrNotExist):
-			names = map[string]bool{}
+		case errors.Is(l.err, fs.ErrNotExist):
+			l.names = map[string]bool{}
 		default:
-			names = nil // unreadable: do not guess
+			return nil // unreadable: do not guess
 		}
-		if c.listings == nil {
-			c.listings = map[string]map[string]bool{}
-		}
-		c.listings[dir] = names
 	}
-	if names == nil || names[base] || base == "." || base == ".." || base == string(filepath.Separator) {
+	if l.names[base] || base == "." || base == ".." || base == string(filepath.Separator) {
 		return nil
 	}
 	return &fs.PathError{Op: "stat", Path: path, Err: syscall.ENOENT}
+}
+
+// listing is one folder's os.ReadDir, and the set of its names once absent asked.
+type listing struct {
+	ents  []os.DirEntry
+	err   error
+	names map[string]bool
+}
+
+// listing is os.ReadDir of dir, once per folder and checkout: absent's probes and
+// scanRoles' walk of roles/ read the same folders (a role's tasks/, meta/, defaults/ …).
+func (c *Checkout) listing(dir string) *listing {
+	if l, ok := c.listings[dir]; ok {
+		return l
+	}
+	ents, err := os.ReadDir(dir)
+	l := &listing{ents: ents, err: err}
+	if c.listings == nil {
+		c.listings = map[string]*listing{}
+	}
+	c.listings[dir] = l
+	return l
 }
 
 // filesUnder lists the files under base (slash-separated, relative to base, in walk
@@ -226,10 +244,11 @@ func (c *Checkout) scanRoles() {
 	root := filepath.Join(c.Dir, "roles")
 	var walk func(dir string, roles bool)
 	walk = func(dir string, roles bool) {
-		ents, err := os.ReadDir(dir)
-		if err != nil {
+		l := c.listing(dir)
+		if l.err != nil {
 			return
 		}
+		ents := l.ents
 		if roles && dir != root {
 			for _, e := range ents {
 				switch e.Name() {

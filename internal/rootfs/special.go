@@ -147,5 +147,5 @@ const MaxHostFile = 16 << 20
 // instead, so a stray FIFO in an inventory folder cannot hang the command), and at most
 // MaxHostFile bytes.
 func ReadHostFile(path string) ([]byte, error) {
-	return ReadFile(afero.NewOsFs(), path, MaxHostFile)
+	return readHostFile(path)
 }

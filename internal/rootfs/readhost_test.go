@@ -1,4 +1,4 @@
-package kubespray
+package rootfs
 
 import (
 	"bytes"
@@ -10,13 +10,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/k3sconf/k3sconf/internal/rootfs"
+	"github.com/spf13/afero"
 )
 
-// TestReadFileAsRootfs: the checkout's reader gives what rootfs.ReadHostFile gives — the
-// bytes of a regular file (empty, small, larger than a page), and for a FIFO, a folder
-// or a missing path an error of the same kind, without blocking on the FIFO.
-func TestReadFileAsRootfs(t *testing.T) {
+// TestReadHostFileAsReadFile: ReadHostFile's fast path gives what ReadFile on the host's
+// file system gives — the bytes of a regular file (empty, small, larger than a page), and
+// for a FIFO, a folder or a missing path an error of the same kind, without blocking on
+// the FIFO.
+func TestReadHostFileAsReadFile(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name string, data []byte) string {
 		p := filepath.Join(dir, name)
@@ -45,19 +46,19 @@ func TestReadFileAsRootfs(t *testing.T) {
 			var got, want []byte
 			var gerr, werr error
 			go func() {
-				got, gerr = readFile(tc.path)
-				want, werr = rootfs.ReadHostFile(tc.path)
+				got, gerr = ReadHostFile(tc.path)
+				want, werr = ReadFile(afero.NewOsFs(), tc.path, MaxHostFile)
 				close(done)
 			}()
 			select {
 			case <-done:
 			case <-time.After(10 * time.Second):
-				t.Fatalf("%s: readFile blocked", tc.reason)
+				t.Fatalf("%s: ReadHostFile blocked", tc.reason)
 			}
 			if !bytes.Equal(got, want) || (gerr == nil) != (werr == nil) {
-				t.Fatalf("%s: got %d bytes, %v; rootfs %d bytes, %v", tc.reason, len(got), gerr, len(want), werr)
+				t.Fatalf("%s: got %d bytes, %v; ReadFile %d bytes, %v", tc.reason, len(got), gerr, len(want), werr)
 			}
-			var nr *rootfs.NotRegularError
+			var nr *NotRegularError
 			if errors.As(gerr, &nr) != tc.notRegular {
 				t.Errorf("%s: error %v, want a NotRegularError: %v", tc.reason, gerr, tc.notRegular)
 			}
