@@ -23,6 +23,19 @@ func indent(s string, n int) string {
 
 // base64Place is a place whose input holds the base64 of text made with the secret: the
 // leak check looks for the encoded form too.
+// lowerWord is a secret place of plain lower-case letters (secret with word set, lowered):
+// the value a node name or an IP-like flag can hold, where upper case would add a finding
+// of its own and change the output beside the secret.
+func (g *matrixGen) lowerWord(id string) string {
+	g.secret(id, "", true)
+	p := g.places[len(g.places)-1]
+	p.secret = strings.ToLower(p.secret)
+	for i := range p.chunks {
+		p.chunks[i] = strings.ToLower(p.chunks[i])
+	}
+	return p.secret
+}
+
 func (g *matrixGen) base64Place(id string, text func(secret string) string) string {
 	sec := g.secret(id, "", false)
 	enc := base64.StdEncoding.EncodeToString([]byte(text(sec)))
@@ -117,20 +130,11 @@ func contentMatrixCases() []matrixCase {
 		{"k3s-content", func(t *testing.T, g *matrixGen, dir string) [][]string {
 			s := func(id, seps string) string { return g.secret(id, seps, false) }
 			w := func(id string) string { return g.secret(id, "", true) }
-			// A lower-case secret: an upper-case letter in a kubelet-arg item makes a
-			// check fire (config-component-arg-camelcase) that a common word does not.
-			lw := func(id string) string {
-				w(id)
-				p := g.places[len(g.places)-1]
-				p.secret = strings.ToLower(p.secret)
-				for i := range p.chunks {
-					p.chunks[i] = strings.ToLower(p.chunks[i])
-				}
-				return p.secret
-			}
+			// A lower-case secret (lowerWord): an upper-case letter in a kubelet-arg item
+			// makes a check fire (config-component-arg-camelcase) that a common word does not.
 			config := "agent-token: &a " + s("config.yaml alias: agent-token: &a v, node-name: *a", "") + "\n" +
 				"node-name: *a\n" +
-				"kubelet-arg: [\"--registry-password " + lw("config.yaml kubelet-arg one item --flag v (word)") + "\"]\n" +
+				"kubelet-arg: [\"--registry-password " + g.lowerWord("config.yaml kubelet-arg one item --flag v (word)") + "\"]\n" +
 				"kube-apiserver-arg: \"oidc-client-secret = " + w("config.yaml kube-apiserver-arg NAME = v (word)") + "\"\n" +
 				"tоken: " + s("config.yaml key spelt with a Cyrillic о", "") + "\n"
 			writeFiles(t, dir, map[string]string{
@@ -144,18 +148,9 @@ func contentMatrixCases() []matrixCase {
 		{"k3s-alias-word", func(t *testing.T, g *matrixGen, dir string) [][]string {
 			// A copy of a secret by YAML alias is known by structure: the anchor sits on a
 			// secret key, so the copy is hidden whatever it spells, a common word too.
-			lw := func(id string) string {
-				g.secret(id, "", true)
-				p := g.places[len(g.places)-1]
-				p.secret = strings.ToLower(p.secret) // a node name: upper case would add a finding
-				for i := range p.chunks {
-					p.chunks[i] = strings.ToLower(p.chunks[i])
-				}
-				return p.secret
-			}
-			config := "agent-token: &a " + lw("config.yaml alias of a secret anchor (word): agent-token: &a v, node-name: *a") + "\n" +
+			config := "agent-token: &a " + g.lowerWord("config.yaml alias of a secret anchor (word): agent-token: &a v, node-name: *a") + "\n" +
 				"node-name: *a\n" +
-				"etcd-s3-secret-key: &k " + lw("config.yaml alias of a secret anchor (word): etcd-s3-secret-key: &k v, etcd-s3-folder: *k") + "\n" +
+				"etcd-s3-secret-key: &k " + g.lowerWord("config.yaml alias of a secret anchor (word): etcd-s3-secret-key: &k v, etcd-s3-folder: *k") + "\n" +
 				"etcd-s3-folder: *k\n"
 			writeFiles(t, dir, map[string]string{
 				"etc/systemd/system/k3s.service": unitHead + "ExecStart=/usr/local/bin/k3s server\n",
@@ -170,18 +165,9 @@ func contentMatrixCases() []matrixCase {
 			// k3s's own error texts quote a value in prose ("invalid ip format '…'", the
 			// kubelet's "invalid argument \"…\" for \"--node-labels\""): where the value is a
 			// copy of a secret by YAML alias, the resolver quotes it as REDACTED (issue 25).
-			lw := func(id string) string {
-				g.secret(id, "", true)
-				p := g.places[len(g.places)-1]
-				p.secret = strings.ToLower(p.secret)
-				for i := range p.chunks {
-					p.chunks[i] = strings.ToLower(p.chunks[i])
-				}
-				return p.secret
-			}
-			config := "agent-token: &a " + lw("config.yaml alias quoted by k3s's error texts (word): agent-token: &a v, node-ip/node-label/cluster-cidr: *a") + "\n" +
+			config := "agent-token: &a " + g.lowerWord("config.yaml alias quoted by k3s's error texts (word): agent-token: &a v, node-ip/node-label/cluster-cidr: *a") + "\n" +
 				"node-ip: *a\nnode-label: [*a]\ncluster-cidr: *a\negress-selector-mode: *a\nwrite-kubeconfig-mode: *a\n" +
-				"etcd-s3-secret-key: &k " + lw("config.yaml alias quoted by k3s's error texts (word): etcd-s3-secret-key: &k v, cluster-dns/service-node-port-range: *k") + "\n" +
+				"etcd-s3-secret-key: &k " + g.lowerWord("config.yaml alias quoted by k3s's error texts (word): etcd-s3-secret-key: &k v, cluster-dns/service-node-port-range: *k") + "\n" +
 				"cluster-dns: *k\nservice-node-port-range: *k\nkubelet-arg: [*k]\n"
 			writeFiles(t, dir, map[string]string{
 				"etc/systemd/system/k3s.service": unitHead + "ExecStart=/usr/local/bin/k3s server\n",
