@@ -38,10 +38,10 @@
 //	  internal/         rootfs (the read-only node), termesc, yamlalias, fuzzy
 //	                    (did-you-mean), dnslabel; noderecord (the node face's one redaction
 //	                    step) and nodereport (its documents and text renderers, of redacted
-//	                    records only); composereport, componentsreport, fleetreport and
-//	                    identityreport (those commands' text and document); for tests:
-//	                    golden, ansibletest, apisurface (the public-surface budget), the
-//	                    benchmarks' nodes and fleets
+//	                    records only); composereport, componentsreport, fleetreport,
+//	                    identityreport and kubesprayreport (those commands' text and
+//	                    documents); for tests: golden, ansibletest, apisurface (the
+//	                    public-surface budget), the benchmarks' nodes and fleets
 //
 //	k3s/RKE2 node
 //	  sources/          readers with positions: systemd unit and drop-ins, env files,

@@ -50,8 +50,12 @@ import (
 // document types are unexported (JSON and WhereJSON return the document as any), and what
 // only the package and its tests read is unexported (resolvePlays, evaluateTags, beats,
 // staticTags, compileTasks, addDynamicGroups, isSecretName, groupSites, undecided,
-// destShown; MatchHosts and Checkout.Roles, with no caller, removed) (issue 25).
-const budget = 1472
+// destShown; MatchHosts and Checkout.Roles, with no caller, removed) (issue 25). 1,470
+// (430, 120, 920): kubespray's explain and where renderers move to internal/kubesprayreport
+// (Text, JSON, WhereText, WhereJSON and TagAnswer.Line leave kubespray, RedactError goes;
+// Report.TypeName, Explained.SourceReason, RuntimeSet.Beats and Report.SiteAfter are what
+// they read; kubespray 36 -> 31 top-level, 203 -> 201 in all).
+const budget = 1470
 
 // TestSurfaceBudget fails when the public surface grows past budget, printing each
 // package's counts so the growth can be found.
