@@ -102,12 +102,12 @@ func (f *FileRun) siteEpoch(u Use) int {
 	if u.Kind == "template" {
 		return f.Epoch
 	}
-	return f.EpochAt(u.Pos.Line)
+	return f.epochAt(u.Pos.Line)
 }
 
-// EpochAt is the inventory state a task of the file at line sees: Epoch, or the epoch
+// epochAt is the inventory state a task of the file at line sees: Epoch, or the epoch
 // after the last group_by (or include holding one) written above it in the file.
-func (f *FileRun) EpochAt(line int) int {
+func (f *FileRun) epochAt(line int) int {
 	e := f.Epoch
 	for _, b := range f.bumps {
 		if b[0] < line {

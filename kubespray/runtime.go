@@ -203,7 +203,7 @@ func (rt *runtimeRun) lookupAt(pr *PlayRun, fr *FileRun, n *TaskNode, facts, inc
 	if fr != nil {
 		e := fr.Epoch
 		if n != nil {
-			e = fr.EpochAt(n.Pos.Line)
+			e = fr.epochAt(n.Pos.Line)
 		}
 		ctx = rt.hr.Resolve(pr, fr.Role, e)
 		base = rt.hr.lookup(pr, fr.Role, e, nil)
