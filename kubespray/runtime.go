@@ -201,8 +201,12 @@ func (rt *runtimeRun) lookupAt(pr *PlayRun, fr *FileRun, n *TaskNode, facts, inc
 	var ctx *ansible.Context
 	var base ansible.Lookup
 	if fr != nil {
-		ctx = rt.hr.Resolve(pr, fr.Role, fr.Epoch)
-		base = rt.hr.lookup(pr, fr.Role, fr.Epoch, nil)
+		e := fr.Epoch
+		if n != nil {
+			e = fr.epochAt(n.Pos.Line)
+		}
+		ctx = rt.hr.Resolve(pr, fr.Role, e)
+		base = rt.hr.lookup(pr, fr.Role, e, nil)
 	} else {
 		base = rt.hr.lookup(pr, nil, pr.Epoch, nil)
 		ctx = rt.hr.Resolve(pr, nil, pr.Epoch)
@@ -320,7 +324,7 @@ func unknownRefs(expr string, lookup ansible.Lookup) []string {
 
 // setFact records a set_fact task's assignments and stores them in the cache.
 func (rt *runtimeRun) setFact(pr *PlayRun, n *TaskNode, runs, why string, unknown []string, lookup ansible.Lookup, facts map[string]cached) {
-	defs := rt.setFactArgs(n)
+	defs := setFactDefs(n)
 	var stored []*RuntimeSet
 	for _, d := range defs {
 		if d.Name == "cacheable" {
@@ -369,9 +373,9 @@ func setFactBool(v any) any {
 // name is the variable a set assigns.
 func (s *RuntimeSet) name() string { return s.varName }
 
-// setFactArgs are a set_fact task's arguments with their positions (the mapping form), or
+// setFactDefs are a set_fact task's arguments with their positions (the mapping form), or
 // its scalar arguments (the key=value form).
-func (rt *runtimeRun) setFactArgs(n *TaskNode) []ansible.Def {
+func setFactDefs(n *TaskNode) []ansible.Def {
 	if t := n.src; t != nil {
 		for i := 0; i+1 < len(t.Content); i += 2 {
 			k := strings.TrimPrefix(strings.TrimPrefix(t.Content[i].Value, "ansible.builtin."), "ansible.legacy.")

@@ -101,8 +101,8 @@ type fileStep struct {
 
 // taskStep is a block, import, include or group_by task of a fileStep.
 type taskStep struct {
-	// kind is "block", "import_tasks", "include_tasks", "import_role", "include_role" or
-	// "group_by".
+	// kind is "block", "import_tasks", "include_tasks", "import_role", "include_role",
+	// "group_by" or "sets".
 	kind string
 	pos  diag.Position
 	when *yaml.Node
@@ -119,6 +119,9 @@ type taskStep struct {
 	// templated loop); hasLoop says there is a loop.
 	items                   []any
 	loopOK, hasLoop, public bool
+	// node is the task of a "sets" step: a set_fact, include_vars or register: task,
+	// whose names the host's pass takes as set by the run from there on.
+	node *TaskNode
 }
 
 type includedFile struct {
@@ -1087,6 +1090,9 @@ func (b *treeBuilder) tasks(seq *yaml.Node, sc scope) {
 					continue
 				}
 				n.Templates = union(n.Templates, b.resolveTemplates(sc, src, loop))
+			}
+			if !sc.handlers && (n.Action == "set_fact" || n.Action == "include_vars" || n.Register != "") {
+				sc.addStep(&taskStep{kind: "sets", pos: pos, when: get(t, "when"), locals: taskLocals(sc.file, t), node: n})
 			}
 			b.addNode(sc, n)
 		}
