@@ -1,0 +1,58 @@
+package main
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+// TestWantHugePages: the cases where the heap is advised, each with its reason.
+func TestWantHugePages(t *testing.T) {
+	tests := []struct {
+		godebug, thp string
+		want         bool
+		reason       string
+	}{
+		{"", "always [madvise] never\n", true, "the common setting: only advised memory gets huge pages"},
+		{"", "[always] madvise never\n", true, "every mapping gets them anyway: the advice changes nothing"},
+		{"", "always madvise [never]\n", false, "the kernel gives none"},
+		{"", "", false, "no THP in this kernel (no sysfs file)"},
+		{"disablethp=1", "always [madvise] never\n", false, "Go's own switch against huge pages on its heap"},
+		{"gctrace=1,disablethp=1", "always [madvise] never\n", false, "the switch among other settings"},
+		{"disablethp=0", "always [madvise] never\n", true, "the switch turned off"},
+	}
+	for _, tc := range tests {
+		if got := wantHugePages(tc.godebug, tc.thp); got != tc.want {
+			t.Errorf("wantHugePages(%q, %q) = %v, want %v: %s", tc.godebug, tc.thp, got, tc.want, tc.reason)
+		}
+	}
+}
+
+// advisedRanges counts the mappings of this process the kernel holds as advised for huge
+// pages ("hg" among an smaps entry's VmFlags).
+func advisedRanges(t *testing.T) int {
+	t.Helper()
+	b, err := os.ReadFile("/proc/self/smaps")
+	if err != nil {
+		t.Skipf("no smaps: %v", err)
+	}
+	n := 0
+	for _, line := range strings.Split(string(b), "\n") {
+		if f, ok := strings.CutPrefix(line, "VmFlags:"); ok && strings.Contains(" "+f+" ", " hg ") {
+			n++
+		}
+	}
+	return n
+}
+
+// TestAdviseRange: the advice reaches the kernel, which marks a mapping of the heap "hg".
+func TestAdviseRange(t *testing.T) {
+	if b, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled"); err != nil || strings.Contains(string(b), "[never]") {
+		t.Skip("transparent huge pages are off on this kernel")
+	}
+	before := advisedRanges(t)
+	adviseRange(8 << 20)
+	if got := advisedRanges(t); got <= before {
+		t.Errorf("after adviseRange: %d advised mappings, want more than %d", got, before)
+	}
+}
