@@ -25,11 +25,13 @@ import (
 // come 4 KB at a time as before. Output never depends on it.
 //
 // Nothing is done under GODEBUG=disablethp=1 (Go's own switch to keep huge pages off its
-// heap) or when the kernel's THP setting is "never". A program embedding the library gets
+// heap), when the kernel's THP setting is "never", under strict overcommit or in a 32-bit
+// process (wantHugePages). A program embedding the library gets
 // neither this nor the GC tuning (gc.go) unless it does the same.
 func adviseHugePages() {
 	thp, _ := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled")
-	if !wantHugePages(os.Getenv("GODEBUG"), string(thp)) {
+	overcommit, _ := os.ReadFile("/proc/sys/vm/overcommit_memory")
+	if !wantHugePages(os.Getenv("GODEBUG"), string(thp), string(overcommit), unsafe.Sizeof(uintptr(0))) {
 		return
 	}
 	adviseRange(gcBudget)
@@ -38,14 +40,19 @@ func adviseHugePages() {
 	runtime.GC()
 }
 
-// wantHugePages: not under GODEBUG=disablethp=1, and only when the kernel's THP setting
-// (the text of /sys/kernel/mm/transparent_hugepage/enabled, "always [madvise] never")
-// is known and not "never".
-func wantHugePages(godebug, thp string) bool {
+// wantHugePages: not under GODEBUG=disablethp=1; only when the kernel's THP setting (the
+// text of /sys/kernel/mm/transparent_hugepage/enabled, "always [madvise] never") is known
+// and not "never"; and not where the range could cost what it saves: in a 32-bit address
+// space (ptrSize 4), or under strict overcommit (vm.overcommit_memory 2), where mapping
+// the range takes its 64 MiB from the commit limit at once, for a small node too.
+func wantHugePages(godebug, thp, overcommit string, ptrSize uintptr) bool {
 	for _, kv := range strings.Split(godebug, ",") {
 		if strings.TrimSpace(kv) == "disablethp=1" {
 			return false
 		}
+	}
+	if ptrSize < 8 || strings.TrimSpace(overcommit) == "2" {
+		return false
 	}
 	return strings.Contains(thp, "[always]") || strings.Contains(thp, "[madvise]")
 }
