@@ -57,16 +57,27 @@ func wantHugePages(godebug, thp, overcommit string, ptrSize uintptr) bool {
 	return strings.Contains(thp, "[always]") || strings.Contains(thp, "[madvise]")
 }
 
-// adviseRange allocates n bytes and advises the 2 MB pages inside them MADV_HUGEPAGE; the
-// allocation is garbage when it returns.
+// adviseRange allocates n bytes in chunks of 4 MiB and advises the 2 MB pages of the range
+// they span MADV_HUGEPAGE; the chunks are garbage when it returns. Go clears an allocation
+// that overlaps memory the heap used before, the whole of it: in chunks, only a chunk at
+// the edge of the heap in use is cleared, not n bytes (the rest is fresh from the kernel).
 func adviseRange(n int) {
-	const hugePage = 2 << 20
-	reserve := make([]byte, n)
-	start := uintptr(unsafe.Pointer(unsafe.SliceData(reserve)))
-	begin := (start + hugePage - 1) &^ (hugePage - 1)
-	end := (start + uintptr(n)) &^ (hugePage - 1)
-	if begin < end {
+	const hugePage, chunk = 2 << 20, 4 << 20
+	var lo, hi uintptr
+	chunks := make([][]byte, 0, n/chunk+1)
+	for got := 0; got < n; got += chunk {
+		c := make([]byte, chunk)
+		chunks = append(chunks, c)
+		start := uintptr(unsafe.Pointer(unsafe.SliceData(c)))
+		if lo == 0 || start < lo {
+			lo = start
+		}
+		hi = max(hi, start+chunk)
+	}
+	begin := (lo + hugePage - 1) &^ (hugePage - 1)
+	end := hi &^ (hugePage - 1)
+	if begin < end && end-begin <= uintptr(2*n) {
 		_, _, _ = syscall.Syscall(syscall.SYS_MADVISE, begin, end-begin, syscall.MADV_HUGEPAGE)
 	}
-	runtime.KeepAlive(reserve)
+	runtime.KeepAlive(chunks)
 }
