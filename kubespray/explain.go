@@ -588,7 +588,7 @@ func (c *Checkout) findings(inv *ansible.Inventory, o Options, name string, ex *
 				ln++
 				if m := reC.FindStringSubmatch(sc.Text()); m != nil {
 					if isSecretName(name) && !o.ShowSecrets {
-						m[1] = " " + Redacted
+						m[1] = " " + redacted
 					}
 					col := strings.Index(sc.Text(), "#") + 1
 					ds = append(ds, diag.Diagnostic{Severity: diag.Info, Code: "KS007", Key: name, Pos: diag.Position{File: f, Line: ln, Column: col},
