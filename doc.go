@@ -45,11 +45,12 @@
 //	                    documents: livereport (status), composereport, componentsreport,
 //	                    identityreport, fleetreport, chartsreport (values) with
 //	                    helmrelease (what the cluster's Helm release has: release
-//	                    Secrets, Jobs), kubesprayreport (explain, where); for tests and
-//	                    benchmarks: golden, ansibletest, apisurface (the public-surface
-//	                    budget), benchnode and benchfleet (synthetic nodes and fleets),
-//	                    procbench (the whole process against floor, the least any reader
-//	                    of a node's config files must do)
+//	                    Secrets, Jobs), kubesprayreport (explain, where), runsreport
+//	                    (kubespray runs); for tests and benchmarks: golden, ansibletest,
+//	                    apisurface (the public-surface budget), benchnode and benchfleet
+//	                    (synthetic nodes and fleets), procbench (the whole process
+//	                    against floor, the least any reader of a node's config files
+//	                    must do)
 //
 //	k3s/RKE2 node
 //	  sources/          readers with positions: systemd unit and drop-ins, env files,

@@ -2,6 +2,7 @@ package k3sconf_test
 
 import (
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -49,6 +50,30 @@ func TestDocTree(t *testing.T) {
 	for _, m := range regexp.MustCompile(`(?m)^//\t  ([a-z0-9/]+/) `).FindAllStringSubmatch(tree, -1) {
 		if st, err := os.Stat(m[1]); err != nil || !st.IsDir() {
 			t.Errorf("doc.go's tree names %s, which is no folder", m[1])
+		}
+	}
+}
+
+// TestEveryPackageHasAnExample: each public package's godoc has a runnable Example (an
+// Example function in one of its test files), as docs/library.md says.
+func TestEveryPackageHasAnExample(t *testing.T) {
+	cs, err := apisurface.Measure(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	re := regexp.MustCompile(`(?m)^func Example\w*\(\)`)
+	for _, c := range cs {
+		files, _ := filepath.Glob(filepath.Join(c.Path, "*_test.go"))
+		found := false
+		for _, f := range files {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			found = found || re.Match(b)
+		}
+		if !found {
+			t.Errorf("package %s has no runnable Example", c.Path)
 		}
 	}
 }
