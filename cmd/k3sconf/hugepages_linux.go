@@ -25,11 +25,13 @@ import (
 // come 4 KB at a time as before. Output never depends on it.
 //
 // Nothing is done under GODEBUG=disablethp=1 (Go's own switch to keep huge pages off its
-// heap) or when the kernel's THP setting is "never". A program embedding the library gets
+// heap), when the kernel's THP setting is "never", under strict overcommit or in a 32-bit
+// process (wantHugePages). A program embedding the library gets
 // neither this nor the GC tuning (gc.go) unless it does the same.
 func adviseHugePages() {
 	thp, _ := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled")
-	if !wantHugePages(os.Getenv("GODEBUG"), string(thp)) {
+	overcommit, _ := os.ReadFile("/proc/sys/vm/overcommit_memory")
+	if !wantHugePages(os.Getenv("GODEBUG"), string(thp), string(overcommit), unsafe.Sizeof(uintptr(0))) {
 		return
 	}
 	adviseRange(gcBudget)
@@ -38,28 +40,44 @@ func adviseHugePages() {
 	runtime.GC()
 }
 
-// wantHugePages: not under GODEBUG=disablethp=1, and only when the kernel's THP setting
-// (the text of /sys/kernel/mm/transparent_hugepage/enabled, "always [madvise] never")
-// is known and not "never".
-func wantHugePages(godebug, thp string) bool {
+// wantHugePages: not under GODEBUG=disablethp=1; only when the kernel's THP setting (the
+// text of /sys/kernel/mm/transparent_hugepage/enabled, "always [madvise] never") is known
+// and not "never"; and not where the range could cost what it saves: in a 32-bit address
+// space (ptrSize 4), or under strict overcommit (vm.overcommit_memory 2), where mapping
+// the range takes its 64 MiB from the commit limit at once, for a small node too.
+func wantHugePages(godebug, thp, overcommit string, ptrSize uintptr) bool {
 	for _, kv := range strings.Split(godebug, ",") {
 		if strings.TrimSpace(kv) == "disablethp=1" {
 			return false
 		}
 	}
+	if ptrSize < 8 || strings.TrimSpace(overcommit) == "2" {
+		return false
+	}
 	return strings.Contains(thp, "[always]") || strings.Contains(thp, "[madvise]")
 }
 
-// adviseRange allocates n bytes and advises the 2 MB pages inside them MADV_HUGEPAGE; the
-// allocation is garbage when it returns.
+// adviseRange allocates n bytes in chunks of 4 MiB and advises the 2 MB pages of the range
+// they span MADV_HUGEPAGE; the chunks are garbage when it returns. Go clears an allocation
+// that overlaps memory the heap used before, the whole of it: in chunks, only a chunk at
+// the edge of the heap in use is cleared, not n bytes (the rest is fresh from the kernel).
 func adviseRange(n int) {
-	const hugePage = 2 << 20
-	reserve := make([]byte, n)
-	start := uintptr(unsafe.Pointer(unsafe.SliceData(reserve)))
-	begin := (start + hugePage - 1) &^ (hugePage - 1)
-	end := (start + uintptr(n)) &^ (hugePage - 1)
-	if begin < end {
+	const hugePage, chunk = 2 << 20, 4 << 20
+	var lo, hi uintptr
+	chunks := make([][]byte, 0, n/chunk+1)
+	for got := 0; got < n; got += chunk {
+		c := make([]byte, chunk)
+		chunks = append(chunks, c)
+		start := uintptr(unsafe.Pointer(unsafe.SliceData(c)))
+		if lo == 0 || start < lo {
+			lo = start
+		}
+		hi = max(hi, start+chunk)
+	}
+	begin := (lo + hugePage - 1) &^ (hugePage - 1)
+	end := hi &^ (hugePage - 1)
+	if begin < end && end-begin <= uintptr(2*n) {
 		_, _, _ = syscall.Syscall(syscall.SYS_MADVISE, begin, end-begin, syscall.MADV_HUGEPAGE)
 	}
-	runtime.KeepAlive(reserve)
+	runtime.KeepAlive(chunks)
 }

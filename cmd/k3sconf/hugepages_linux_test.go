@@ -8,22 +8,28 @@ import (
 
 // TestWantHugePages: the cases where the heap is advised, each with its reason.
 func TestWantHugePages(t *testing.T) {
+	const madvise, ovc = "always [madvise] never\n", "0\n"
 	tests := []struct {
-		godebug, thp string
-		want         bool
-		reason       string
+		godebug, thp, overcommit string
+		ptrSize                  uintptr
+		want                     bool
+		reason                   string
 	}{
-		{"", "always [madvise] never\n", true, "the common setting: only advised memory gets huge pages"},
-		{"", "[always] madvise never\n", true, "every mapping gets them anyway: the advice changes nothing"},
-		{"", "always madvise [never]\n", false, "the kernel gives none"},
-		{"", "", false, "no THP in this kernel (no sysfs file)"},
-		{"disablethp=1", "always [madvise] never\n", false, "Go's own switch against huge pages on its heap"},
-		{"gctrace=1,disablethp=1", "always [madvise] never\n", false, "the switch among other settings"},
-		{"disablethp=0", "always [madvise] never\n", true, "the switch turned off"},
+		{"", madvise, ovc, 8, true, "the common setting: only advised memory gets huge pages"},
+		{"", "[always] madvise never\n", ovc, 8, true, "every mapping gets them anyway: the advice changes nothing"},
+		{"", "always madvise [never]\n", ovc, 8, false, "the kernel gives none"},
+		{"", "", ovc, 8, false, "no THP in this kernel (no sysfs file)"},
+		{"disablethp=1", madvise, ovc, 8, false, "Go's own switch against huge pages on its heap"},
+		{"gctrace=1,disablethp=1", madvise, ovc, 8, false, "the switch among other settings"},
+		{"disablethp=0", madvise, ovc, 8, true, "the switch turned off"},
+		{"", madvise, "2\n", 8, false, "strict overcommit: the range would be charged at once"},
+		{"", madvise, "1\n", 8, true, "overcommit always: nothing is charged"},
+		{"", madvise, "", 8, true, "no overcommit setting to read: the kernel's default (heuristic)"},
+		{"", madvise, ovc, 4, false, "a 32-bit address space has no room to spare"},
 	}
 	for _, tc := range tests {
-		if got := wantHugePages(tc.godebug, tc.thp); got != tc.want {
-			t.Errorf("wantHugePages(%q, %q) = %v, want %v: %s", tc.godebug, tc.thp, got, tc.want, tc.reason)
+		if got := wantHugePages(tc.godebug, tc.thp, tc.overcommit, tc.ptrSize); got != tc.want {
+			t.Errorf("wantHugePages(%q, %q, %q, %d) = %v, want %v: %s", tc.godebug, tc.thp, tc.overcommit, tc.ptrSize, got, tc.want, tc.reason)
 		}
 	}
 }
