@@ -69,7 +69,7 @@ const partsPlays = "- name: Parts\n  hosts: all\n  gather_facts: false\n  pre_ta
 
 // loopVars are the variables of the loops role's markers: set_fact over a loop (the last
 // item that runs wins), with cacheable (the same value while the playbook runs).
-var loopVars = []string{"l_last", "l_when", "l_none", "l_with", "l_tmpl", "l_cache", "l_nocache", "l_unsure"}
+var loopVars = []string{"l_last", "l_when", "l_none", "l_with", "l_tmpl", "l_cache", "l_nocache", "l_unsure", "d_other", "d_self", "d_nofacts", "d_loop"}
 
 // loopsTasks: ansible-core 2.14.18 plugins/strategy/__init__.py stores each item's
 // ansible_facts in order (set_nonpersistent_facts; with cacheable also set_host_facts).
@@ -81,7 +81,12 @@ const loopsTasks = "- name: Probe two\n  command: 'true'\n  register: probe2\n  
 	"- name: Templated loop\n  set_fact:\n    l_tmpl: \"{{ x }}-{{ loop_list | length }}\"\n  loop: \"{{ loop_list }}\"\n  loop_control:\n    loop_var: x\n" +
 	"- name: Cacheable\n  set_fact:\n    l_cache: \"{{ item }}\"\n    cacheable: yes\n  loop: [one, two]\n" +
 	"- name: Not cacheable\n  set_fact:\n    l_nocache: plain\n    cacheable: no\n" +
-	"- name: Loop unsure\n  set_fact:\n    l_unsure: \"{{ item }}\"\n  loop: [a, b]\n  when: probe2.rc == 0 and item == 'b'\n"
+	"- name: Loop unsure\n  set_fact:\n    l_unsure: \"{{ item }}\"\n  loop: [a, b]\n  when: probe2.rc == 0 and item == 'b'\n" +
+	// delegate_facts: the facts go to the delegate_to host (get_delegated_hosts).
+	"- name: Delegate other\n  set_fact:\n    d_other: from-delegate\n  delegate_to: cp1\n  delegate_facts: true\n" +
+	"- name: Delegate self\n  set_fact:\n    d_self: from-delegate\n  delegate_to: \"{{ inventory_hostname }}\"\n  delegate_facts: true\n" +
+	"- name: Delegate no facts\n  set_fact:\n    d_nofacts: from-delegate\n  delegate_to: cp1\n  delegate_facts: false\n" +
+	"- name: Delegate loop\n  set_fact:\n    d_loop: \"{{ item }}\"\n  delegate_to: \"{{ item }}\"\n  delegate_facts: true\n  loop: [w1, cp1]\n"
 
 // evVars are the variables of the "Entry vars" play's markers: vars: on a roles: entry
 // and on a meta dependency entry (ansible-core 2.14.18 playbook/role/__init__.py get_vars:
@@ -112,7 +117,8 @@ var partsFiles = map[string]string{
 }
 
 const partsAll = "p_pre: inventory\np_role: inventory\ng_pre: inventory\ng_role: inventory\ne_var: inventory\ne_role: inventory\ne_dep: inventory\n" +
-	"l_last: inventory\nl_when: inventory\nl_none: inventory\nl_with: inventory\nl_tmpl: inventory\nl_cache: inventory\nl_nocache: inventory\nl_unsure: inventory\nloop_list: [p, q]\n"
+	"l_last: inventory\nl_when: inventory\nl_none: inventory\nl_with: inventory\nl_tmpl: inventory\nl_cache: inventory\nl_nocache: inventory\nl_unsure: inventory\nloop_list: [p, q]\n" +
+	"d_other: inventory\nd_self: inventory\nd_nofacts: inventory\nd_loop: inventory\n"
 
 // withParts is runtimePlays' tree with partsPlays after it.
 func withParts() (string, map[string]string) {
@@ -187,6 +193,10 @@ func TestRuntimeSets(t *testing.T) {
 		{"loops", "l_tmpl", `"q-2"`, "a templated loop, loop_control's loop_var"},
 		{"loops", "l_cache", `"two"`, "cacheable: yes sets the same value for the run"},
 		{"loops", "l_nocache", `"plain"`, "cacheable: no is no variable"},
+		{"loops", "d_other", `"inventory"`, "delegate_facts to another host sets nothing here"},
+		{"loops", "d_self", `"from-delegate"`, "delegate_facts to this host sets it"},
+		{"loops", "d_nofacts", `"from-delegate"`, "without delegate_facts the facts stay with the host that runs it"},
+		{"loops", "d_loop", `"w1"`, "a delegated loop: the item delegated to this host"},
 	} {
 		s := withFacts[tc.label][tc.v]
 		if s == nil {
