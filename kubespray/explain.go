@@ -102,7 +102,7 @@ type Report struct {
 // that runs on the host and loads a role defining it, else of the first play that runs on
 // the host ([Explained.NotUsed]).
 func Explain(o Options) (*Report, error) {
-	c, err := Load(o.Dir)
+	c, err := load(o.Dir, true)
 	if err != nil {
 		return nil, err
 	}
@@ -799,7 +799,7 @@ type hostPlays struct {
 // in play order, at play level with the groups the host has when the play starts (read
 // from the host's run, [TaskTree.Run]).
 func resolvePlays(o Options) (*hostPlays, error) {
-	c, err := Load(o.Dir)
+	c, err := load(o.Dir, true)
 	if err != nil {
 		return nil, err
 	}

@@ -64,7 +64,7 @@ type HandlerRun struct {
 // Where lists every use of name in the checkout's roles, with the tasks of cluster.yml that
 // run each one, their tags as Ansible selects them and the handlers they notify.
 func Where(dir, name string) ([]Use, error) {
-	c, err := Load(dir)
+	c, err := load(dir, true)
 	if err != nil {
 		return nil, err
 	}
@@ -233,7 +233,7 @@ func appendUniq(xs []string, more ...string) []string {
 
 // roleFiles lists every file under the checkout's roles/ once, in walk order.
 func (c *Checkout) roleFiles() ([]string, error) {
-	c.scanRoles()
+	c.scanOnce.Do(c.scanRoles)
 	return c.allFiles, nil
 }
 
