@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 
 	"gopkg.in/yaml.v3"
 
@@ -52,6 +53,10 @@ type Checkout struct {
 	stats     map[string]cachedStat
 	vars      map[string][]ansible.Def
 	under     map[string][]string
+	// kinds are the files where searches (roleFileKinds).
+	kinds []roleFile
+	// patterns are the templated file and role names compiled (namePattern), by name.
+	patterns map[string]compiledName
 	// mu guards files, listings and loaded, which the prefetcher fills too.
 	mu sync.Mutex
 	// files are the files read and parsed, by path.
@@ -232,7 +237,9 @@ type cachedStat struct {
 	err error
 }
 
-// stat is os.Stat, once per path and checkout.
+// stat is os.Stat, once per path and checkout, for its callers' IsDir: answered from the
+// folder's listing where it has the entry and the entry is no link (the task compiler
+// probes tasks/main.yml, .yaml … and role folders by the hundred).
 func (c *Checkout) stat(path string) (os.FileInfo, error) {
 	if x, ok := c.stats[path]; ok {
 		return x.fi, x.err
@@ -240,7 +247,12 @@ func (c *Checkout) stat(path string) (os.FileInfo, error) {
 	var fi os.FileInfo
 	err := c.absent(path)
 	if err == nil {
-		fi, err = os.Stat(path)
+		if e := c.listed(path); e != nil && e.Type()&fs.ModeSymlink == 0 {
+			// The folder's listing has its type (a link is followed: os.Stat below).
+			fi = listedInfo{e}
+		} else {
+			fi, err = os.Stat(path)
+		}
 	}
 	if c.stats == nil {
 		c.stats = map[string]cachedStat{}
@@ -265,6 +277,20 @@ func (c *Checkout) absent(path string) error {
 	}
 	return &fs.PathError{Op: "stat", Path: path, Err: syscall.ENOENT}
 }
+
+// listed is path's entry in its folder's listing (nil: not listed, or the folder did
+// not read).
+func (c *Checkout) listed(path string) fs.DirEntry {
+	return c.listing(filepath.Dir(path)).names[filepath.Base(path)]
+}
+
+// listedInfo answers stat's callers, which ask only IsDir, from a listing's entry.
+type listedInfo struct{ fs.DirEntry }
+
+func (i listedInfo) Size() int64        { return 0 }
+func (i listedInfo) Mode() fs.FileMode  { return i.Type() }
+func (i listedInfo) ModTime() time.Time { return time.Time{} }
+func (i listedInfo) Sys() any           { return nil }
 
 // listing is one folder's os.ReadDir, and its entries by name (nil when the folder
 // could not be read for another reason than its absence: absent does not guess then).
