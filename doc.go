@@ -38,8 +38,11 @@
 //	  internal/         rootfs (the read-only node), termesc, yamlalias, fuzzy
 //	                    (did-you-mean), dnslabel; noderecord (the node face's one redaction
 //	                    step) and nodereport (its documents and text renderers, of redacted
-//	                    records only); composereport, componentsreport, fleetreport and
-//	                    identityreport (those commands' text and document); for tests:
+//	                    records only); the other commands' text and documents:
+//	                    livereport (status), composereport, componentsreport,
+//	                    identityreport, fleetreport, chartsreport (values) with
+//	                    helmrelease (what the cluster's Helm release has: release
+//	                    Secrets, Jobs), kubesprayreport (explain, where); for tests:
 //	                    golden, ansibletest, apisurface (the public-surface budget), the
 //	                    benchmarks' nodes and fleets
 //
@@ -60,8 +63,7 @@
 //	Helm (helm/)
 //	  helm/values/      Helm's merge of chart defaults, values files and --set, per leaf
 //	  helm/charts/      a HelmChart and its HelmChartConfig as helm-controller runs them
-//	  helm/internal/    release: what the cluster's release has (release Secrets, Jobs);
-//	                    render: helm template with a helm binary the user names
+//	  helm/internal/    render: helm template with a helm binary the user names
 //
 //	Ansible (ansible/, kubespray/)
 //	  ansible/          inventory, variable precedence, Jinja, playbooks as ansible-core

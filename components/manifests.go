@@ -334,6 +334,11 @@ func (in *inspector) unknownDisables() {
 		}
 	}
 	prof, _ := profile.ByName(in.res.Product)
+	// A node may list thousands of unknown items (issue 25's node: 4,000): the default hint
+	// is the same sentence for each, and the did-you-mean search goes through the known
+	// names sorted once.
+	defaultHint := ""
+	sugg := newItemSuggester(known)
 	for _, d := range in.rep.Disable {
 		// Items the product adds itself (RKE2's unselected CNI charts, their CRD charts
 		// included, which no RKE2 release ships) are not the user's to fix.
@@ -344,7 +349,10 @@ func (in *inspector) unknownDisables() {
 		if len(d.From) > 0 {
 			pos = d.From[0].Pos
 		}
-		hint := fmt.Sprintf("use a component name (%s) or the name, without extension, of a file or subfolder in %s", in.packagedNames(), in.rep.ManifestsDir)
+		if defaultHint == "" {
+			defaultHint = fmt.Sprintf("use a component name (%s) or the name, without extension, of a file or subfolder in %s", in.packagedNames(), in.rep.ManifestsDir)
+		}
+		hint := defaultHint
 		sev := diag.Warning
 		if w := prof.WrongName("disable", d.Item); w != nil {
 			hint = w.Fix()
@@ -355,7 +363,7 @@ func (in *inspector) unknownDisables() {
 					sev = diag.Info
 				}
 			}
-		} else if s := suggestItem(d.Item, known); s != "" {
+		} else if s := sugg.suggest(d.Item); s != "" {
 			hint = fmt.Sprintf("write %s", s)
 		}
 		in.diag(diag.Diagnostic{Severity: sev, Code: "component-disable-unknown", Pos: pos, Key: "disable",
@@ -375,21 +383,54 @@ func (in *inspector) packagedNames() string {
 	return strings.Join(names, ", ")
 }
 
-func suggestItem(item string, known map[string]bool) string {
+// itemSuggester finds the did-you-mean of unknown disable items over one set of known
+// names: the names sorted once, and each item's answer kept (a disable list repeated by
+// many drop-ins asks for the same items).
+type itemSuggester struct {
+	known map[string]bool
+	keys  []string // sorted; made on the first search
+	memo  map[string]string
+}
+
+func newItemSuggester(known map[string]bool) *itemSuggester {
+	return &itemSuggester{known: known, memo: map[string]string{}}
+}
+
+// suggest is the name the item probably meant, "" when none is near: the item lowercased
+// or without its extension when that is known, else the first known name (in sorted order)
+// of the smallest edit distance below 3.
+func (s *itemSuggester) suggest(item string) string {
+	if v, ok := s.memo[item]; ok {
+		return v
+	}
+	v := s.search(item)
+	s.memo[item] = v
+	return v
+}
+
+func (s *itemSuggester) search(item string) string {
 	cands := []string{strings.ToLower(item), strings.TrimSuffix(item, path.Ext(item)), strings.ToLower(strings.TrimSuffix(item, path.Ext(item)))}
 	for _, c := range cands {
-		if known[c] && c != item {
+		if s.known[c] && c != item {
 			return c
 		}
 	}
-	best, bestD := "", 3
-	var keys []string
-	for k := range known {
-		keys = append(keys, k)
+	if s.keys == nil {
+		s.keys = make([]string, 0, len(s.known))
+		for k := range s.known {
+			s.keys = append(s.keys, k)
+		}
+		sort.Strings(s.keys)
 	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		if d := fuzzy.Distance(strings.ToLower(item), k); d < bestD {
+	lower := cands[0]
+	best, bestD := "", 3
+	for _, k := range s.keys {
+		// The edit distance is at least the difference in length: a name that far
+		// apart cannot be nearer than the best so far.
+		if diff := len(lower) - len(k); diff >= bestD || -diff >= bestD {
+			continue
+		}
+		if d := fuzzy.Distance(lower, k); d < bestD {
 			best, bestD = k, d
 		}
 	}

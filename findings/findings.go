@@ -1,6 +1,8 @@
 package findings
 
 import (
+	"slices"
+
 	"github.com/spf13/afero"
 
 	"github.com/k3sconf/k3sconf/components"
@@ -36,6 +38,8 @@ func All(node afero.Fs, res *resolve.Result, st *live.Status, root string) diag.
 		seen[keyOf(d)] = true
 	}
 	add := func(ds []diag.Diagnostic) {
+		// Grown once per face: components may add thousands (a disable item each).
+		out = slices.Grow(out, len(ds))
 		for _, d := range ds {
 			if !seen[keyOf(d)] {
 				seen[keyOf(d)] = true

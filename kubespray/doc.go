@@ -28,6 +28,9 @@
 // TestDifferentialTags and TestDifferentialRuntime check both readings against
 // ansible-playbook.
 //
+// What `k3sconf kubespray explain` and `where` print, text and --json, is rendered by
+// internal/kubesprayreport from the [Report] and the [Use]s: a program reads those.
+//
 // Read for this (kubernetes-sigs/kubespray at 46dbdd3, 2026-08-21): cluster.yml,
 // playbooks/cluster.yml, playbooks/boilerplate.yml, playbooks/install_etcd.yml,
 // roles/dynamic_groups/tasks/main.yml (k8s_cluster and the old group names are built at

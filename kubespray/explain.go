@@ -873,3 +873,13 @@ func ownRoleValues(p *Play, ex *Explained) []diag.Diagnostic {
 	}
 	return ds
 }
+
+// HasErrors reports whether a finding is an error (exit 1).
+func (r *Report) HasErrors() bool {
+	for _, d := range r.Diagnostics {
+		if d.Severity == diag.Error {
+			return true
+		}
+	}
+	return false
+}

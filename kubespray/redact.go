@@ -58,9 +58,6 @@ func exVars(ex *Explained) []*ansible.Var {
 	return vs
 }
 
-// RedactError redacts an error's text for stderr (a malformed -e echoed back).
-func RedactError(s string) string { return output.NewTextRedactor(false).Scrub(s) }
-
 // learnVar teaches the redactor the secret strings of v, so text quoting them is redacted.
 func learnVar(red *output.Redactor, v *ansible.Var) {
 	if v == nil {
@@ -146,8 +143,9 @@ func (r *Report) redactVar(red *output.Redactor, v *ansible.Var) {
 	}
 }
 
-// typeName is the type of v's value as read (a redacted number keeps its type).
-func (r *Report) typeName(v *ansible.Var) string {
+// TypeName is the Python type of v's value as read, as explain prints it (a redacted
+// number keeps its type: "int").
+func (r *Report) TypeName(v *ansible.Var) string {
 	if t, ok := r.types[v]; ok {
 		return t
 	}

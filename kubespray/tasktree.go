@@ -727,14 +727,6 @@ func templateLookups(n *yaml.Node, depth int) []string {
 	return out
 }
 
-// DestShown is the dest as written, with its value from role defaults when known.
-func (t *TaskNode) destShown() string {
-	if t.DestDefault == "" || t.DestDefault == t.Dest {
-		return t.Dest
-	}
-	return t.DestDefault + " (" + t.Dest + " with role defaults)"
-}
-
 // withDefaults substitutes {{ var }} in s with plain-text role defaults.
 func (b *treeBuilder) withDefaults(s, rolePath string) string {
 	if !strings.Contains(s, "{{") {

@@ -141,17 +141,17 @@ func (obj *nodeObject) annotations(program string) (*Annotations, error) {
 	return a, nil
 }
 
-// FlagKind says how a flag takes its value, for [JoinArgs]: Bool flags take a value only
+// argKind says how a flag takes its value, for joinArgs: Bool flags take a value only
 // when it is attached with "=".
-type FlagKind int
+type argKind int
 
 const (
-	UnknownFlag FlagKind = iota
-	BoolFlag
-	ValueFlag
+	unknownArg argKind = iota
+	boolArg
+	valueArg
 )
 
-// JoinArgs undoes k3s's "-x=v" → "-x", "v" split in the node-args annotation so the argv
+// joinArgs undoes k3s's "-x=v" → "-x", "v" split in the node-args annotation so the argv
 // parses as k3s parsed it: a value-taking flag is joined with the word after it, a bool flag
 // only with a following true/false (the form config-file values take). kind looks a flag up
 // by its name without dashes.
@@ -160,7 +160,7 @@ const (
 // given without "=" on the command line (--kubelet-arg --max-pods=100) was split too and
 // cannot be told apart from two arguments; such a value comes back as "--max-pods" and the
 // "100" that follows it becomes a positional argument.
-func JoinArgs(args []string, kind func(name string) FlagKind) []string {
+func joinArgs(args []string, kind func(name string) argKind) []string {
 	var out []string
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -170,10 +170,10 @@ func JoinArgs(args []string, kind func(name string) FlagKind) []string {
 		}
 		next := args[i+1]
 		switch kind(strings.TrimLeft(a, "-")) {
-		case ValueFlag:
+		case valueArg:
 			out = append(out, a+"="+next)
 			i++
-		case BoolFlag:
+		case boolArg:
 			if isBoolLiteral(next) {
 				out = append(out, a+"="+next)
 				i++

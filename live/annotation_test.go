@@ -42,8 +42,8 @@ func TestParseNodeJSON(t *testing.T) {
 }
 
 func TestJoinArgs(t *testing.T) {
-	kinds := map[string]FlagKind{"disable": ValueFlag, "cluster-init": BoolFlag, "debug": BoolFlag, "kubelet-arg": ValueFlag, "t": ValueFlag}
-	kind := func(n string) FlagKind { return kinds[n] }
+	kinds := map[string]argKind{"disable": valueArg, "cluster-init": boolArg, "debug": boolArg, "kubelet-arg": valueArg, "t": valueArg}
+	kind := func(n string) argKind { return kinds[n] }
 	cases := []struct {
 		name, reason string
 		in, want     []string
@@ -60,7 +60,7 @@ func TestJoinArgs(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			if diff := cmp.Diff(tc.want, JoinArgs(tc.in, kind)); diff != "" {
+			if diff := cmp.Diff(tc.want, joinArgs(tc.in, kind)); diff != "" {
 				t.Errorf("%s: mismatch (-want +got):\n%s", tc.reason, diff)
 			}
 		})

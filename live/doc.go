@@ -38,7 +38,7 @@
 //     their hash changes (pkg/nodeconfig SetNodeConfigAnnotations, pkg/agent/run.go
 //     configureNode): node-args is configfilearg.MustParse(os.Args[1:]) — the spliced argv,
 //     config-file values included, as read at that start — with each "-x=v" split into two
-//     words ([JoinArgs] undoes that) and the word after --token, -t, --agent-token,
+//     words ([ResolveAnnotations] joins them back) and the word after --token, -t, --agent-token,
 //     --datastore-endpoint, --etcd-s3-access-key, --etcd-s3-secret-key and --vpn-auth
 //     replaced by "********"; node-env holds only the K3S_* variables, secrets likewise
 //     replaced. Inspect resolves them on an empty filesystem, so today's files take no part.
@@ -67,4 +67,8 @@
 // Modification times are compared with a slack of [DefaultSlack], since the start time is
 // known to the second. A file replaced by renaming an older file over it keeps its old
 // time and goes unnoticed (its folder's time changes, which catches drop-ins only).
+//
+// What `k3sconf status` prints, text and --json, is rendered from the [Status] by
+// internal/livereport, which redacts every value first; [Status.Value] gives one key's
+// running value as that output shows it.
 package live

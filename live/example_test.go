@@ -4,10 +4,13 @@ import (
 	"fmt"
 
 	"github.com/k3sconf/k3sconf/live"
+	"github.com/k3sconf/k3sconf/profile"
+	"github.com/k3sconf/k3sconf/resolve"
 )
 
-// The node-args annotation splits every "--flag=value"; JoinArgs puts the pairs back so the
-// argv parses as k3s parsed it.
+// The node object records the configuration k3s last started with: ParseNodeJSON reads
+// its annotations, and ResolveAnnotations joins the node-args words back into
+// "--flag=value" arguments (k3s split them) and resolves them as k3s parsed them.
 func ExampleParseNodeJSON() {
 	node := []byte(`{"kind":"Node","metadata":{"name":"node-a","annotations":{
 	  "k3s.io/node-args":"[\"server\",\"--disable\",\"traefik\",\"--token\",\"********\",\"--cluster-init\",\"true\"]",
@@ -17,10 +20,17 @@ func ExampleParseNodeJSON() {
 		fmt.Println(err)
 		return
 	}
-	kinds := map[string]live.FlagKind{"disable": live.ValueFlag, "token": live.ValueFlag, "cluster-init": live.BoolFlag}
 	fmt.Println(a.Node, a.Env["K3S_NODE_NAME"])
-	fmt.Println(live.JoinArgs(a.Args, func(n string) live.FlagKind { return kinds[n] }))
+	res, args, err := live.ResolveAnnotations(a, resolve.Options{Profile: profile.K3s(), Command: "server"})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(args)
+	k := res.Key("disable")
+	fmt.Println(k.Name(), "=", k.Value, "from", k.Source.Kind)
 	// Output:
 	// node-a node-a
 	// [server --disable=traefik --token=******** --cluster-init=true]
+	// disable = [traefik] from cli
 }

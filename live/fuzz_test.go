@@ -26,7 +26,7 @@ func FuzzParseNodeJSON(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		a, err := ParseNodeJSON(data, "k3s")
 		if err == nil && a.HasArgs {
-			_ = JoinArgs(a.Args, func(string) FlagKind { return ValueFlag })
+			_ = joinArgs(a.Args, func(string) argKind { return valueArg })
 		}
 	})
 }

@@ -15,10 +15,10 @@ import (
 	"github.com/spf13/afero"
 )
 
-// DefaultClockTicks is USER_HZ, the unit of /proc/<pid>/stat's start time. It is 100 on
+// defaultClockTicks is USER_HZ, the unit of /proc/<pid>/stat's start time. It is 100 on
 // every architecture k3s ships for (x86-64, arm64, arm, s390x, riscv64); the kernel exports
 // it as AT_CLKTCK in the auxiliary vector, which [ClockTicks] reads on a live host.
-const DefaultClockTicks = 100
+const defaultClockTicks = 100
 
 // Process is a k3s (or RKE2) server or agent found under a node's /proc.
 type Process struct {
@@ -65,7 +65,7 @@ type procInfo struct {
 // A missing /proc gives no processes and an error that wraps fs.ErrNotExist.
 func findProcesses(fsys afero.Fs, program, want string, clockTicks int) ([]*Process, error) {
 	if clockTicks <= 0 {
-		clockTicks = DefaultClockTicks
+		clockTicks = defaultClockTicks
 	}
 	d, err := fsys.Open("/proc")
 	if err != nil {
@@ -134,7 +134,7 @@ func findProcesses(fsys afero.Fs, program, want string, clockTicks int) ([]*Proc
 // ok is false when /proc/<pid> does not exist.
 func readProcess(fsys afero.Fs, program string, pid, clockTicks int) (*Process, bool) {
 	if clockTicks <= 0 {
-		clockTicks = DefaultClockTicks
+		clockTicks = defaultClockTicks
 	}
 	pi, ok := readProc(fsys, pid)
 	if !ok {
@@ -309,7 +309,7 @@ func classify(pi procInfo, program string) (string, bool) {
 }
 
 // ClockTicks reads USER_HZ from an auxiliary vector (/proc/self/auxv of the machine k3sconf
-// runs on: AT_CLKTCK, type 17), for 64-bit little-endian hosts; DefaultClockTicks otherwise.
+// runs on: AT_CLKTCK, type 17), for 64-bit little-endian hosts; defaultClockTicks otherwise.
 func ClockTicks(auxv []byte) int {
 	const atClkTck = 17
 	for i := 0; i+16 <= len(auxv); i += 16 {
@@ -322,5 +322,5 @@ func ClockTicks(auxv []byte) int {
 			return int(val)
 		}
 	}
-	return DefaultClockTicks
+	return defaultClockTicks
 }

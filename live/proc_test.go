@@ -124,7 +124,7 @@ func TestClockTicks(t *testing.T) {
 	if got := ClockTicks(aux); got != 250 {
 		t.Errorf("ClockTicks = %d, want 250", got)
 	}
-	if got := ClockTicks(nil); got != DefaultClockTicks {
-		t.Errorf("ClockTicks(nil) = %d, want %d", got, DefaultClockTicks)
+	if got := ClockTicks(nil); got != defaultClockTicks {
+		t.Errorf("ClockTicks(nil) = %d, want %d", got, defaultClockTicks)
 	}
 }

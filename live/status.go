@@ -40,7 +40,7 @@ type Options struct {
 	// Systemd, when set, is asked about the unit; use it only for the machine k3sconf runs
 	// on (--root /). Nil: files and /proc only.
 	Systemd Systemd
-	// ClockTicks is USER_HZ for /proc/<pid>/stat; 0 means DefaultClockTicks.
+	// ClockTicks is USER_HZ for /proc/<pid>/stat; 0 means 100, its value on most Linux machines.
 	ClockTicks int
 	// Slack: see DefaultSlack; 0 means DefaultSlack.
 	Slack time.Duration
@@ -131,9 +131,14 @@ type Status struct {
 	MayChange   []KeyInFile
 	Diagnostics diag.Diagnostics
 
-	today, fromProc, fromAnnotation *resolve.Result
-	procStaleConfig                 bool
-	prof                            *profile.Profile
+	// Today is Options.Today, the files' resolution now; FromProcess is the running
+	// process's command line and environment resolved against today's config files (nil
+	// without a process whose argv k3s shows); FromAnnotation is the node annotation
+	// resolved on an empty filesystem (nil without Options.NodeJSON). Drift compares them.
+	Today, FromProcess, FromAnnotation *resolve.Result
+
+	procStaleConfig bool
+	prof            *profile.Profile
 }
 
 // Pending reports whether anything is waiting for a daemon-reload or restart, or whether
@@ -142,7 +147,7 @@ func (s *Status) Pending() bool {
 	if len(s.Stale) > 0 || s.DaemonReload || len(s.Drift) > 0 {
 		return true
 	}
-	return s.Process == nil && s.fromAnnotation == nil
+	return s.Process == nil && s.FromAnnotation == nil
 }
 
 // Inspect finds the running process and compares it with today's resolution.
@@ -165,7 +170,7 @@ func Inspect(opts Options) (*Status, error) {
 		prof = p
 	}
 	today := opts.Today
-	s := &Status{Product: today.Product, Command: today.Command, Unit: today.Unit, today: today, prof: prof}
+	s := &Status{Product: today.Product, Command: today.Command, Unit: today.Unit, Today: today, prof: prof}
 	program := prof.Program
 	if program == "" {
 		program = today.Product
@@ -216,8 +221,8 @@ func (s *Status) findProcess(opts Options, program string) {
 	if st := s.Systemd; st != nil {
 		if st.MainPID == 0 {
 			s.diag(diag.Warning, "live-not-running", diag.Position{}, "",
-				fmt.Sprintf("systemd reports %s %s (%s) with no main process: nothing is running", s.unitName(), st.ActiveState, st.LoadState),
-				"start it: systemctl start "+s.unitName())
+				fmt.Sprintf("systemd reports %s %s (%s) with no main process: nothing is running", s.UnitName(), st.ActiveState, st.LoadState),
+				"start it: systemctl start "+s.UnitName())
 			return
 		}
 		if p, ok := readProcess(opts.Node, program, st.MainPID, ticks); ok {
@@ -241,7 +246,7 @@ func (s *Status) findProcess(opts Options, program string) {
 	if len(ps) == 0 {
 		s.diag(diag.Warning, "live-not-running", diag.Position{File: "/proc"}, "",
 			fmt.Sprintf("no %s server or agent process found under /proc", program),
-			"start it: systemctl start "+s.unitName())
+			"start it: systemctl start "+s.UnitName())
 		return
 	}
 	s.Process = ps[0]
@@ -281,7 +286,9 @@ func (s *Status) setStart() {
 	}
 }
 
-func (s *Status) unitName() string {
+// UnitName is the name of the systemd unit that runs the product: the unit file's, else the
+// profile's ("k3s.service").
+func (s *Status) UnitName() string {
 	if s.Unit != "" {
 		return path.Base(s.Unit)
 	}
@@ -311,7 +318,7 @@ func (s *Status) staleness(opts Options) {
 			}
 		}
 	}
-	for _, src := range s.today.Sources {
+	for _, src := range s.Today.Sources {
 		if src.State != "read" || src.Path == "" {
 			continue
 		}
@@ -328,7 +335,7 @@ func (s *Status) staleness(opts Options) {
 		var dir, dirRole string
 		switch src.Role {
 		case "unit", "unit-dropin":
-			dir, dirRole = path.Join(path.Dir(src.Path), s.unitName()+".d"), "unit-dropin-dir"
+			dir, dirRole = path.Join(path.Dir(src.Path), s.UnitName()+".d"), "unit-dropin-dir"
 			if src.Role == "unit-dropin" {
 				dir = path.Dir(src.Path)
 			}
@@ -359,15 +366,15 @@ func (s *Status) staleness(opts Options) {
 		if st.Why != "" {
 			msg = fmt.Sprintf("%s changed after %s started (%s; modified %s, started %s): restart needed", st.Path, s.Product, st.Why, fmtTime(st.Modified), fmtTime(s.Start))
 		}
-		hint := "systemctl restart " + s.unitName()
+		hint := "systemctl restart " + s.UnitName()
 		if st.Action == "daemon-reload" {
-			hint = "systemctl daemon-reload first, then systemctl restart " + s.unitName()
+			hint = "systemctl daemon-reload first, then systemctl restart " + s.UnitName()
 		}
 		s.diag(diag.Warning, "live-restart-needed", diag.Position{File: st.Path}, "", msg, hint)
 	}
 	switch {
 	case s.Systemd != nil && s.Systemd.NeedDaemonReload:
-		s.DaemonReload, s.DaemonReloadWhy = true, "systemd reports NeedDaemonReload=yes for "+s.unitName()
+		s.DaemonReload, s.DaemonReloadWhy = true, "systemd reports NeedDaemonReload=yes for "+s.UnitName()
 	case s.Systemd != nil:
 		// systemd has reloaded since the edit; only the restart is pending.
 	case unitChanged:
@@ -376,7 +383,7 @@ func (s *Status) staleness(opts Options) {
 	if s.DaemonReload {
 		s.diag(diag.Warning, "live-daemon-reload-needed", diag.Position{File: s.Unit}, "",
 			"systemd has not loaded the current unit: "+s.DaemonReloadWhy+"; a restart alone would start k3s with the old ExecStart and Environment",
-			"systemctl daemon-reload, then systemctl restart "+s.unitName())
+			"systemctl daemon-reload, then systemctl restart "+s.UnitName())
 	}
 }
 
@@ -385,7 +392,7 @@ func (s *Status) staleness(opts Options) {
 // line: k3s splices config-file values into its own copy of argv (pkg/configfilearg) and
 // never into the kernel's.
 func (s *Status) compareArgv(opts Options) {
-	for _, a := range s.today.Args {
+	for _, a := range s.Today.Args {
 		if a.Kind == sources.KindCLI {
 			s.UnitArgs = append(s.UnitArgs, a.Value)
 		}
@@ -396,11 +403,11 @@ func (s *Status) compareArgv(opts Options) {
 	}
 	s.RunningArgs = append([]string{}, p.Argv[1:]...)
 	// "--disable traefik" and "--disable=traefik" are the same argument to the parser.
-	join := func(ws []string) []string { return JoinArgs(splitArgs(ws), s.flagKind) }
+	join := func(ws []string) []string { return joinArgs(splitArgs(ws), s.flagKind) }
 	s.ArgsOnlyRunning, s.ArgsOnlyUnit = multisetDiff(join(s.RunningArgs), join(s.UnitArgs))
 	if len(s.ArgsOnlyRunning)+len(s.ArgsOnlyUnit) > 0 {
 		s.diag(diag.Info, "live-argv-differs", diag.Position{File: fmt.Sprintf("/proc/%d/cmdline", p.PID)}, "",
-			fmt.Sprintf("the running command line differs from the one %s gives now", s.unitName()), "")
+			fmt.Sprintf("the running command line differs from the one %s gives now", s.UnitName()), "")
 	}
 }
 
@@ -434,7 +441,7 @@ func (s *Status) compareProcess(opts Options, prof *profile.Profile) error {
 	if err != nil {
 		return fmt.Errorf("live: resolving the running command line: %w", err)
 	}
-	s.fromProc = res
+	s.FromProcess = res
 	for _, st := range s.Stale {
 		if st.Role == "config" || st.Role == "config-dropin" || st.Role == "config-dropin-dir" {
 			s.procStaleConfig = true
@@ -452,7 +459,7 @@ func (s *Status) compareProcess(opts Options, prof *profile.Profile) error {
 		return string(a.Kind) + " " + a.Pos.String() + " (as the file is now)"
 	}
 	for _, d := range s.compareKeys(res, "process", from) {
-		if s.procStaleConfig && (fromConfig(res.Key(d.Key)) || fromConfig(s.today.Key(d.Key))) {
+		if s.procStaleConfig && (fromConfig(res.Key(d.Key)) || fromConfig(s.Today.Key(d.Key))) {
 			d.Note = "config files changed after the start: the running value is shown as the config files are now, not as k3s read them"
 		}
 		s.Drift = append(s.Drift, d)
@@ -481,7 +488,7 @@ func (s *Status) compareAnnotation(opts Options, prof *profile.Profile, program 
 	if err != nil {
 		return err
 	}
-	s.fromAnnotation = res
+	s.FromAnnotation = res
 	argsFrom := "node annotation " + program + ".io/node-args"
 	from := func(a *resolve.Assignment) string {
 		switch {
@@ -495,7 +502,7 @@ func (s *Status) compareAnnotation(opts Options, prof *profile.Profile, program 
 	s.Drift = append(s.Drift, s.compareKeys(res, "annotation", from)...)
 	// Argument by argument: today's spliced argv written the way k3s writes the
 	// annotation, then both joined back into "--flag=value" arguments.
-	todayWords := JoinArgs(splitLikeK3s(tokenValues(s.today.Args)), s.flagKind)
+	todayWords := joinArgs(splitLikeK3s(tokenValues(s.Today.Args)), s.flagKind)
 	s.AnnotationOnly, s.TodayOnly = multisetDiff(args, todayWords)
 	return nil
 }
@@ -508,7 +515,7 @@ func (s *Status) compareAnnotation(opts Options, prof *profile.Profile, program 
 // into "--flag=value" arguments).
 func ResolveAnnotations(ann *Annotations, ro resolve.Options) (*resolve.Result, []string, error) {
 	prof := ro.Profile
-	args := JoinArgs(ann.Args, func(name string) FlagKind { return flagKindOf(prof, ro.Command, name) })
+	args := joinArgs(ann.Args, func(name string) argKind { return flagKindOf(prof, ro.Command, name) })
 	ro.Args = args
 	ro.Unit = ""
 	ro.Config = ""
@@ -549,28 +556,28 @@ func ResolveAnnotations(ann *Annotations, ro resolve.Options) (*resolve.Result, 
 	return res, args, nil
 }
 
-// flagKind says whether the command's flag takes a value, for [JoinArgs].
-func (s *Status) flagKind(name string) FlagKind { return flagKindOf(s.prof, s.Command, name) }
+// flagKind says whether the command's flag takes a value, for joinArgs.
+func (s *Status) flagKind(name string) argKind { return flagKindOf(s.prof, s.Command, name) }
 
-func flagKindOf(prof *profile.Profile, command, name string) FlagKind {
+func flagKindOf(prof *profile.Profile, command, name string) argKind {
 	cmd := prof.Command(command)
 	if cmd == nil {
-		return UnknownFlag
+		return unknownArg
 	}
 	f := cmd.Lookup(name)
 	switch {
 	case f == nil:
-		return UnknownFlag
+		return unknownArg
 	case f.Type == profile.Bool:
-		return BoolFlag
+		return boolArg
 	}
-	return ValueFlag
+	return valueArg
 }
 
 // compareKeys compares each key of the running resolution with today's.
 func (s *Status) compareKeys(running *resolve.Result, via string, from func(*resolve.Assignment) string) []Drift {
 	var out []Drift
-	for _, k := range s.today.Keys {
+	for _, k := range s.Today.Keys {
 		rk := running.Key(k.Name())
 		if rk == nil {
 			continue
@@ -603,7 +610,7 @@ func (s *Status) mayChange() {
 	for _, d := range s.Drift {
 		drifted[d.Key] = true
 	}
-	for _, k := range s.today.Keys {
+	for _, k := range s.Today.Keys {
 		if drifted[k.Name()] {
 			continue
 		}
@@ -621,13 +628,13 @@ func (s *Status) mayChange() {
 // process, k3s hid its argv and no annotation was given, or k3s redacted it). The
 // annotation, which holds config-file values as read at the start, wins over /proc.
 func (s *Status) Value(key string, showSecrets bool) (value, from string, ok bool) {
-	if res := s.fromAnnotation; res != nil {
+	if res := s.FromAnnotation; res != nil {
 		if k := res.Key(key); k != nil && !mentionsOmitted(k) {
 			red := report.NewRedactor(res, showSecrets)
 			return report.FormatValue(report.KeyValue(k, red)), "node annotation", true
 		}
 	}
-	if res := s.fromProc; res != nil {
+	if res := s.FromProcess; res != nil {
 		if k := res.Key(key); k != nil {
 			red := report.NewRedactor(res, showSecrets)
 			from := fmt.Sprintf("/proc/%d", s.Process.PID)

@@ -84,8 +84,8 @@ func (n *tree) inspect(nodeJSON []byte, sd Systemd) (*Status, *resolve.Result) {
 func render(st *Status, res *resolve.Result) (text, js string) {
 	var tb, jb bytes.Buffer
 	red := report.NewRedactor(res, false)
-	st.Text(&tb, red, false)
-	b, _ := json.Marshal(st.JSON(red, false))
+	Renderers.Text(&tb, st, red, false)
+	b, _ := json.Marshal(Renderers.JSON(st, red, false))
 	jb.Write(b)
 	return tb.String(), jb.String()
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/k3sconf/k3sconf/diag"
+	"github.com/k3sconf/k3sconf/internal/kubesprayreport"
 	"github.com/k3sconf/k3sconf/kubespray"
 	"github.com/k3sconf/k3sconf/kubespray/runs"
 	"github.com/k3sconf/k3sconf/output"
@@ -141,9 +142,9 @@ func runKubesprayWhere(vars []string, g globals, k kubesprayFlags, stdout, stder
 		return kubesprayErr(stderr, err, g.showSecrets)
 	}
 	if g.json {
-		return writeJSON(stdout, stderr, kubespray.WhereJSON(vars[0], uses), exitOK)
+		return writeJSON(stdout, stderr, kubesprayreport.WhereJSON(vars[0], uses), exitOK)
 	}
-	kubespray.WhereText(stdout, vars[0], uses)
+	kubesprayreport.WhereText(stdout, vars[0], uses)
 	return exitOK
 }
 
@@ -165,9 +166,9 @@ func runKubesprayExplain(vars []string, g globals, k kubesprayFlags, stdout, std
 		code = exitInput // 3 wins over 1: the report is incomplete
 	}
 	if g.json {
-		return writeJSON(stdout, stderr, kubespray.JSON(rep), code)
+		return writeJSON(stdout, stderr, kubesprayreport.JSON(rep), code)
 	}
-	kubespray.Text(stdout, rep)
+	kubesprayreport.Text(stdout, rep)
 	return code
 }
 
@@ -219,7 +220,7 @@ func splitTags(vals []string) []string {
 func kubesprayErr(stderr io.Writer, err error, showSecrets bool) int {
 	msg := err.Error()
 	if !showSecrets {
-		msg = kubespray.RedactError(msg) // a malformed -e is echoed back
+		msg = output.NewTextRedactor(false).Scrub(msg) // a malformed -e is echoed back
 	}
 	fmt.Fprintf(stderr, "k3sconf kubespray: %s\n", msg)
 	var pe *diag.ParseError

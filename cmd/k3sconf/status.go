@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/k3sconf/k3sconf"
+	"github.com/k3sconf/k3sconf/internal/livereport"
 	"github.com/k3sconf/k3sconf/internal/rootfs"
 	"github.com/k3sconf/k3sconf/live"
 	"github.com/k3sconf/k3sconf/output"
@@ -35,9 +36,9 @@ func runStatus(stdout, stderr io.Writer, g globals, res *resolve.Result, red *ou
 		code = worst(code, exitProblem)
 	}
 	if g.json {
-		return writeJSON(stdout, stderr, st.JSON(red, g.showSecrets), code)
+		return writeJSON(stdout, stderr, livereport.JSON(st, red, g.showSecrets), code)
 	}
-	st.Text(stdout, red, g.showSecrets)
+	livereport.Text(stdout, st, red, g.showSecrets)
 	return code
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/k3sconf/k3sconf/diag"
 	"github.com/k3sconf/k3sconf/helm/charts"
 	"github.com/k3sconf/k3sconf/helm/values"
+	"github.com/k3sconf/k3sconf/internal/chartsreport"
 	"github.com/k3sconf/k3sconf/internal/fuzzy"
 	"github.com/k3sconf/k3sconf/internal/nodereport"
 	"github.com/k3sconf/k3sconf/internal/rootfs"
@@ -92,9 +93,9 @@ func runValues(g globals, res *resolve.Result, red *output.Redactor, args []stri
 	}
 	all := g.all || len(args) > 1
 	if g.json {
-		return writeJSON(stdout, stderr, charts.JSON(rep, nodereport.EnvelopeOf(res, "values"), red, all), code)
+		return writeJSON(stdout, stderr, chartsreport.JSON(rep, nodereport.EnvelopeOf(res, "values"), red, all), code)
 	}
-	charts.Text(stdout, rep, red, all)
+	chartsreport.Text(stdout, rep, red, all)
 	return code
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/k3sconf/k3sconf/components"
 	"github.com/k3sconf/k3sconf/helm/charts"
+	"github.com/k3sconf/k3sconf/internal/chartsreport"
 	"github.com/k3sconf/k3sconf/report"
 	"github.com/k3sconf/k3sconf/resolve"
 )
@@ -86,7 +87,7 @@ func TestTextEscapesControlCharacters(t *testing.T) {
 		t.Fatal(err)
 	}
 	var b strings.Builder
-	charts.Text(&b, rep, report.NewRedactor(res, false), false)
+	chartsreport.Text(&b, rep, report.NewRedactor(res, false), false)
 	if strings.Contains(b.String(), "\x1b") {
 		t.Errorf("the text output holds an escape character:\n%q", b.String())
 	}

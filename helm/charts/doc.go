@@ -19,7 +19,9 @@
 // server or Helm refuse, a string where a number was meant (or the reverse), an upgrade
 // with no values (Helm reuses the release's), and edits to a manifest k3s rewrites at every
 // start. With --objects the Helm release the cluster has is compared with the values
-// (helm/internal/release), and with [Options].HelmBinary the chart is rendered by that helm
-// (helm/internal/render); both are internal to the Helm family and show in what [Text] and
-// [JSON] render of the [Report].
+// (internal/helmrelease; [Report.ReleaseStatus]), and with [Options].HelmBinary the chart is
+// rendered by that helm (helm/internal/render); both are internal.
+//
+// The [Report] holds the values unredacted. What `k3sconf values` prints, text and --json,
+// is rendered from it by internal/chartsreport, which redacts every value as data first.
 package charts

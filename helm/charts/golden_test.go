@@ -28,6 +28,7 @@ import (
 
 	"github.com/k3sconf/k3sconf/diag"
 	"github.com/k3sconf/k3sconf/helm/charts"
+	"github.com/k3sconf/k3sconf/internal/chartsreport"
 	"github.com/k3sconf/k3sconf/internal/golden"
 	"github.com/k3sconf/k3sconf/internal/nodereport"
 	"github.com/k3sconf/k3sconf/report"
@@ -192,8 +193,8 @@ func TestGolden(t *testing.T) {
 		}
 		red := report.NewRedactor(res, false)
 		var text bytes.Buffer
-		charts.Text(&text, rep, red, false)
-		js, err := json.MarshalIndent(charts.JSON(rep, nodereport.EnvelopeOf(res, "values"), red, false), "", "  ")
+		chartsreport.Text(&text, rep, red, false)
+		js, err := json.MarshalIndent(chartsreport.JSON(rep, nodereport.EnvelopeOf(res, "values"), red, false), "", "  ")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -242,7 +243,7 @@ func TestDiagnosticScenarios(t *testing.T) {
 // in step, both ways.
 func TestEveryCodeHasAScenario(t *testing.T) {
 	emitted := map[string]bool{}
-	for _, f := range []string{"inspect.go", "findings.go", "release.go", "../internal/release/compare.go"} {
+	for _, f := range []string{"inspect.go", "findings.go", "release.go", "../../internal/helmrelease/compare.go"} {
 		data, err := afero.ReadFile(afero.NewOsFs(), f)
 		if err != nil {
 			t.Fatal(err)

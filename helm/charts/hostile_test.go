@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/k3sconf/k3sconf/helm/charts"
+	"github.com/k3sconf/k3sconf/internal/chartsreport"
 	"github.com/k3sconf/k3sconf/internal/nodereport"
 	"github.com/k3sconf/k3sconf/report"
 	"github.com/k3sconf/k3sconf/resolve"
@@ -45,8 +46,8 @@ func TestHostileManifests(t *testing.T) {
 				return // not found is fine: the object did not parse as a HelmChart
 			}
 			red := report.NewRedactor(res, false)
-			charts.Text(discard{}, rep, red, true)
-			_ = charts.JSON(rep, nodereport.EnvelopeOf(res, "values"), red, true)
+			chartsreport.Text(discard{}, rep, red, true)
+			_ = chartsreport.JSON(rep, nodereport.EnvelopeOf(res, "values"), red, true)
 		})
 	}
 }

@@ -16,10 +16,10 @@ import (
 
 	"github.com/k3sconf/k3sconf/components"
 	"github.com/k3sconf/k3sconf/diag"
-	"github.com/k3sconf/k3sconf/helm/internal/release"
 	"github.com/k3sconf/k3sconf/helm/internal/render"
 	"github.com/k3sconf/k3sconf/helm/values"
 	"github.com/k3sconf/k3sconf/internal/fuzzy"
+	"github.com/k3sconf/k3sconf/internal/helmrelease"
 	"github.com/k3sconf/k3sconf/internal/rootfs"
 	"github.com/k3sconf/k3sconf/resolve"
 )
@@ -101,12 +101,12 @@ type Report struct {
 	// relStatus is what --objects says about the Helm release (its revisions, the job, and
 	// whether they have the values above); nil without --objects. The report's text and
 	// document show it.
-	relStatus *release.Status
+	relStatus *helmrelease.Status
 
 	// objs are every HelmChart and HelmChartConfig known; live those from --objects.
 	objs, live []components.HelmObject
 	// relObjs are the release Secrets, Jobs and other Secrets of --objects (nil without).
-	relObjs *release.Objects
+	relObjs *helmrelease.Objects
 }
 
 // NotFoundError is returned for a HelmChart that is neither in the manifests nor in
@@ -149,7 +149,7 @@ func Inspect(o Options) (*Report, error) {
 	comp := components.Inspect(o.Node, o.Res)
 	objs := comp.Helm
 	if o.ObjectsData != nil {
-		rep.relObjs = &release.Objects{}
+		rep.relObjs = &helmrelease.Objects{}
 		live, err := readObjects(o.ObjectsFile, o.ObjectsData, rep.relObjs)
 		if err != nil {
 			rep.Incomplete = true

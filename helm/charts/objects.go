@@ -11,15 +11,15 @@ import (
 
 	"github.com/k3sconf/k3sconf/components"
 	"github.com/k3sconf/k3sconf/diag"
-	"github.com/k3sconf/k3sconf/helm/internal/release"
+	"github.com/k3sconf/k3sconf/internal/helmrelease"
 )
 
 // readObjects reads the HelmCharts and HelmChartConfigs of a `kubectl get … -o json`
 // document (a List, or a single object), or a YAML stream of them, and into rel its release
-// Secrets, Jobs and other Secrets ([release.Collect]). Positions are those of the file;
+// Secrets, Jobs and other Secrets ([helmrelease.Collect]). Positions are those of the file;
 // values inside valuesContent are located at the field (a JSON string has no lines of its
 // own).
-func readObjects(file string, data []byte, rel *release.Objects) ([]components.HelmObject, error) {
+func readObjects(file string, data []byte, rel *helmrelease.Objects) ([]components.HelmObject, error) {
 	var out []components.HelmObject
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	for {
@@ -35,7 +35,7 @@ func readObjects(file string, data []byte, rel *release.Objects) ([]components.H
 			continue
 		}
 		collect(file, data, doc.Content[0], &out)
-		release.Collect(file, doc.Content[0], rel)
+		helmrelease.Collect(file, doc.Content[0], rel)
 	}
 	return out, nil
 }

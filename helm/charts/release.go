@@ -7,9 +7,9 @@ import (
 
 	"github.com/k3sconf/k3sconf/components"
 	"github.com/k3sconf/k3sconf/diag"
-	"github.com/k3sconf/k3sconf/helm/internal/release"
 	"github.com/k3sconf/k3sconf/helm/internal/render"
 	"github.com/k3sconf/k3sconf/helm/values"
+	"github.com/k3sconf/k3sconf/internal/helmrelease"
 )
 
 // secretLayer reads a valuesSecrets entry's key from the Secret in --objects, when it is
@@ -49,8 +49,8 @@ func (rep *Report) compareRelease() {
 		return
 	}
 	spec := field(rep.Chart.Doc, "spec")
-	in := release.Input{Chart: rep.Name, Namespace: rep.Namespace, TargetNamespace: scalar(spec, "targetNamespace"),
-		User: rep.Result.User, Origins: map[string]release.Origin{}, ChartVersion: rep.ChartVersion}
+	in := helmrelease.Input{Chart: rep.Name, Namespace: rep.Namespace, TargetNamespace: scalar(spec, "targetNamespace"),
+		User: rep.Result.User, Origins: map[string]helmrelease.Origin{}, ChartVersion: rep.ChartVersion}
 	if rep.Result.Err != nil {
 		in.User, in.Refused = nil, rep.Result.Err.Error()
 	}
@@ -67,16 +67,10 @@ func (rep *Report) compareRelease() {
 		if strings.HasPrefix(string(l.Source.Kind), "helmchartconfig-") {
 			obj = "HelmChartConfig"
 		}
-		in.Origins[l.Name] = release.Origin{Object: obj, Pos: sourcePos(l.Source.Source)}
+		in.Origins[l.Name] = helmrelease.Origin{Object: obj, Pos: sourcePos(l.Source.Source)}
 	}
-	rep.relStatus = release.Compare(rep.relObjs, in)
+	rep.relStatus = helmrelease.Compare(rep.relObjs, in)
 	rep.Diagnostics = append(rep.Diagnostics, rep.relStatus.Diagnostics...)
-}
-
-// secretKind reports whether a source is a Secret's values file: every value from there is
-// a secret, whatever its key.
-func secretKind(k values.Kind) bool {
-	return k == values.HelmChartValuesSecret || k == values.HelmChartConfigValuesSecret
 }
 
 // render asks helm to render the chart with the job's values (Options.HelmBinary), and
@@ -155,3 +149,10 @@ func lookupLeaf(rep *Report, p string) any {
 	}
 	return nil
 }
+
+// ReleaseStatus is what Options.ObjectsData says about the Helm release: its revisions, the
+// helm-install job, and whether the newest deployed revision has the values of the report
+// (State, Summary, Diffs); nil without objects. Its type is internal to k3sconf (the
+// release comparison, internal/helmrelease): read its fields, or the release part of what
+// `k3sconf values --objects` prints.
+func (rep *Report) ReleaseStatus() *helmrelease.Status { return rep.relStatus }

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/k3sconf/k3sconf/helm/charts"
+	"github.com/k3sconf/k3sconf/internal/chartsreport"
 	"github.com/k3sconf/k3sconf/internal/nodereport"
 	"github.com/k3sconf/k3sconf/output"
 	"github.com/k3sconf/k3sconf/report"
@@ -39,8 +40,8 @@ func renderRelease(t *testing.T, name string, show bool, edit func(afero.Fs)) (s
 	}
 	red := report.NewRedactor(res, show)
 	var text bytes.Buffer
-	charts.Text(&text, rep, red, true)
-	js, err := json.Marshal(charts.JSON(rep, nodereport.EnvelopeOf(res, "values"), red, true))
+	chartsreport.Text(&text, rep, red, true)
+	js, err := json.Marshal(chartsreport.JSON(rep, nodereport.EnvelopeOf(res, "values"), red, true))
 	if err != nil {
 		t.Fatal(err)
 	}

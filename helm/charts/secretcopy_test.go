@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/k3sconf/k3sconf/helm/charts"
+	"github.com/k3sconf/k3sconf/internal/chartsreport"
 	"github.com/k3sconf/k3sconf/output"
 	"github.com/k3sconf/k3sconf/report"
 	"github.com/k3sconf/k3sconf/resolve"
@@ -50,8 +51,8 @@ func TestChartDefaultSecretCopies(t *testing.T) {
 				t.Fatal(err)
 			}
 			var text bytes.Buffer
-			charts.Text(&text, rep, report.NewRedactor(res, false), true)
-			js, err := json.Marshal(charts.JSON(rep, output.Envelope{}, report.NewRedactor(res, false), true))
+			chartsreport.Text(&text, rep, report.NewRedactor(res, false), true)
+			js, err := json.Marshal(chartsreport.JSON(rep, output.Envelope{}, report.NewRedactor(res, false), true))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -72,7 +73,7 @@ func TestChartDefaultSecretCopies(t *testing.T) {
 			}
 			// --show-secrets shows the copy.
 			var shown bytes.Buffer
-			charts.Text(&shown, rep, report.NewRedactor(res, true), true)
+			chartsreport.Text(&shown, rep, report.NewRedactor(res, true), true)
 			if !strings.Contains(shown.String(), `mail.login = "zebra"`) {
 				t.Errorf("--show-secrets: the copy is not shown:\n%s", shown.String())
 			}

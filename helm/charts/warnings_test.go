@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/k3sconf/k3sconf/helm/charts"
+	"github.com/k3sconf/k3sconf/internal/chartsreport"
 	"github.com/k3sconf/k3sconf/report"
 	"github.com/k3sconf/k3sconf/resolve"
 )
@@ -107,7 +108,7 @@ func TestValuesWarningsBothWays(t *testing.T) {
 			}
 			if tc.product == "rke2" {
 				var b bytes.Buffer
-				charts.Text(&b, rep, report.NewRedactor(res, false), true)
+				chartsreport.Text(&b, rep, report.NewRedactor(res, false), true)
 				for _, bad := range []string{"k3s's", "k3s applies", "k3s re-applies"} {
 					if strings.Contains(b.String(), bad) {
 						t.Errorf("RKE2's report says %q:\n%s", bad, b.String())

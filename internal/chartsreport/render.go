@@ -1,4 +1,4 @@
-package charts
+package chartsreport
 
 import (
 	"encoding/json"
@@ -11,8 +11,9 @@ import (
 	"github.com/k3sconf/k3sconf/output"
 
 	"github.com/k3sconf/k3sconf/components"
-	"github.com/k3sconf/k3sconf/helm/internal/release"
+	"github.com/k3sconf/k3sconf/helm/charts"
 	"github.com/k3sconf/k3sconf/helm/values"
+	"github.com/k3sconf/k3sconf/internal/helmrelease"
 	"github.com/k3sconf/k3sconf/internal/nodereport"
 )
 
@@ -70,7 +71,7 @@ func digits(s string) int {
 // redacted wherever it quotes it, blanks and all, as kubespray's learnVar does for Ansible
 // variables. A number under a secret name is learned when it has at least
 // minLearnedDigits digits.
-func learnSecrets(rep *Report, red *output.Redactor) {
+func learnSecrets(rep *charts.Report, red *output.Redactor) {
 	if !red.On() || rep.Result == nil {
 		return
 	}
@@ -99,8 +100,8 @@ func learnSecrets(rep *Report, red *output.Redactor) {
 	}
 	// What the cluster's release has: its values by the same name rule, and whatever it
 	// has at a path a Secret's values file sets.
-	if st := rep.relStatus; st != nil {
-		for _, r := range []*release.Release{st.Compared, st.LatestRelease} {
+	if st := rep.ReleaseStatus(); st != nil {
+		for _, r := range []*helmrelease.Release{st.Compared, st.LatestRelease} {
 			if r != nil {
 				walk("", r.Config)
 			}
@@ -135,7 +136,7 @@ func learnAll(red *output.Redactor, name string, v any) {
 }
 
 // secretPaths are the leaf paths a Secret's values file (valuesSecrets) gives a value.
-func secretPaths(rep *Report) map[string]bool {
+func secretPaths(rep *charts.Report) map[string]bool {
 	out := map[string]bool{}
 	for _, l := range rep.Result.Leaves {
 		for _, a := range l.History {
@@ -175,7 +176,7 @@ func leafValue(l *values.Leaf, red *output.Redactor) any {
 
 // releaseShow renders a value the release has at a path: hidden whole where a Secret's
 // values file sets the path now, else by the name rule.
-func releaseShow(rep *Report, red *output.Redactor) func(string, any) any {
+func releaseShow(rep *charts.Report, red *output.Redactor) func(string, any) any {
 	secret := secretPaths(rep)
 	return func(p string, v any) any {
 		if red.On() && secret[p] {
@@ -243,7 +244,7 @@ func objectLine(ob *components.HelmObject, product string) string {
 }
 
 // Text prints the report in explain's layout.
-func Text(w io.Writer, rep *Report, red *output.Redactor, all bool) {
+func Text(w io.Writer, rep *charts.Report, red *output.Redactor, all bool) {
 	// k3sconf's one control-character escaper (the command's output passes it again, which
 	// changes nothing): a key or value from a manifest cannot drive the terminal of a
 	// library caller either.
@@ -262,7 +263,7 @@ func Text(w io.Writer, rep *Report, red *output.Redactor, all bool) {
 	} else {
 		fmt.Fprintf(w, "chart defaults: not read: %s\n", red.Scrub(rep.DefaultsNote))
 	}
-	fmt.Fprintf(w, "Helm %s: every values file in this order, then every --set, then every --set-string:\n", HelmJobs[rep.Helm].Release)
+	fmt.Fprintf(w, "Helm %s: every values file in this order, then every --set, then every --set-string:\n", charts.HelmJobs[rep.Helm].Release)
 	args := rep.Result.Args
 	for i := 0; i+1 < len(args); i += 2 {
 		fmt.Fprintf(w, "  %s %s\n", args[i], red.Scrub(args[i+1]))
@@ -274,8 +275,8 @@ func Text(w io.Writer, rep *Report, red *output.Redactor, all bool) {
 		fmt.Fprintf(w, "note: %s\n", red.Scrub(n))
 	}
 	show := releaseShow(rep, red)
-	if rep.relStatus != nil {
-		for _, l := range rep.relStatus.Lines(func(p string, v any) string { return formatValue(show(p, v)) }, red.Scrub) {
+	if rep.ReleaseStatus() != nil {
+		for _, l := range rep.ReleaseStatus().Lines(func(p string, v any) string { return formatValue(show(p, v)) }, red.Scrub) {
 			fmt.Fprintln(w, l)
 		}
 	}
@@ -303,8 +304,8 @@ func Text(w io.Writer, rep *Report, red *output.Redactor, all bool) {
 				fmt.Fprintf(w, "  takes effect: %s\n", e)
 			}
 		}
-		if rep.relStatus != nil {
-			if n := rep.relStatus.Note(l.Name, shown(l, false), func(v any) string { return formatValue(show(l.Name, v)) }); n != "" {
+		if rep.ReleaseStatus() != nil {
+			if n := rep.ReleaseStatus().Note(l.Name, shown(l, false), func(v any) string { return formatValue(show(l.Name, v)) }); n != "" {
 				fmt.Fprintf(w, "  release: %s\n", red.Scrub(n))
 			}
 		}
@@ -339,7 +340,7 @@ type valuesDocument struct {
 	Notes           []string             `json:"notes"`
 	Values          map[string]valueJSON `json:"values"`
 	// Release is what --objects says about the Helm release (absent without --objects).
-	Release     *release.Doc        `json:"release,omitempty"`
+	Release     *helmrelease.Doc    `json:"release,omitempty"`
 	Diagnostics []output.Diagnostic `json:"diagnostics"`
 }
 
@@ -400,10 +401,10 @@ func sourceDoc(s values.Source, red *output.Redactor) sourceJSON {
 }
 
 // JSON is the report as the `values --json` document (docs/json.md), for encoding/json.
-func JSON(rep *Report, env output.Envelope, red *output.Redactor, all bool) any {
+func JSON(rep *charts.Report, env output.Envelope, red *output.Redactor, all bool) any {
 	learnSecrets(rep, red)
 	d := &valuesDocument{Envelope: env, Chart: rep.Name, Namespace: rep.Namespace, HelmChart: objectDoc(rep.Chart),
-		Helm: HelmJobs[rep.Helm].Release, Args: []string{}, Notes: []string{}, Values: map[string]valueJSON{},
+		Helm: charts.HelmJobs[rep.Helm].Release, Args: []string{}, Notes: []string{}, Values: map[string]valueJSON{},
 		Diagnostics: componentsreport.DiagnosticDocs(rep.Diagnostics, red)}
 	if rep.Config != nil {
 		c := objectDoc(rep.Config)
@@ -434,13 +435,27 @@ func JSON(rep *Report, env output.Envelope, red *output.Redactor, all bool) any 
 		for _, a := range l.History {
 			v.History = append(v.History, assignmentJSON{Value: assignmentValue(a, red), Source: sourceDoc(a.From(), red), Outcome: string(a.Outcome), Reason: red.Scrub(a.Reason)})
 		}
-		if rep.relStatus != nil {
-			v.Release = red.Scrub(rep.relStatus.Note(l.Name, shown(l, false), func(x any) string { return formatValue(show(l.Name, x)) }))
+		if rep.ReleaseStatus() != nil {
+			v.Release = red.Scrub(rep.ReleaseStatus().Note(l.Name, shown(l, false), func(x any) string { return formatValue(show(l.Name, x)) }))
 		}
 		d.Values[l.Name] = v
 	}
-	if rep.relStatus != nil {
-		d.Release = rep.relStatus.Doc(show, red.Scrub)
+	if rep.ReleaseStatus() != nil {
+		d.Release = rep.ReleaseStatus().Doc(show, red.Scrub)
 	}
 	return d
+}
+
+// secretKind reports whether a source is a Secret's values file: every value from there is
+// a secret, whatever its key.
+func secretKind(k values.Kind) bool {
+	return k == values.HelmChartValuesSecret || k == values.HelmChartConfigValuesSecret
+}
+
+// productName is the distribution as people write it.
+func productName(p string) string {
+	if p == "rke2" {
+		return "RKE2"
+	}
+	return "k3s"
 }

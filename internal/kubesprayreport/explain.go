@@ -1,4 +1,4 @@
-package kubespray
+package kubesprayreport
 
 import (
 	"fmt"
@@ -7,12 +7,13 @@ import (
 
 	"github.com/k3sconf/k3sconf/ansible"
 	"github.com/k3sconf/k3sconf/diag"
+	"github.com/k3sconf/k3sconf/kubespray"
 	"github.com/k3sconf/k3sconf/output"
 )
 
 // Text renders the explain report as `k3sconf explain` does: the value with its type and
 // source, then every assignment in precedence order with what became of it.
-func Text(w io.Writer, r *Report) {
+func Text(w io.Writer, r *kubespray.Report) {
 	fmt.Fprintf(w, "host %s; groups (merge order): %s", r.Host, strings.Join(r.Groups, ", "))
 	if len(r.Added) > 0 {
 		fmt.Fprintf(w, " (added at run time by kubespray's dynamic_groups: %s)", strings.Join(r.Added, ", "))
@@ -97,7 +98,7 @@ func Text(w io.Writer, r *Report) {
 }
 
 // writeSources names the other assignments the same value comes from at other sites.
-func writeSources(w io.Writer, g ValueGroup) {
+func writeSources(w io.Writer, g kubespray.ValueGroup) {
 	if len(g.Sources) < 2 {
 		return
 	}
@@ -114,7 +115,7 @@ func writeSources(w io.Writer, g ValueGroup) {
 }
 
 // writeVar prints one value with its source and every assignment.
-func writeVar(w io.Writer, r *Report, ex *Explained, v *ansible.Var) {
+func writeVar(w io.Writer, r *kubespray.Report, ex *kubespray.Explained, v *ansible.Var) {
 	if v == nil && ex.Unread != nil {
 		fmt.Fprintf(w, "%s is not known on %s: k3sconf did not expand the value set at %s (see the findings)\n", ex.Name, r.Host, ex.Unread)
 		return
@@ -123,7 +124,7 @@ func writeVar(w io.Writer, r *Report, ex *Explained, v *ansible.Var) {
 		fmt.Fprintf(w, "%s is undefined on %s\n", ex.Name, r.Host)
 		return
 	}
-	fmt.Fprintf(w, "%s = %s  (%s)\n", ex.Name, ansible.Repr(v.Value), r.typeName(v))
+	fmt.Fprintf(w, "%s = %s  (%s)\n", ex.Name, ansible.Repr(v.Value), r.TypeName(v))
 	fmt.Fprintf(w, "  from: %s %s  %s\n", v.Source.Kind, v.Source.Pos, v.Source.Level)
 	if len(ex.RefNames) > 0 && v == ex.Var {
 		fmt.Fprintf(w, "  templated (shown as written, not evaluated); it uses:\n")
@@ -132,7 +133,7 @@ func writeVar(w io.Writer, r *Report, ex *Explained, v *ansible.Var) {
 			for _, rv := range ex.Refs {
 				if rv.Name == rn {
 					found = true
-					fmt.Fprintf(w, "    %s = %s  (%s)  from: %s %s  %s\n", rn, short(ansible.Repr(rv.Value)), r.typeName(rv), rv.Source.Kind, rv.Source.Pos, rv.Source.Level)
+					fmt.Fprintf(w, "    %s = %s  (%s)  from: %s %s  %s\n", rn, short(ansible.Repr(rv.Value)), r.TypeName(rv), rv.Source.Kind, rv.Source.Pos, rv.Source.Level)
 				}
 			}
 			if !found {
@@ -147,12 +148,11 @@ func writeVar(w io.Writer, r *Report, ex *Explained, v *ansible.Var) {
 			width = n
 		}
 	}
-	pending := ex.pendingSets(v)
 	for i, a := range v.History {
 		fmt.Fprintf(w, "  %2d. %-*s %s  %s  %s\n", i+1, width, a.Kind, a.Pos, a.Level, ansible.Repr(a.Value))
 		reason := a.Reason
 		if a == v.Source {
-			reason = sourceReason(a, pending)
+			reason = ex.SourceReason(v)
 		}
 		fmt.Fprintf(w, "      %s: %s\n", a.Outcome, reason)
 	}
@@ -162,13 +162,13 @@ func writeVar(w io.Writer, r *Report, ex *Explained, v *ansible.Var) {
 // siteSummary names the plays and roles of a group of sites, and how many sites:
 // `3 use sites in play "P" (through group k8s_cluster, added at run time): role a, role b
 // (if when: …)`.
-func siteSummary(sites []Site) string {
+func siteSummary(sites []kubespray.Site) string {
 	type play struct {
 		name  string
 		roles []string
 	}
 	var plays []*play
-	idx := map[*PlayRun]*play{}
+	idx := map[*kubespray.PlayRun]*play{}
 	for _, s := range sites {
 		p := idx[s.Play]
 		if p == nil {
@@ -211,7 +211,7 @@ func siteSummary(sites []Site) string {
 }
 
 // writeMissed lists the use sites the host does not run, and why (grouped by reason).
-func writeMissed(w io.Writer, host string, ex *Explained) {
+func writeMissed(w io.Writer, host string, ex *kubespray.Explained) {
 	type miss struct {
 		why   string
 		where []string
@@ -353,9 +353,9 @@ func source(a *ansible.Assignment) output.Source {
 
 // JSON builds the --json document of `k3sconf kubespray explain`, for encoding/json
 // (docs/schema/kubespray-explain.schema.json describes it).
-func JSON(r *Report) any { return explainJSON(r) }
+func JSON(r *kubespray.Report) any { return explainJSON(r) }
 
-func explainJSON(r *Report) *explainDoc {
+func explainJSON(r *kubespray.Report) *explainDoc {
 	d := &explainDoc{Envelope: output.NewEnvelope("kubespray", "kubespray explain", "kubespray explain"),
 		Host: r.Host, Groups: r.Groups, DynamicGroups: r.Added, Keys: map[string]*keyDoc{}, Diagnostics: []output.Diagnostic{}}
 	if d.Groups == nil {
@@ -372,7 +372,7 @@ func explainJSON(r *Report) *explainDoc {
 		if v := ex.Var; v != nil {
 			k.Defined = true
 			k.Value = ansible.ToJSONValue(v.Value)
-			k.Type = r.typeName(v)
+			k.Type = r.TypeName(v)
 			k.Source = source(v.Source)
 			for _, a := range v.History {
 				if a == v.Source {
@@ -388,7 +388,7 @@ func explainJSON(r *Report) *explainDoc {
 					for _, rv := range ex.Refs {
 						if rv.Name == rn {
 							s := source(rv.Source)
-							rd = &refDoc{Value: ansible.ToJSONValue(rv.Value), Type: r.typeName(rv), Defined: true, Source: &s}
+							rd = &refDoc{Value: ansible.ToJSONValue(rv.Value), Type: r.TypeName(rv), Defined: true, Source: &s}
 						}
 					}
 					k.Refs[rn] = rd
@@ -437,16 +437,6 @@ func explainJSON(r *Report) *explainDoc {
 			Column: dg.Pos.Column, Key: dg.Key, Message: dg.Message, Hint: dg.Hint})
 	}
 	return d
-}
-
-// HasErrors reports whether a finding is an error (exit 1).
-func (r *Report) HasErrors() bool {
-	for _, d := range r.Diagnostics {
-		if d.Severity == diag.Error {
-			return true
-		}
-	}
-	return false
 }
 
 // short keeps a referenced value to one readable line (--json has it whole).

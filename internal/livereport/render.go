@@ -1,4 +1,4 @@
-package live
+package livereport
 
 import (
 	"fmt"
@@ -8,12 +8,13 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/k3sconf/k3sconf/live"
 	"github.com/k3sconf/k3sconf/output"
 	"github.com/k3sconf/k3sconf/report"
 	"github.com/k3sconf/k3sconf/resolve"
 )
 
-// statusDocument is the JSON form of a Status (`k3sconf status --json`).
+// statusDocument is the JSON form of a live.Status (`k3sconf status --json`).
 type statusDocument struct {
 	output.Envelope
 	Unit string `json:"unit,omitempty"`
@@ -22,14 +23,14 @@ type statusDocument struct {
 	Pending         bool                `json:"pending"`
 	Process         *processJSON        `json:"process"`
 	Systemd         *systemdJSON        `json:"systemd,omitempty"`
-	Stale           []Stale             `json:"stale"`
+	Stale           []live.Stale        `json:"stale"`
 	DaemonReload    bool                `json:"daemonReload"`
 	DaemonReloadWhy string              `json:"daemonReloadWhy,omitempty"`
 	Argv            *argvJSON           `json:"argv,omitempty"`
 	Annotation      *annotationJSON     `json:"annotation,omitempty"`
 	Drift           []driftJSON         `json:"drift"`
 	NotCompared     []string            `json:"notCompared,omitempty"`
-	MayChange       []KeyInFile         `json:"mayChange"`
+	MayChange       []live.KeyInFile    `json:"mayChange"`
 	Diagnostics     []output.Diagnostic `json:"diagnostics"`
 }
 
@@ -88,20 +89,20 @@ type driftJSON struct {
 // renderer redacts with every resolution's secrets: today's, the process's and the
 // annotation's, so a secret that only the running process has is hidden too.
 type renderer struct {
-	s                  *Status
+	s                  *live.Status
 	today, proc, annot *output.Redactor
 	// all is the three in one (output.Merge): text and argv words are redacted knowing
 	// every secret at once.
 	all *output.Redactor
 }
 
-func newRenderer(s *Status, red *output.Redactor, show bool) *renderer {
+func newRenderer(s *live.Status, red *output.Redactor, show bool) *renderer {
 	r := &renderer{s: s, today: red}
-	if s.fromProc != nil {
-		r.proc = report.NewRedactor(s.fromProc, show)
+	if s.FromProcess != nil {
+		r.proc = report.NewRedactor(s.FromProcess, show)
 	}
-	if s.fromAnnotation != nil {
-		r.annot = report.NewRedactor(s.fromAnnotation, show)
+	if s.FromAnnotation != nil {
+		r.annot = report.NewRedactor(s.FromAnnotation, show)
 	}
 	r.all = output.Merge(show, r.today, r.proc, r.annot)
 	return r
@@ -114,7 +115,7 @@ func (r *renderer) scrub(v string) string { return r.all.Scrub(v) }
 func (r *renderer) words(ws []string) []string {
 	out := r.all.Argv(ws)
 	for i, w := range ws {
-		if w == OmittedValue {
+		if w == live.OmittedValue {
 			out[i] = w
 		}
 	}
@@ -122,12 +123,12 @@ func (r *renderer) words(ws []string) []string {
 }
 
 func (r *renderer) value(via, key string, v any) any {
-	res, red := r.s.today, r.today
+	res, red := r.s.Today, r.today
 	switch via {
 	case "process":
-		res, red = r.s.fromProc, r.proc
+		res, red = r.s.FromProcess, r.proc
 	case "annotation":
-		res, red = r.s.fromAnnotation, r.annot
+		res, red = r.s.FromAnnotation, r.annot
 	}
 	if res != nil {
 		if k := res.Key(key); k != nil {
@@ -158,11 +159,11 @@ func redactAny(k *resolve.Key, v any, red *output.Redactor, r *renderer) any {
 }
 
 // JSON builds the `status --json` document (docs/json.md), for encoding/json; red is today's redactor (report.NewRedactor(today, show)).
-func (s *Status) JSON(red *output.Redactor, showSecrets bool) any {
+func JSON(s *live.Status, red *output.Redactor, showSecrets bool) any {
 	r := newRenderer(s, red, showSecrets)
 	d := &statusDocument{Envelope: output.NewEnvelope(s.Product, s.Command, "status"), Unit: s.Unit, Pending: s.Pending(),
-		Stale: append([]Stale{}, s.Stale...), DaemonReload: s.DaemonReload, DaemonReloadWhy: s.DaemonReloadWhy,
-		Drift: []driftJSON{}, NotCompared: s.NotCompared, MayChange: append([]KeyInFile{}, s.MayChange...),
+		Stale: append([]live.Stale{}, s.Stale...), DaemonReload: s.DaemonReload, DaemonReloadWhy: s.DaemonReloadWhy,
+		Drift: []driftJSON{}, NotCompared: s.NotCompared, MayChange: append([]live.KeyInFile{}, s.MayChange...),
 		Diagnostics: []output.Diagnostic{}}
 	if p := s.Process; p != nil {
 		pd := &processJSON{PID: p.PID, Command: p.Command, StartFrom: s.StartFrom, Title: p.Title, ArgvHidden: p.Hidden,
@@ -212,9 +213,9 @@ func (s *Status) JSON(red *output.Redactor, showSecrets bool) any {
 }
 
 // Text prints the one-screen status.
-func (s *Status) Text(w io.Writer, red *output.Redactor, showSecrets bool) {
+func Text(w io.Writer, s *live.Status, red *output.Redactor, showSecrets bool) {
 	r := newRenderer(s, red, showSecrets)
-	unit := s.unitName()
+	unit := s.UnitName()
 	switch p := s.Process; {
 	case p != nil:
 		since := "at an unknown time"
@@ -224,7 +225,7 @@ func (s *Status) Text(w io.Writer, red *output.Redactor, showSecrets bool) {
 		fmt.Fprintf(w, "%s %s running, pid %d, %s\n", s.Product, p.Command, p.PID, since)
 		if p.Hidden {
 			fmt.Fprintf(w, "  command line: hidden by the process title %q", p.Title)
-			if s.fromAnnotation == nil {
+			if s.FromAnnotation == nil {
 				fmt.Fprint(w, "; pass --node-json to compare values")
 			}
 			fmt.Fprintln(w)
@@ -313,7 +314,7 @@ func (s *Status) Text(w io.Writer, red *output.Redactor, showSecrets bool) {
 		fmt.Fprintf(w, "to apply: systemctl daemon-reload && systemctl restart %s\n", unit)
 	case len(s.Stale) > 0 || len(s.Drift) > 0:
 		fmt.Fprintf(w, "to apply: systemctl restart %s\n", unit)
-	case s.Process == nil && !s.ProcMissing && s.fromAnnotation == nil:
+	case s.Process == nil && !s.ProcMissing && s.FromAnnotation == nil:
 		fmt.Fprintf(w, "not running: starting %s applies the files\n", unit)
 	case s.Pending():
 		fmt.Fprintln(w, "cannot tell whether the files are in effect")
@@ -349,3 +350,5 @@ func shellWords(ws []string) []string {
 }
 
 func sortStrings(xs []string) { sort.Strings(xs) }
+
+func fmtTime(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05 UTC") }

@@ -1,4 +1,4 @@
-// Package release reads what a cluster says about a Helm release that helm-controller
+// Package helmrelease reads what a cluster says about a Helm release that helm-controller
 // manages, and compares it with the values k3sconf computed for the HelmChart: "I set it —
 // is it in effect?"
 //
@@ -24,4 +24,4 @@
 //
 // Nothing here prints a value: [Status.Note] and [Status.Doc] take the caller's redaction,
 // since a release's values hold secrets like any other values.
-package release
+package helmrelease

@@ -1,4 +1,4 @@
-package kubespray
+package kubesprayreport
 
 import (
 	"fmt"
@@ -9,96 +9,13 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/k3sconf/k3sconf/kubespray"
 	"github.com/k3sconf/k3sconf/output"
 )
 
-// TagAnswer is what ansible-playbook --tags Tag does with the uses of a variable: the
-// template and other tasks it runs that use it, and the handlers they notify.
-type TagAnswer struct {
-	Tag string
-	// Rewrites are the template tasks that render a file using the variable (or use it in
-	// their arguments).
-	Rewrites []*TaskNode
-	// Tasks are the other tasks that use it.
-	Tasks []*TaskNode
-	// Handlers are the handlers those tasks notify (they run whatever the tags, when the
-	// task reports changed), and handlers that use the variable themselves and are
-	// notified by a selected task.
-	Handlers []HandlerRun
-}
-
-// anyTag is a tag no task carries: a task it selects runs under every --tags.
-const anyTag = "\x00 any tag"
-
-// Answers gives, for each tag that reaches a use, what --tags TAG does with it. Tasks that
-// run under every --tags (always) are answered once, under Tag "" (first), and left out
-// of the other answers.
-func Answers(uses []Use) []TagAnswer {
-	tags := []string{""}
-	for _, u := range uses {
-		tags = appendUniq(tags, u.Tags...)
-	}
-	sort.Strings(tags)
-	var out []TagAnswer
-	for _, tg := range tags {
-		a := TagAnswer{Tag: tg}
-		sel := func(n *TaskNode) bool {
-			if tg == "" {
-				return n.Selected([]string{anyTag}, nil)
-			}
-			return n.Selected([]string{tg}, nil) && !n.Selected([]string{anyTag}, nil)
-		}
-		seenT := map[string]bool{}
-		seenH := map[*TaskNode]bool{}
-		for _, u := range uses {
-			for _, s := range u.Sites {
-				if s.Task.Handler {
-					for _, by := range s.NotifiedBy {
-						if sel(by) && !seenH[s.Task] {
-							seenH[s.Task] = true
-							a.Handlers = append(a.Handlers, HandlerRun{Handler: s.Task, From: by, Does: describeHandler(s.Task)})
-						}
-					}
-					continue
-				}
-				key := s.Task.DisplayName() + "\x00" + s.Task.Pos.String()
-				if !sel(s.Task) || seenT[key] {
-					continue
-				}
-				seenT[key] = true
-				if s.Task.Action == "template" || (len(s.Task.Templates) > 0 && u.Kind == "template") {
-					a.Rewrites = append(a.Rewrites, s.Task)
-				} else {
-					a.Tasks = append(a.Tasks, s.Task)
-				}
-				for _, h := range s.Handlers {
-					if !seenH[h.Handler] && !seenHandlerAs(a.Handlers, h.Handler) {
-						seenH[h.Handler] = true
-						a.Handlers = append(a.Handlers, h)
-					}
-				}
-			}
-		}
-		if len(a.Rewrites)+len(a.Tasks)+len(a.Handlers) > 0 {
-			out = append(out, a)
-		}
-	}
-	return out
-}
-
-// seenHandlerAs: the same handler of the same file, reached in another play.
-func seenHandlerAs(hs []HandlerRun, h *TaskNode) bool {
-	for _, x := range hs {
-		if x.Handler.Pos == h.Pos && x.Handler.DisplayName() == h.DisplayName() {
-			return true
-		}
-	}
-	return false
-}
-
-// Line is the answer in one line: "`--tags containerd`: rewrites … (template …) and
+// AnswerLine is the answer in one line: "`--tags containerd`: rewrites … (template …) and
 // restarts containerd (handler …)".
-func (a TagAnswer) Line(dir string) string {
+func AnswerLine(a kubespray.TagAnswer) string {
 	var parts []string
 	for i, n := range a.Rewrites {
 		if i == 4 {
@@ -113,7 +30,7 @@ func (a TagAnswer) Line(dir string) string {
 		if len(ts) > 0 {
 			tmpl = "template " + strings.Join(ts, " or ") + ", "
 		}
-		parts = append(parts, fmt.Sprintf("rewrites %s (%stask %q%s)", printable(n.destShown()), printable(tmpl), n.DisplayName(), onlyWhen(n)))
+		parts = append(parts, fmt.Sprintf("rewrites %s (%stask %q%s)", printable(destShown(n)), printable(tmpl), n.DisplayName(), onlyWhen(n)))
 	}
 	for i, n := range a.Tasks {
 		if i == 4 {
@@ -160,7 +77,7 @@ func printable(s string) string {
 }
 
 // onlyWhen names the choices of templated include names the task needs.
-func onlyWhen(n *TaskNode) string {
+func onlyWhen(n *kubespray.TaskNode) string {
 	var cs []string
 	for _, c := range n.Choices {
 		cs = append(cs, printable(c.Expr+" is "+c.Value))
@@ -173,7 +90,7 @@ func onlyWhen(n *TaskNode) string {
 
 // WhereText renders where: each use with the tasks that run it, their tags, choices and
 // handlers; then, per tag, what a --tags run does.
-func WhereText(w io.Writer, name string, uses []Use) {
+func WhereText(w io.Writer, name string, uses []kubespray.Use) {
 	name = printable(name)
 	if len(uses) == 0 {
 		fmt.Fprintf(w, "%s: used by no task or template of the checkout\n", printable(name))
@@ -218,9 +135,9 @@ func WhereText(w io.Writer, name string, uses []Use) {
 			case n.Handler:
 				what = "handler"
 			}
-			fmt.Fprintf(w, "    %s %q (%s) in play %q", what, n.DisplayName(), printable(n.Pos.String()), n.play.Name)
+			fmt.Fprintf(w, "    %s %q (%s) in play %q", what, n.DisplayName(), printable(n.Pos.String()), n.Play().Name)
 			if n.Dest != "" {
-				fmt.Fprintf(w, ", dest %s", printable(n.destShown()))
+				fmt.Fprintf(w, ", dest %s", printable(destShown(n)))
 			}
 			fmt.Fprintln(w)
 			if n.Handler {
@@ -269,18 +186,18 @@ func WhereText(w io.Writer, name string, uses []Use) {
 	} else {
 		fmt.Fprintf(w, "\n--tags that reach a use of %s: %s\n", name, strings.Join(all, ","))
 	}
-	ans := Answers(uses)
+	ans := kubespray.Answers(uses)
 	if len(ans) > 0 {
 		fmt.Fprintf(w, "\nwhat a run with one --tags does (notified handlers run whatever --tags/--skip-tags say, when the task reports changed; ansible-core 2.14):\n")
 		for _, a := range ans {
-			fmt.Fprintf(w, "  %s\n", a.Line(""))
+			fmt.Fprintf(w, "  %s\n", AnswerLine(a))
 		}
 	}
 }
 
 // selection says which --tags run a task: its tags, and those of each dynamic include
 // that must run first.
-func selection(n *TaskNode) string {
+func selection(n *kubespray.TaskNode) string {
 	var parts []string
 	for _, g := range n.Gates {
 		parts = append(parts, "include ["+strings.Join(g, ",")+"]")
@@ -361,7 +278,7 @@ type taskRef struct {
 	Line int    `json:"line"`
 }
 
-// AnswerDoc is a TagAnswer.
+// AnswerDoc is a kubespray.TagAnswer.
 type answerDoc struct {
 	Tag      string       `json:"tag"`
 	Text     string       `json:"text"`
@@ -370,11 +287,11 @@ type answerDoc struct {
 	Handlers []handlerDoc `json:"handlers"`
 }
 
-func ref(n *TaskNode) taskRef {
+func ref(n *kubespray.TaskNode) taskRef {
 	return taskRef{Task: n.DisplayName(), File: n.Pos.File, Line: n.Pos.Line}
 }
 
-func docOfHandler(h HandlerRun) handlerDoc {
+func docOfHandler(h kubespray.HandlerRun) handlerDoc {
 	d := handlerDoc{Name: h.Handler.DisplayName(), File: h.Handler.Pos.File, Line: h.Handler.Pos.Line, Action: h.Handler.Action,
 		By: h.By, Does: h.Does, RunsUnderTags: true}
 	if h.From != nil {
@@ -392,16 +309,16 @@ func nonNil(xs []string) []string {
 
 // WhereJSON builds the --json document of `k3sconf kubespray where`, for encoding/json
 // (docs/schema/kubespray-where.schema.json describes it).
-func WhereJSON(name string, uses []Use) any { return whereJSON(name, uses) }
+func WhereJSON(name string, uses []kubespray.Use) any { return whereJSON(name, uses) }
 
-func whereJSON(name string, uses []Use) *whereDoc {
+func whereJSON(name string, uses []kubespray.Use) *whereDoc {
 	d := &whereDoc{Envelope: output.NewEnvelope("kubespray", "kubespray where", "kubespray where"), Variable: name, Uses: []useDoc{}, Tags: []string{}, Answers: []answerDoc{}}
 	for _, u := range uses {
 		ud := useDoc{File: u.Pos.File, Line: u.Pos.Line, Column: u.Pos.Column, Role: u.Role, Kind: u.Kind, Task: u.Task,
 			Tags: nonNil(u.Tags), AnyTag: u.AnyTag, Plays: nonNil(u.Plays), Sites: []siteDoc{}}
 		for _, s := range u.Sites {
 			n := s.Task
-			sd := siteDoc{Play: n.play.Name, Task: n.DisplayName(), File: n.Pos.File, Line: n.Pos.Line, Column: n.Pos.Column, Action: n.Action,
+			sd := siteDoc{Play: n.Play().Name, Task: n.DisplayName(), File: n.Pos.File, Line: n.Pos.Line, Column: n.Pos.Column, Action: n.Action,
 				Handler: n.Handler, Rescue: n.Rescue, Tags: nonNil(n.Tags), Gates: [][]string{}, Choices: []choiceDoc{}, Dest: n.Dest, Templates: n.Templates, Handlers: []handlerDoc{}}
 			for _, g := range n.Gates {
 				sd.Gates = append(sd.Gates, nonNil(g))
@@ -421,8 +338,8 @@ func whereJSON(name string, uses []Use) *whereDoc {
 		d.Tags = appendUniq(d.Tags, u.Tags...)
 	}
 	sort.Strings(d.Tags)
-	for _, a := range Answers(uses) {
-		ad := answerDoc{Tag: a.Tag, Text: a.Line(""), Rewrites: []taskRef{}, Tasks: []taskRef{}, Handlers: []handlerDoc{}}
+	for _, a := range kubespray.Answers(uses) {
+		ad := answerDoc{Tag: a.Tag, Text: AnswerLine(a), Rewrites: []taskRef{}, Tasks: []taskRef{}, Handlers: []handlerDoc{}}
 		for _, n := range a.Rewrites {
 			ad.Rewrites = append(ad.Rewrites, ref(n))
 		}
@@ -437,27 +354,20 @@ func whereJSON(name string, uses []Use) *whereDoc {
 	return d
 }
 
-// SelectedSites are the sites of uses that ansible-playbook --tags only --skip-tags skip
-// runs (a handler site when one of its notifiers runs), in order: what a run log should
-// show for the variable. Match them to a log by Task.Play().Name and Task.DisplayName()
-// ("TASK [role : name]", "RUNNING HANDLER [role : name]").
-func SelectedSites(uses []Use, only, skip []string) []TaskSite {
-	var out []TaskSite
-	for _, u := range uses {
-		for _, s := range u.Sites {
-			if !s.Task.Handler {
-				if s.Task.Selected(only, skip) {
-					out = append(out, s)
-				}
-				continue
-			}
-			for _, by := range s.NotifiedBy {
-				if by.Selected(only, skip) {
-					out = append(out, s)
-					break
-				}
-			}
+// destShown is a task's dest as written, with its value from role defaults when known.
+func destShown(n *kubespray.TaskNode) string {
+	if n.DestDefault == "" || n.DestDefault == n.Dest {
+		return n.Dest
+	}
+	return n.DestDefault + " (" + n.Dest + " with role defaults)"
+}
+
+// appendUniq appends the strings of more that xs does not hold yet.
+func appendUniq(xs []string, more ...string) []string {
+	for _, m := range more {
+		if !slices.Contains(xs, m) {
+			xs = append(xs, m)
 		}
 	}
-	return out
+	return xs
 }

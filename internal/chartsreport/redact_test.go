@@ -1,8 +1,9 @@
-package charts
+package chartsreport
 
 import (
 	"testing"
 
+	"github.com/k3sconf/k3sconf/helm/charts"
 	"github.com/k3sconf/k3sconf/helm/values"
 	"github.com/k3sconf/k3sconf/output"
 	"github.com/k3sconf/k3sconf/provenance"
@@ -48,7 +49,7 @@ func TestRedactValue(t *testing.T) {
 // (in no leaf), are taught to the redactor, so a message quoting one is redacted blanks and
 // all; other values, numbers and --show-secrets teach nothing.
 func TestLearnSecrets(t *testing.T) {
-	rep := &Report{
+	rep := &charts.Report{
 		Result: &values.Result{Leaves: []*values.Leaf{
 			{Entry: provenance.Entry[values.Assignment]{Name: "auth.password", Value: "hunter2 two", History: []*values.Assignment{{Path: "auth.password", Assignment: provenance.Assignment[any]{Value: "oldPa55 word"}}}}},
 			{Entry: provenance.Entry[values.Assignment]{Name: "registries", Value: []any{map[string]any{"host": "r.example", "password": "listPa55"}}}},

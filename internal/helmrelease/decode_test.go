@@ -1,4 +1,4 @@
-package release
+package helmrelease
 
 import (
 	"bytes"
@@ -161,7 +161,7 @@ func TestRealHelmSecrets(t *testing.T) {
 // fixture collects the objects.json of testdata/values/NAME.txtar.
 func fixture(t *testing.T, name string) *Objects {
 	t.Helper()
-	ar, err := txtar.ParseFile("../../../testdata/values/" + name + ".txtar")
+	ar, err := txtar.ParseFile("../../testdata/values/" + name + ".txtar")
 	if err != nil {
 		t.Fatal(err)
 	}
