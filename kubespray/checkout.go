@@ -56,7 +56,7 @@ type Checkout struct {
 	// kinds are the files where searches (roleFileKinds).
 	kinds []roleFile
 	// patterns are the templated file and role names compiled (namePattern), by name.
-	patterns map[string]compiledName
+	patterns map[string]*compiledName
 	// mu guards files, listings and loaded, which the prefetcher fills too.
 	mu sync.Mutex
 	// files are the files read and parsed, by path.

@@ -165,6 +165,19 @@ func Explain(o Options) (*Report, error) {
 	if hr == nil {
 		return nil, werr
 	}
+	// The uses of each variable in the files the host's run reaches, searched on a second
+	// goroutine while this one follows the run-time pass below. mayUse's tables are built
+	// first, here; the search then reads the checkout's files (each read once, safe to
+	// share) and writes only mayUse's memo, which nothing else reads.
+	hr.mayUse("", "")
+	searched := make(chan [][]Use, 1)
+	go func() {
+		out := make([][]Use, len(o.Vars))
+		for i, name := range o.Vars {
+			out[i], _ = c.uses(nil, name, hr.mayUse)
+		}
+		searched <- out
+	}()
 	rep.Run = hr
 	for _, a := range hr.Adds {
 		if a.Group == dynamicGroupsAdd {
@@ -242,13 +255,13 @@ func Explain(o Options) (*Report, error) {
 	}
 	rt := hr.newRuntime(tt)
 	rep.rt = rt
-	for _, name := range o.Vars {
+	allUses := <-searched
+	for i, name := range o.Vars {
 		ex := &Explained{Name: name}
 		if p, ok := unread[name]; ok {
 			ex.Unread = &p
 		}
-		uses, _ := c.uses(nil, name, hr.mayUse)
-		ex.Sites = hr.Sites(uses, name)
+		ex.Sites = hr.Sites(allUses[i], name)
 		if o.Play != "" {
 			var sel []Site
 			for _, s := range ex.Sites {

@@ -1183,10 +1183,10 @@ func (b *treeBuilder) includeVarsFiles(sc scope, args, t *yaml.Node) ([]string, 
 					found = []string{p}
 				}
 			} else {
-				re, _ := b.c.namePattern(n)
+				pat := b.c.namePattern(n)
 				for _, rel := range b.c.filesUnder(base) {
 					// A templated name never stands for main.yml, the role's own vars.
-					if !strings.Contains(rel, "/") && re.MatchString(rel) && !strings.HasPrefix(rel, "main.") {
+					if !strings.Contains(rel, "/") && pat.match(rel) != nil && !strings.HasPrefix(rel, "main.") {
 						found = append(found, filepath.Join(base, rel))
 					}
 				}
