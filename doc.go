@@ -36,15 +36,21 @@
 //	  diag/             Diagnostic, Diagnostics (an error with HasErrors), ParseError
 //	  output/           envelope, JSON writer, redaction, control-character escaping
 //	  internal/         rootfs (the read-only node), termesc, yamlalias, fuzzy
-//	                    (did-you-mean), dnslabel; noderecord (the node face's one redaction
-//	                    step) and nodereport (its documents and text renderers, of redacted
-//	                    records only); the other commands' text and documents:
-//	                    livereport (status), composereport, componentsreport,
+//	                    (did-you-mean), dnslabel, tsv; kubetables (what each Kubernetes
+//	                    minor accepts: admission plugins, API groups, component flags,
+//	                    feature gates; resolve's checks read it); noderecord (the node
+//	                    face's one redaction step), nodereport (its documents and text
+//	                    renderers, of redacted records only) and reasonhook (its JSON
+//	                    writer's shortcut to a reason); the other commands' text and
+//	                    documents: livereport (status), composereport, componentsreport,
 //	                    identityreport, fleetreport, chartsreport (values) with
 //	                    helmrelease (what the cluster's Helm release has: release
-//	                    Secrets, Jobs), kubesprayreport (explain, where); for tests:
-//	                    golden, ansibletest, apisurface (the public-surface budget), the
-//	                    benchmarks' nodes and fleets
+//	                    Secrets, Jobs), kubesprayreport (explain, where), runsreport
+//	                    (kubespray runs); for tests and benchmarks: golden, ansibletest,
+//	                    apisurface (the public-surface budget), benchnode and benchfleet
+//	                    (synthetic nodes and fleets), procbench (the whole process
+//	                    against floor, the least any reader of a node's config files
+//	                    must do)
 //
 //	k3s/RKE2 node
 //	  sources/          readers with positions: systemd unit and drop-ins, env files,

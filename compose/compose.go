@@ -72,7 +72,7 @@ const maxComposeFile = 16 << 20
 // Load reads a compose file from host (the machine running k3sconf), interpolating with
 // shell and the .env file next to it. Problems that compose itself reports become
 // diagnostics; the error is only for a file that cannot be read or parsed.
-func Load(host afero.Fs, file string, shell Lookup) (*File, error) {
+func Load(host afero.Fs, file string, shell func(name string) (string, bool)) (*File, error) {
 	data, err := rootfs.ReadFile(host, file, maxComposeFile)
 	if err != nil {
 		return nil, err
@@ -83,7 +83,7 @@ func Load(host afero.Fs, file string, shell Lookup) (*File, error) {
 // Parse is Load on the compose file's bytes already read (the command line reads its
 // FILE argument with rootfs.ReadArg, the one reader of file arguments); the .env and
 // env_file: files are still read from host.
-func Parse(host afero.Fs, file string, data []byte, shell Lookup) (*File, error) {
+func Parse(host afero.Fs, file string, data []byte, shell func(name string) (string, bool)) (*File, error) {
 	abs, err := filepath.Abs(file)
 	if err != nil {
 		abs = file
@@ -141,7 +141,7 @@ func Parse(host afero.Fs, file string, data []byte, shell Lookup) (*File, error)
 
 type parser struct {
 	f    *File
-	look Lookup
+	look lookupFunc
 	host afero.Fs
 }
 

@@ -10,8 +10,8 @@ import (
 	"github.com/k3sconf/k3sconf/sources"
 )
 
-// Lookup finds a variable for interpolation.
-type Lookup func(name string) (string, bool)
+// lookupFunc finds a variable for interpolation.
+type lookupFunc = func(name string) (string, bool)
 
 // unsetVar is a variable that interpolation needed and did not find.
 type unsetVar struct {
@@ -24,7 +24,7 @@ type unsetVar struct {
 
 // interpolate expands $VAR, ${VAR}, ${VAR:-def}, ${VAR-def}, ${VAR:?err}, ${VAR?err},
 // ${VAR:+alt}, ${VAR+alt} and $$ as compose does. Defaults are interpolated too.
-func interpolate(s string, look Lookup) (string, []unsetVar) {
+func interpolate(s string, look lookupFunc) (string, []unsetVar) {
 	var b strings.Builder
 	var unset []unsetVar
 	for i := 0; i < len(s); i++ {
@@ -123,7 +123,7 @@ func matchBrace(s string, open int) int {
 	return last
 }
 
-func expand(expr string, look Lookup) (string, []unsetVar) {
+func expand(expr string, look lookupFunc) (string, []unsetVar) {
 	j := 0
 	for j < len(expr) && isNameChar(expr[j]) {
 		j++
@@ -180,7 +180,7 @@ func isNameChar(c byte) bool { return isNameStart(c) || (c >= '0' && c <= '9') }
 // parseDotEnv reads a .env or env_file file: NAME=value lines, '#' comments, an optional
 // `export ` prefix, single quotes literal, double quotes with \n \t \" \\ escapes, and an
 // unquoted value ending at " #". A bare NAME takes the value from the shell, if set.
-func parseDotEnv(file string, data []byte, look Lookup) ([]sources.EnvAssignment, []diag.Diagnostic) {
+func parseDotEnv(file string, data []byte, look lookupFunc) ([]sources.EnvAssignment, []diag.Diagnostic) {
 	var out []sources.EnvAssignment
 	var ds []diag.Diagnostic
 	sc := bufio.NewScanner(strings.NewReader(string(data)))

@@ -13,9 +13,9 @@ import (
 	"github.com/k3sconf/k3sconf/report"
 )
 
-// Codes are the finding codes fleet reports; each has a triggering and a clean fleet in
+// codes are the finding codes fleet reports; each has a triggering and a clean fleet in
 // testdata/fleet/<code>.txtar (and <code>--<variant>.txtar).
-var Codes = []string{
+var codes = []string{
 	"critical-mismatch", "critical-differs-unchecked", "product-differs", "component-differs",
 	"tls-san-differs", "datastore-differs", "server-url-differs", "secret-differs",
 	"secret-not-compared", "release-skew-servers", "release-skew-agent-newer",

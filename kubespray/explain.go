@@ -601,7 +601,7 @@ func (c *Checkout) findings(inv *ansible.Inventory, o Options, name string, ex *
 				ln++
 				if m := reC.FindStringSubmatch(sc.Text()); m != nil {
 					if isSecretName(name) && !o.ShowSecrets {
-						m[1] = " " + Redacted
+						m[1] = " " + redacted
 					}
 					col := strings.Index(sc.Text(), "#") + 1
 					ds = append(ds, diag.Diagnostic{Severity: diag.Info, Code: "KS007", Key: name, Pos: diag.Position{File: f, Line: ln, Column: col},
@@ -642,6 +642,16 @@ func notMember(name, host, group string, pos diag.Position) diag.Diagnostic {
 // layoutFindings are about the inventory's and checkout's layout, not one variable.
 func (c *Checkout) layoutFindings(inv *ansible.Inventory, o Options) []diag.Diagnostic {
 	var ds []diag.Diagnostic
+	// A group_by task with a fixed key makes its group at run time, for whichever hosts
+	// run it: its group_vars are read then.
+	byKeys := map[string]bool{}
+	for _, pl := range c.Tasks().Plays {
+		for _, n := range pl.Tasks {
+			if k := n.Args["key"]; n.Action == "group_by" && k != "" && !ansible.IsTemplated(k) {
+				byKeys[k] = true
+			}
+		}
+	}
 	for _, dir := range c.groupVarsDirs(o) {
 		ents, _ := os.ReadDir(dir)
 		for _, e := range ents {
@@ -649,11 +659,11 @@ func (c *Checkout) layoutFindings(inv *ansible.Inventory, o Options) []diag.Diag
 				continue
 			}
 			gn := strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(e.Name(), ".yml"), ".yaml"), ".json")
-			if inv.HasGroup(gn) || dynamicGroup(gn) {
+			if inv.HasGroup(gn) || dynamicGroup(gn) || byKeys[gn] {
 				continue
 			}
 			d := diag.Diagnostic{Severity: diag.Warning, Code: "KS001", Pos: diag.Position{File: filepath.Join(dir, e.Name())},
-				Message: fmt.Sprintf("group_vars for group %s, which does not exist in the inventory (nor is created by kubespray's dynamic_groups for this host): ansible never reads it", gn)}
+				Message: fmt.Sprintf("group_vars for group %s, which does not exist in the inventory (nor is created by kubespray's dynamic_groups or a group_by task of the playbook): ansible never reads it", gn)}
 			if nw, ok := legacyGroups[gn]; ok {
 				d.Message = fmt.Sprintf("group_vars for %s, kubespray's old name of %s: no group is named %s any more, so ansible never reads it", gn, nw, gn)
 				d.Hint = fmt.Sprintf("rename it to group_vars/%s", strings.Replace(e.Name(), gn, nw, 1))

@@ -91,6 +91,30 @@ type FileRun struct {
 	Unsure []string
 	// clean are File and the role's path, cleaned (cleanFile, cleanRole).
 	clean [2]string
+	// bumps are the places in the file after which the host is in more groups: a group_by
+	// task of the file, or an include or import whose tasks hold one (line, new epoch).
+	bumps [][2]int
+}
+
+// siteEpoch is the inventory state of a use in the file run: a task's or handler's, at its
+// line; a template's, the file's at its start.
+func (f *FileRun) siteEpoch(u Use) int {
+	if u.Kind == "template" {
+		return f.Epoch
+	}
+	return f.epochAt(u.Pos.Line)
+}
+
+// epochAt is the inventory state a task of the file at line sees: Epoch, or the epoch
+// after the last group_by (or include holding one) written above it in the file.
+func (f *FileRun) epochAt(line int) int {
+	e := f.Epoch
+	for _, b := range f.bumps {
+		if b[0] < line {
+			e = b[1]
+		}
+	}
+	return e
 }
 
 // PlayRun is one play of cluster.yml on the host.
@@ -149,6 +173,10 @@ type HostRun struct {
 	mayUseMemo map[[2]string]bool
 	// facts are the host's setup facts, when given (runtime.go).
 	facts *ansible.Facts
+	// setNames are the names a set_fact, include_vars or register: task the pass has gone
+	// past may have set (they last for the rest of the run): a condition or templated
+	// name the pass evaluates with one of them is not decided by the static value.
+	setNames map[string]bool
 }
 
 type groupOp struct {
@@ -168,7 +196,7 @@ type resKey struct {
 // none; they decide the conditions and names that use them).
 func (tt *TaskTree) Run(inventory []string, host string, extra []ansible.ExtraVars, facts *ansible.Facts) (*HostRun, error) {
 	hr := &HostRun{Host: host, c: tt.c, invSrc: inventory, extra: extra, invs: map[int]*ansible.Inventory{},
-		results: map[resKey]*ansible.Context{}, facts: facts}
+		results: map[resKey]*ansible.Context{}, facts: facts, setNames: map[string]bool{}}
 	inv, err := hr.invAt(0)
 	if err != nil {
 		return nil, err
@@ -413,23 +441,78 @@ type hostPass struct {
 	// stack holds the tasks files being gone through (an include of a file already on it
 	// is a loop ansible would also stop at run time; it is not followed).
 	stack map[string]bool
+	// cur is the file run being gone through.
+	cur *FileRun
 }
 
 func (v *hostPass) epoch() int { return len(v.hr.ops) }
 
-// play runs the compiled play on the host: its roles: entries (each after its meta
-// dependencies), then its pre_tasks, tasks, post_tasks and handlers.
+// lookup is the variables the pass evaluates a condition or templated name with at this
+// point of the host's run: the static ones (HostRun.lookup), except a name an earlier
+// set_fact, include_vars or register: may have set, which is not known (the run-time
+// pass, runtime.go, evaluates those task by task; the structure of the run does not wait
+// for it). A loop's item stays known.
+func (v *hostPass) lookup(rr *RoleRun, locals map[string]any) ansible.Lookup {
+	base := v.hr.lookup(v.pr, rr, v.epoch(), locals)
+	if len(v.hr.setNames) == 0 {
+		return base
+	}
+	return func(name string) (any, bool) {
+		if name != "item" && v.hr.setNames[name] {
+			return ansible.Unknown, true
+		}
+		return base(name)
+	}
+}
+
+// sets records the names a set_fact, include_vars or register: task sets.
+func (v *hostPass) sets(n *TaskNode) {
+	if n.Register != "" {
+		v.hr.setNames[n.Register] = true
+	}
+	switch n.Action {
+	case "set_fact":
+		for _, d := range setFactDefs(n) {
+			if d.Name != "cacheable" {
+				v.hr.setNames[d.Name] = true
+			}
+		}
+	case "include_vars":
+		for _, f := range n.VarsFiles {
+			for _, d := range v.hr.c.varsFile(f) {
+				v.hr.setNames[d.Name] = true
+			}
+		}
+	}
+}
+
+// play runs the compiled play on the host in the order ansible-core 2.14.18's
+// playbook/play.py compile() builds it: pre_tasks (then a flush_handlers), the roles:
+// entries (each after its meta dependencies: _compile_roles), tasks (a flush),
+// post_tasks (a flush); the handlers file last. So a group_by or set_fact in pre_tasks
+// is seen by the roles, and one in a role is not seen by pre_tasks.
 func (v *hostPass) play(pl *TreePlay) {
 	hr, pr := v.hr, v.pr
 	for _, st := range pl.getRoles {
 		pr.Roles = append(pr.Roles, &RoleRun{Role: st.role, Params: st.params, Via: st.via, Pos: st.pos, TasksFrom: st.tasksFrom})
 	}
+	section := func(fs *fileStep) {
+		if fs == nil {
+			return
+		}
+		skip := ""
+		if !pr.Runs {
+			skip = "the play does not run on " + hr.Host
+		}
+		v.file(fs, nil, skip, nil)
+	}
+	section(pl.sections[0]) // pre_tasks
 	for i, st := range pl.roleEntries {
 		rr := pr.Roles[i]
 		if !pr.Runs {
 			rr.Skip = "the play does not run on " + hr.Host
 		} else if st.when != nil {
-			if c, why := when(st.when, hr.lookup(pr, rr, v.epoch(), nil)); c == condFalse {
+			if c, why := when(st.when, v.lookup(rr, nil)); c == condFalse {
 				rr.Skip = why
 			} else if c == condUnknown {
 				rr.Unsure = addUnsure(rr.Unsure, why)
@@ -442,15 +525,8 @@ func (v *hostPass) play(pl *TreePlay) {
 			hr.Adds = append(hr.Adds, v.adds[len(v.adds)-1])
 		}
 	}
-	for _, fs := range pl.sections {
-		if fs == nil {
-			continue
-		}
-		skip := ""
-		if !pr.Runs {
-			skip = "the play does not run on " + hr.Host
-		}
-		v.file(fs, nil, skip, nil)
+	for _, fs := range pl.sections[1:] { // tasks, post_tasks, handlers
+		section(fs)
 	}
 }
 
@@ -476,7 +552,7 @@ func (v *hostPass) role(rr *RoleRun, st *roleStep) {
 	for _, ds := range st.deps {
 		dr := &RoleRun{Role: ds.role, Params: ds.params, Pos: ds.pos, Chain: chain, Via: "dependency", Skip: rr.Skip, Unsure: rr.Unsure}
 		if dr.Skip == "" && ds.when != nil {
-			if c, why := when(ds.when, v.hr.lookup(v.pr, dr, v.epoch(), nil)); c == condFalse {
+			if c, why := when(ds.when, v.lookup(dr, nil)); c == condFalse {
 				dr.Skip = why
 			} else if c == condUnknown {
 				dr.Unsure = addUnsure(dr.Unsure, why)
@@ -499,8 +575,12 @@ func (v *hostPass) file(fs *fileStep, rr *RoleRun, skip string, unsure []string)
 	}
 	v.stack[fs.path] = true
 	defer delete(v.stack, fs.path)
-	v.pr.Files = append(v.pr.Files, &FileRun{File: fs.path, Role: rr, Handlers: fs.handlers, Epoch: v.epoch(), Skip: skip, Unsure: unsure})
+	fr := &FileRun{File: fs.path, Role: rr, Handlers: fs.handlers, Epoch: v.epoch(), Skip: skip, Unsure: unsure}
+	v.pr.Files = append(v.pr.Files, fr)
+	outer := v.cur
+	v.cur = fr
 	v.items(fs.items, rr, unsure, skip)
+	v.cur = outer
 }
 
 // items goes through a file's (or block's) blocks, includes, imports and group_by tasks:
@@ -514,13 +594,14 @@ func (v *hostPass) items(list []*taskStep, rr *RoleRun, unsure []string, skip st
 	for _, st := range list {
 		tskip, tunsure := skip, unsure
 		if tskip == "" && st.when != nil {
-			switch c, why := when(st.when, v.hr.lookup(v.pr, rr, v.epoch(), st.locals)); c {
+			switch c, why := when(st.when, v.lookup(rr, st.locals)); c {
 			case condFalse:
 				tskip = why
 			case condUnknown:
 				tunsure = addUnsure(unsure, why)
 			}
 		}
+		before := v.epoch()
 		switch st.kind {
 		case "block":
 			v.items(st.children, rr, tunsure, tskip)
@@ -532,6 +613,15 @@ func (v *hostPass) items(list []*taskStep, rr *RoleRun, unsure []string, skip st
 			if tskip == "" && v.pr.Runs {
 				v.groupBy(st, rr, tunsure)
 			}
+		case "sets":
+			if tskip == "" && v.pr.Runs {
+				v.sets(st.node)
+			}
+		}
+		// The tasks below it in this file see the groups it added (a block's own
+		// group_by tasks record themselves).
+		if st.kind != "block" && v.epoch() != before && v.cur != nil {
+			v.cur.bumps = append(v.cur.bumps, [2]int{st.pos.Line, v.epoch()})
 		}
 	}
 }
@@ -547,7 +637,7 @@ func (v *hostPass) includeTasks(st *taskStep, rr *RoleRun, skip string, unsure [
 	if ansible.IsTemplated(st.name) {
 		files = nil
 		decided := false
-		if x, err := ansible.Template(st.name, v.hr.lookup(v.pr, rr, v.epoch(), st.locals)); err == nil {
+		if x, err := ansible.Template(st.name, v.lookup(rr, st.locals)); err == nil {
 			if s, ok := x.(string); ok {
 				decided = true
 				for _, f := range st.files {
@@ -601,7 +691,7 @@ func (v *hostPass) includeRole(st *taskStep, rr *RoleRun, skip string, unsure []
 			if it != nil {
 				l["item"] = it
 			}
-			lk := v.hr.lookup(v.pr, rr, v.epoch(), l)
+			lk := v.lookup(rr, l)
 			x, err := ansible.Template(st.name, lk)
 			s, isStr := x.(string)
 			if err != nil || !isStr {
@@ -657,7 +747,7 @@ func (v *hostPass) groupBy(st *taskStep, rr *RoleRun, unsure []string) {
 	if key == "" || ansible.IsTemplated(key) {
 		return // a group named at run time (dynamic_groups is modelled on its own)
 	}
-	c, why := when(st.when, v.hr.lookup(v.pr, rr, v.epoch(), st.locals))
+	c, why := when(st.when, v.lookup(rr, st.locals))
 	if c == condFalse {
 		return
 	}

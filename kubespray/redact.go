@@ -8,8 +8,8 @@ import (
 	"github.com/k3sconf/k3sconf/output"
 )
 
-// Redacted replaces a secret value in output (the word the rest of k3sconf uses).
-const Redacted = output.Redacted
+// redacted replaces a secret value in output: output.Redacted, the word k3sconf uses.
+const redacted = output.Redacted
 
 // IsSecretName reports whether a variable (or dict key) named so holds a secret: the one
 // name rule of k3sconf (output.SecretName, docs/secrets.md), which also decides for k3s
@@ -157,7 +157,7 @@ func redactNamed(red *output.Redactor, name string, v any) any {
 	switch x := v.(type) {
 	case string:
 		if vaulted(x) {
-			return Redacted
+			return redacted
 		}
 		// The one rule for a value under a name (output.Redactor.String): by the name,
 		// as a copy of a secret, and by what the string holds (URL and DSN credentials,
@@ -165,7 +165,7 @@ func redactNamed(red *output.Redactor, name string, v any) any {
 		return red.String(name, x)
 	case int64, *big.Int, float64:
 		if isSecretName(name) {
-			return Redacted
+			return redacted
 		}
 		return v
 	case *ansible.Map:

@@ -170,6 +170,10 @@ func (hr *HostRun) newRuntime(tt *TaskTree) *runtimeRun {
 			runs, why, unknown := rt.decide(pr, fr, n, lookup)
 			switch n.Action {
 			case "set_fact":
+				if items, loopVar, ok := rt.loopOf(n, lookup); ok {
+					rt.setFactLoop(pr, fr, n, items, loopVar, lookup, facts)
+					break
+				}
 				rt.setFact(pr, n, runs, why, unknown, lookup, facts)
 			case "include_vars":
 				rt.includeVars(pr, n, runs, why, unknown, lookup, incl)
@@ -203,8 +207,12 @@ func (rt *runtimeRun) lookupAt(pr *PlayRun, fr *FileRun, n *TaskNode, facts, inc
 	var ctx *ansible.Context
 	var base ansible.Lookup
 	if fr != nil {
-		ctx = rt.hr.Resolve(pr, fr.Role, fr.Epoch)
-		base = rt.hr.lookup(pr, fr.Role, fr.Epoch, nil)
+		e := fr.Epoch
+		if n != nil {
+			e = fr.epochAt(n.Pos.Line)
+		}
+		ctx = rt.hr.Resolve(pr, fr.Role, e)
+		base = rt.hr.lookup(pr, fr.Role, e, nil)
 	} else {
 		base = rt.hr.lookup(pr, nil, pr.Epoch, nil)
 		ctx = rt.hr.Resolve(pr, nil, pr.Epoch)
@@ -322,7 +330,7 @@ func unknownRefs(expr string, lookup ansible.Lookup) []string {
 
 // setFact records a set_fact task's assignments and stores them in the cache.
 func (rt *runtimeRun) setFact(pr *PlayRun, n *TaskNode, runs, why string, unknown []string, lookup ansible.Lookup, facts map[string]cached) {
-	defs := rt.setFactArgs(n)
+	defs := setFactDefs(n)
 	var stored []*RuntimeSet
 	for _, d := range defs {
 		if d.Name == "cacheable" {
@@ -355,6 +363,111 @@ func (rt *runtimeRun) setFact(pr *PlayRun, n *TaskNode, runs, why string, unknow
 	}
 }
 
+// loopOf is a task's loop as the run-time pass can go through it: the items of a loop:
+// or with_items: written as a list or templated to one k3sconf can evaluate (with_items
+// flattened one level, as the items lookup does), and its loop variable (loop_control's
+// loop_var, or item). ok is false when the task has no such loop.
+func (rt *runtimeRun) loopOf(n *TaskNode, lookup ansible.Lookup) (items []any, loopVar string, ok bool) {
+	t := n.src
+	if t == nil {
+		return nil, "", false
+	}
+	ln, with := get(t, "loop"), false
+	if ln == nil {
+		ln, with = get(t, "with_items"), true
+	}
+	if ln == nil {
+		return nil, "", false
+	}
+	switch ln.Kind {
+	case yaml.SequenceNode:
+		if items, ok = loopItems(n.Pos.File, t); !ok {
+			return nil, "", false
+		}
+	case yaml.ScalarNode:
+		v, err := ansible.Template(ln.Value, lookup)
+		l, isList := v.([]any)
+		if err != nil || !isList {
+			return nil, "", false
+		}
+		items = l
+	default:
+		return nil, "", false
+	}
+	if with {
+		var flat []any
+		for _, it := range items {
+			if l, isList := it.([]any); isList {
+				flat = append(flat, l...)
+			} else {
+				flat = append(flat, it)
+			}
+		}
+		items = flat
+	}
+	loopVar = "item"
+	if lv := scalar(get(get(t, "loop_control"), "loop_var")); lv != "" {
+		loopVar = lv
+	}
+	return items, loopVar, true
+}
+
+// setFactLoop records a set_fact over a loop. ansible-core 2.14.18 runs every item with
+// the variables of the task (executor/task_executor.py _run_loop: one set of task vars for
+// the loop) and then stores the items' results in order (plugins/strategy/__init__.py
+// _process_pending_results: set_nonpersistent_facts per result item): the last item that
+// runs gives the value; an item whose when: is false stores nothing. When an item after
+// the last sure one may run, the value is not decided.
+func (rt *runtimeRun) setFactLoop(pr *PlayRun, fr *FileRun, n *TaskNode, items []any, loopVar string, lookup ansible.Lookup, facts map[string]cached) {
+	withItem := func(it any) ansible.Lookup {
+		return func(name string) (any, bool) {
+			if name == loopVar {
+				return it, true
+			}
+			return lookup(name)
+		}
+	}
+	last, lastRuns, lastWhy := -1, "no", "the loop has no items"
+	var unknown []string
+	var skipWhy string
+	for i := len(items) - 1; i >= 0; i-- {
+		runs, why, unk := rt.decide(pr, fr, n, withItem(items[i]))
+		if runs == "no" {
+			if skipWhy == "" {
+				skipWhy = why
+			}
+			continue
+		}
+		unknown = appendUniq(unknown, unk...)
+		if last < 0 {
+			last, lastRuns, lastWhy = i, runs, why
+		}
+		if runs == "yes" {
+			break
+		}
+	}
+	if last < 0 {
+		if len(items) > 0 {
+			lastWhy = skipWhy + " for every item of its loop"
+		}
+		rt.setFact(pr, n, "no", lastWhy, nil, lookup, facts)
+		return
+	}
+	if lastRuns == "yes" {
+		lastWhy = fmt.Sprintf("a loop of %d items: the value of item %d, the last that runs", len(items), last+1)
+	}
+	// The value is that of the last item that may run; when it is not sure to run, an
+	// earlier item's or the value before may hold: the value is then not decided.
+	from := len(rt.events)
+	rt.setFact(pr, n, lastRuns, lastWhy, unknown, withItem(items[last]), facts)
+	if lastRuns != "yes" {
+		for _, e := range rt.events[from:] {
+			e.Known, e.Evaluated = false, nil
+			e.DependsOn = appendUniq(append([]string(nil), unknown...), "which items of its loop run")
+		}
+	}
+}
+
 // setFactBool is set_fact.py's conversion of the strings true/false/yes/no.
 func setFactBool(v any) any {
 	if s, ok := v.(string); ok {
@@ -371,9 +484,9 @@ func setFactBool(v any) any {
 // name is the variable a set assigns.
 func (s *RuntimeSet) name() string { return s.varName }
 
-// setFactArgs are a set_fact task's arguments with their positions (the mapping form), or
+// setFactDefs are a set_fact task's arguments with their positions (the mapping form), or
 // its scalar arguments (the key=value form).
-func (rt *runtimeRun) setFactArgs(n *TaskNode) []ansible.Def {
+func setFactDefs(n *TaskNode) []ansible.Def {
 	if t := n.src; t != nil {
 		for i := 0; i+1 < len(t.Content); i += 2 {
 			k := strings.TrimPrefix(strings.TrimPrefix(t.Content[i].Value, "ansible.builtin."), "ansible.legacy.")

@@ -44,6 +44,89 @@ var runtimeFiles = map[string]string{
 const runtimePlays = "- name: Facts\n  hosts: all\n  gather_facts: false\n  roles: [facts]\n" +
 	"- name: Print\n  hosts: all\n  gather_facts: false\n  roles: [show]\n"
 
+// partVars are the variables of partsPlays' markers.
+var partVars = []string{"p_pre", "p_role", "g_pre", "g_role"}
+
+// partsPlays: a play with pre_tasks, roles, tasks and post_tasks, each setting a variable
+// (set_fact) or joining the host to a group (group_by with a fixed key, whose group_vars
+// set g_pre and g_role) and printing all four. ansible-core 2.14.18 playbook/play.py
+// compile() runs pre_tasks, a flush_handlers, the roles (_compile_roles), tasks, a flush,
+// post_tasks, a flush: so pre_tasks see nothing the roles do, and the roles (and a role
+// entry's when:) see what pre_tasks did. The second play runs on the group pre_tasks made.
+// The play's own markers are imported from files under roles/ (where finds uses in the
+// roles folder only).
+const partsPlays = "- name: Parts\n  hosts: all\n  gather_facts: false\n  pre_tasks:\n" +
+	"    - import_tasks: ../roles/markers/tasks/pre-early.yml\n" +
+	"    - name: Pre set\n      set_fact:\n        p_pre: from-pre\n" +
+	"    - name: Pre group\n      group_by:\n        key: pre_group\n" +
+	"    - import_tasks: ../roles/markers/tasks/pre-late.yml\n" +
+	"  roles:\n    - reader\n    - role: gated\n      when: \"'pre_group' in group_names and p_pre == 'from-pre'\"\n" +
+	"  tasks:\n    - import_tasks: ../roles/markers/tasks/tasks.yml\n" +
+	"  post_tasks:\n    - import_tasks: ../roles/markers/tasks/post.yml\n" +
+	"- name: Entry vars\n  hosts: all\n  gather_facts: false\n  roles:\n" +
+	"    - role: evars\n      vars:\n        e_var: from-entry\n        e_role: from-entry\n    - evars2\n    - loops\n" +
+	"- name: Joined\n  hosts: pre_group\n  gather_facts: false\n  roles: [joined]\n"
+
+// loopVars are the variables of the loops role's markers: set_fact over a loop (the last
+// item that runs wins), with cacheable (the same value while the playbook runs).
+var loopVars = []string{"l_last", "l_when", "l_none", "l_with", "l_tmpl", "l_cache", "l_nocache", "l_unsure"}
+
+// loopsTasks: ansible-core 2.14.18 plugins/strategy/__init__.py stores each item's
+// ansible_facts in order (set_nonpersistent_facts; with cacheable also set_host_facts).
+const loopsTasks = "- name: Probe two\n  command: 'true'\n  register: probe2\n  changed_when: false\n" +
+	"- name: Loop last\n  set_fact:\n    l_last: \"{{ item }}\"\n  loop: [a, b, c]\n" +
+	"- name: Loop when\n  set_fact:\n    l_when: \"{{ item }}\"\n  loop: [a, b, c]\n  when: item != 'c'\n" +
+	"- name: Loop none\n  set_fact:\n    l_none: \"{{ item }}\"\n  loop: [a, b]\n  when: item == 'z'\n" +
+	"- name: With items\n  set_fact:\n    l_with: \"{{ item }}\"\n  with_items: [[a, b], c, [d]]\n" +
+	"- name: Templated loop\n  set_fact:\n    l_tmpl: \"{{ x }}-{{ loop_list | length }}\"\n  loop: \"{{ loop_list }}\"\n  loop_control:\n    loop_var: x\n" +
+	"- name: Cacheable\n  set_fact:\n    l_cache: \"{{ item }}\"\n    cacheable: yes\n  loop: [one, two]\n" +
+	"- name: Not cacheable\n  set_fact:\n    l_nocache: plain\n    cacheable: no\n" +
+	"- name: Loop unsure\n  set_fact:\n    l_unsure: \"{{ item }}\"\n  loop: [a, b]\n  when: probe2.rc == 0 and item == 'b'\n"
+
+// evVars are the variables of the "Entry vars" play's markers: vars: on a roles: entry
+// and on a meta dependency entry (ansible-core 2.14.18 playbook/role/__init__.py get_vars:
+// the entry's vars, then vars/main.yml; vars/manager.py: every role of the play's).
+var evVars = []string{"e_var", "e_role", "e_dep"}
+
+// partsFiles are partsPlays' roles and group_vars (inv/group_vars/all.yml gets partsAll).
+var partsFiles = map[string]string{
+	"ks/roles/markers/tasks/pre-early.yml": markerTask("pre-early", partVars, ""),
+	"ks/roles/markers/tasks/pre-late.yml":  markerTask("pre-late", partVars, ""),
+	"ks/roles/markers/tasks/tasks.yml":     markerTask("tasks", partVars, ""),
+	"ks/roles/markers/tasks/post.yml":      markerTask("post", partVars, ""),
+	"ks/roles/reader/tasks/main.yml": markerTask("role-early", partVars, "") +
+		"- name: Role set\n  set_fact:\n    p_role: from-role\n- name: Role group\n  group_by:\n    key: role_group\n" +
+		markerTask("role-late", partVars, ""),
+	"ks/roles/gated/tasks/main.yml":  markerTask("gated", partVars, ""),
+	"ks/roles/joined/tasks/main.yml": markerTask("joined", partVars, "") + markerTask("evars-later", evVars, ""),
+	"ks/roles/evars/tasks/main.yml":  markerTask("evars", evVars, ""),
+	"ks/roles/evars/vars/main.yml":   "e_role: from-role-vars\n",
+	"ks/roles/evars/meta/main.yml":   "dependencies:\n  - role: edep\n    vars:\n      e_dep: from-dep-entry\n",
+	"ks/roles/edep/tasks/main.yml":   markerTask("edep", evVars, ""),
+	"ks/roles/evars2/tasks/main.yml": markerTask("evars2", evVars, ""),
+	"ks/roles/loops/tasks/main.yml":  markerTask("loops-early", loopVars, "") + loopsTasks + markerTask("loops", loopVars, ""),
+	"inv/group_vars/pre_group.yml":   "g_pre: from-pre-group\n",
+	"inv/group_vars/role_group.yml":  "g_role: from-role-group\n",
+	// No group has this name: ansible never reads it (KS001), unlike the two above.
+	"inv/group_vars/no_such_group.yml": "g_pre: never-read\n",
+}
+
+const partsAll = "p_pre: inventory\np_role: inventory\ng_pre: inventory\ng_role: inventory\ne_var: inventory\ne_role: inventory\ne_dep: inventory\n" +
+	"l_last: inventory\nl_when: inventory\nl_none: inventory\nl_with: inventory\nl_tmpl: inventory\nl_cache: inventory\nl_nocache: inventory\nl_unsure: inventory\nloop_list: [p, q]\n"
+
+// withParts is runtimePlays' tree with partsPlays after it.
+func withParts() (string, map[string]string) {
+	files := map[string]string{}
+	for k, v := range runtimeFiles {
+		files[k] = v
+	}
+	for k, v := range partsFiles {
+		files[k] = v
+	}
+	files["inv/group_vars/all.yml"] += partsAll
+	return runtimePlays + partsPlays, files
+}
+
 // TestRuntimeSets: set_fact, include_vars and task/block vars as sources, each in task
 // order, compared with ansible-playbook at every marker, with facts given (a Debian host:
 // the OS file is decided) and without (it is listed, undecided). Named cases, each a rule
@@ -51,12 +134,14 @@ const runtimePlays = "- name: Facts\n  hosts: all\n  gather_facts: false\n  role
 // task.py get_include_params, plugins/action/set_fact.py).
 func TestRuntimeSets(t *testing.T) {
 	t.Parallel() // an ansible-playbook run: overlaps the other run-time test
-	ks, inv := siteTree(t, runtimePlays, runtimeFiles)
+	plays, files := withParts()
+	ks, inv := siteTree(t, plays, files)
 	dir := filepath.Dir(ks)
 	facts := filepath.Join(dir, "facts")
 	writeFactsCache(t, facts, "w1", map[string]any{"ansible_os_family": "Debian", "ansible_distribution": "Debian"})
-	withFacts := explainSites(t, Options{Dir: ks, Inventory: []string{inv}, Host: "w1", Vars: rtVars, Facts: facts})
-	without := explainSites(t, Options{Dir: ks, Inventory: []string{inv}, Host: "w1", Vars: rtVars})
+	allVars := append(append(append(append([]string(nil), rtVars...), partVars...), evVars...), loopVars...)
+	withFacts := explainSites(t, Options{Dir: ks, Inventory: []string{inv}, Host: "w1", Vars: allVars, Facts: facts})
+	without := explainSites(t, Options{Dir: ks, Inventory: []string{inv}, Host: "w1", Vars: allVars})
 	// What explain must say (with facts), each with the rule behind it.
 	for _, tc := range []struct {
 		label, v, want, reason string
@@ -75,6 +160,33 @@ func TestRuntimeSets(t *testing.T) {
 		{"imported", "v_inc", `"from-set-fact"`, "vars: on import_tasks are task vars: set_fact beats them"},
 		{"included", "v_inc", `"from-include"`, "vars: on include_tasks are include params too: they beat set_fact"},
 		{"later-play", "v_inc", `"from-set-fact"`, "include params hold only inside the include"},
+		// The parts of a play in ansible's order (play.py compile): pre_tasks, roles, tasks,
+		// post_tasks. Each of these failed when the host's pass ran the roles first.
+		{"pre-late", "g_pre", `"from-pre-group"`, "a group_by in pre_tasks adds the group for the pre_tasks after it"},
+		{"pre-late", "g_role", `"inventory"`, "pre_tasks run before the roles: the role's group_by has not run"},
+		{"pre-late", "p_role", `"inventory"`, "pre_tasks run before the roles: the role's set_fact has not run"},
+		{"role-early", "p_pre", `"from-pre"`, "the roles run after pre_tasks: they see its set_fact"},
+		{"role-early", "g_pre", `"from-pre-group"`, "the roles run after pre_tasks: they see the group it added"},
+		{"role-early", "g_role", `"inventory"`, "the role's own group_by comes after this task"},
+		{"gated", "g_pre", `"from-pre-group"`, "a role entry's when: on a group pre_tasks added holds"},
+		{"gated", "p_pre", `"from-pre"`, "a role entry's when: on a name pre_tasks set_fact is not decided with the inventory's value"},
+		{"tasks", "g_role", `"from-role-group"`, "tasks run after the roles"},
+		{"post", "p_role", `"from-role"`, "post_tasks run after the roles"},
+		{"joined", "p_pre", `"from-pre"`, "a play on the group pre_tasks added runs, with the set_fact"},
+		{"evars", "e_var", `"from-entry"`, "vars: on a roles: entry are the role's vars"},
+		{"evars", "e_role", `"from-role-vars"`, "the role's vars/main.yml beats its entry's vars:"},
+		{"edep", "e_dep", `"from-dep-entry"`, "vars: on a meta dependency entry are the dependency's vars"},
+		{"evars2", "e_var", `"from-entry"`, "another role of the play sees them (play.get_roles: role vars are not private)"},
+		{"evars", "e_dep", `"from-dep-entry"`, "the dependent role sees its dependency's vars (get_vars: the dependencies')"},
+		{"evars-later", "e_var", `"inventory"`, "a later play does not"},
+		{"loops-early", "l_last", `"inventory"`, "the loop runs after this use"},
+		{"loops", "l_last", `"c"`, "a set_fact over a loop: the last item's value"},
+		{"loops", "l_when", `"b"`, "the last item whose when: holds (per item)"},
+		{"loops", "l_none", `"inventory"`, "no item's when: holds: nothing is set"},
+		{"loops", "l_with", `"d"`, "with_items flattens one level"},
+		{"loops", "l_tmpl", `"q-2"`, "a templated loop, loop_control's loop_var"},
+		{"loops", "l_cache", `"two"`, "cacheable: yes sets the same value for the run"},
+		{"loops", "l_nocache", `"plain"`, "cacheable: no is no variable"},
 	} {
 		s := withFacts[tc.label][tc.v]
 		if s == nil {
@@ -89,6 +201,7 @@ func TestRuntimeSets(t *testing.T) {
 	for _, tc := range []struct{ label, v, reason string }{
 		{"after", "v_os", "which file first_found loads depends on ansible_os_family"},
 		{"after", "v_reg", "the set_fact's when: is on a registered result"},
+		{"loops", "l_unsure", "the loop's when: is on a registered result"},
 	} {
 		if s := without[tc.label][tc.v]; s == nil || s.Decided {
 			t.Errorf("%s at %s without facts (%s): %v, want undecided", tc.v, tc.label, tc.reason, s)
@@ -105,13 +218,24 @@ func TestRuntimeSets(t *testing.T) {
 			t.Errorf("the text lacks %q:\n%s", want, b.String())
 		}
 	}
+	// KS001: a group a group_by with a fixed key makes has its group_vars read; a group
+	// nothing makes does not.
+	ks001 := map[string]bool{}
+	for _, d := range r.Diagnostics {
+		if d.Code == "KS001" {
+			ks001[filepath.Base(d.Pos.File)] = true
+		}
+	}
+	if ks001["pre_group.yml"] || ks001["role_group.yml"] || !ks001["no_such_group.yml"] {
+		t.Errorf("KS001 on %v, want no_such_group.yml only", ks001)
+	}
 	if _, err := exec.LookPath("ansible-playbook"); err != nil {
 		t.Skip("ansible-playbook not installed: the run is not compared")
 	}
 	got := runMarkersRT(t, dir, ks, inv, "w1", facts, nil)
 	for name, exp := range map[string]map[string]map[string]*rtSite{"with facts": withFacts, "without facts": without} {
 		n := 0
-		for _, s := range compareRT(exp, got, rtVars) {
+		for _, s := range compareRT(exp, got, allVars) {
 			n++
 			if !s.Agrees() {
 				t.Errorf("%s: %s", name, s)

@@ -68,7 +68,7 @@ func (rt *runtimeRun) watchSecrets(lookup ansible.Lookup, pr *PlayRun, n *TaskNo
 	reads := &secretReads{}
 	var ctx *ansible.Context
 	if fr := rt.fileRun(pr, n); fr != nil {
-		ctx = rt.hr.Resolve(pr, fr.Role, fr.Epoch)
+		ctx = rt.hr.Resolve(pr, fr.Role, fr.epochAt(n.Pos.Line))
 	} else {
 		ctx = rt.hr.Resolve(pr, nil, pr.Epoch)
 	}

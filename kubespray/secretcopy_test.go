@@ -64,8 +64,8 @@ func TestRuntimeSecretCopies(t *testing.T) {
 	}
 	out, vals := explain(hidden, false)
 	for _, h := range hidden {
-		if vals[h] != Redacted {
-			t.Errorf("%s: --json value %v, want %s", h, vals[h], Redacted)
+		if vals[h] != redacted {
+			t.Errorf("%s: --json value %v, want %s", h, vals[h], redacted)
 		}
 	}
 	if strings.Contains(strings.ToLower(out), "zebra") {

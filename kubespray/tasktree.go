@@ -101,8 +101,8 @@ type fileStep struct {
 
 // taskStep is a block, import, include or group_by task of a fileStep.
 type taskStep struct {
-	// kind is "block", "import_tasks", "include_tasks", "import_role", "include_role" or
-	// "group_by".
+	// kind is "block", "import_tasks", "include_tasks", "import_role", "include_role",
+	// "group_by" or "sets".
 	kind string
 	pos  diag.Position
 	when *yaml.Node
@@ -119,6 +119,9 @@ type taskStep struct {
 	// templated loop); hasLoop says there is a loop.
 	items                   []any
 	loopOK, hasLoop, public bool
+	// node is the task of a "sets" step: a set_fact, include_vars or register: task,
+	// whose names the host's pass takes as set by the run from there on.
+	node *TaskNode
 }
 
 type includedFile struct {
@@ -529,7 +532,9 @@ func (b *treeBuilder) playbook(path string, inherit []string, depth int) {
 				}
 				epos := diag.Position{File: path, Line: re.Line, Column: re.Column}
 				r, err := b.c.role(name, dir, "")
+				r = withEntryVars(r, path, re)
 				st := newRoleStep(r, "play", epos, params, whenN)
+				st.paramsKey += entryVarsKey(re)
 				if err == nil && r != nil {
 					pl.roleEntries = append(pl.roleEntries, st)
 				}
@@ -599,11 +604,30 @@ func (b *treeBuilder) role(st *roleStep, name, parentPath string, sc scope, tags
 			if i < len(entries) {
 				dkey = roleKey(entries[i])
 				_, params, whenN := roleEntry(metaFile, entries[i])
-				ds = newRoleStep(d, "dependency", diag.Position{File: metaFile, Line: entries[i].Line, Column: entries[i].Column}, params, whenN)
+				ds = newRoleStep(withEntryVars(d, metaFile, entries[i]), "dependency", diag.Position{File: metaFile, Line: entries[i].Line, Column: entries[i].Column}, params, whenN)
+				ds.paramsKey += entryVarsKey(entries[i])
 			}
 			st.deps = append(st.deps, ds)
 			b.role(ds, d.Name, filepath.Dir(path), scope{play: sc.play, playDir: sc.playDir, gates: sc.gates, depth: sc.depth + 1, choices: sc.choices, tvars: sc.tvars, iparams: sc.iparams, nostatic: sc.nostatic},
 				union(tags, b.c.depTags[[2]*ansible.Role{r, d}]), "", "", pos, dkey)
+		}
+		// A dependency loaded with its entry's vars: is the one whose vars the role's
+		// get_vars combines (the dependencies', then its own).
+		if st.role != nil && len(st.deps) == len(deps) {
+			var nd []*ansible.Role
+			for i, ds := range st.deps {
+				if ds.role != deps[i] && nd == nil {
+					nd = append([]*ansible.Role(nil), deps...)
+				}
+				if nd != nil {
+					nd[i] = ds.role
+				}
+			}
+			if nd != nil {
+				cp := *st.role
+				cp.Deps = nd
+				st.role = &cp
+			}
 		}
 	}
 	inst := &roleInst{eorTags: union(tags, []string{"always"}), gates: sc.gates, choices: sc.choices}
@@ -1089,6 +1113,9 @@ func (b *treeBuilder) tasks(seq *yaml.Node, sc scope) {
 				}
 				n.Templates = union(n.Templates, b.resolveTemplates(sc, src, loop))
 			}
+			if !sc.handlers && (n.Action == "set_fact" || n.Action == "include_vars" || n.Register != "") {
+				sc.addStep(&taskStep{kind: "sets", pos: pos, when: get(t, "when"), locals: taskLocals(sc.file, t), node: n})
+			}
 			b.addNode(sc, n)
 		}
 	}
@@ -1271,6 +1298,36 @@ var roleKeywords = map[string]bool{"role": true, "name": true, "tags": true, "wh
 	"ignore_unreachable": true, "connection": true, "collections": true, "check_mode": true, "diff": true,
 	"debugger": true, "module_defaults": true, "run_once": true, "throttle": true, "timeout": true, "port": true,
 	"remote_user": true}
+
+// withEntryVars is the role as a roles: or dependencies: entry with vars: loads it: the
+// entry's vars join the role's vars, before vars/main.yml (which beats them). Read in
+// ansible-core 2.14.18 playbook/role/__init__.py: Role.load copies the RoleInclude's
+// fields (vars among them) to the role, and get_vars combines the parents' vars, the
+// dependencies', self.vars, then self._role_vars; vars/manager.py get_vars adds every
+// role of play.get_roles() that way (private_role_vars off), so the play's other tasks see
+// them too. A different vars: makes another role object (Role.load's hash of the params).
+func withEntryVars(r *ansible.Role, file string, entry *yaml.Node) *ansible.Role {
+	if r == nil || entry == nil || entry.Kind != yaml.MappingNode {
+		return r
+	}
+	defs, _ := ansible.PlayVars(file, entry)
+	if len(defs) == 0 {
+		return r
+	}
+	cp := *r
+	cp.Vars = append(defs[:len(defs):len(defs)], r.Vars...)
+	return &cp
+}
+
+// entryVarsKey tells entries with different vars: apart (another role object each).
+func entryVarsKey(entry *yaml.Node) string {
+	v := get(entry, "vars")
+	if v == nil {
+		return ""
+	}
+	b, _ := yaml.Marshal(v)
+	return "|vars=" + string(b)
+}
 
 // roleEntry reads a roles: or dependencies: entry: name, params, when.
 func roleEntry(file string, n *yaml.Node) (name string, params []ansible.Def, whenN *yaml.Node) {

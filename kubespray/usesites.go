@@ -99,7 +99,7 @@ func (hr *HostRun) Sites(uses []Use, name string) []Site {
 					continue
 				}
 				if s.Runs() {
-					s.Vars = hr.Resolve(pr, f.Role, f.Epoch)
+					s.Vars = hr.Resolve(pr, f.Role, f.siteEpoch(u))
 					if s.Vars != nil {
 						s.Var = s.Vars.Var(name)
 					}
@@ -121,7 +121,7 @@ func (hr *HostRun) Sites(uses []Use, name string) []Site {
 		if out[i].Runs() && out[i].Vars == nil {
 			for _, f := range out[i].Play.Files {
 				if f.Role == out[i].Role {
-					out[i].Vars = hr.Resolve(out[i].Play, f.Role, f.Epoch)
+					out[i].Vars = hr.Resolve(out[i].Play, f.Role, f.siteEpoch(out[i].Use))
 					break
 				}
 			}

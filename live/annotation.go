@@ -40,9 +40,9 @@ type Annotations struct {
 // ErrNotNode marks input that is not a Kubernetes Node object.
 var ErrNotNode = errors.New("not a Node object")
 
-// ParseNodeJSON reads `kubectl get node NAME -o json` (or a List holding one Node) and
+// parseNodeJSON reads `kubectl get node NAME -o json` (or a List holding one Node) and
 // returns the program's node-args and node-env annotations.
-func ParseNodeJSON(data []byte, program string) (*Annotations, error) {
+func parseNodeJSON(data []byte, program string) (*Annotations, error) {
 	var obj nodeObject
 	if err := json.Unmarshal(data, &obj); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrNotNode, err)
@@ -51,7 +51,7 @@ func ParseNodeJSON(data []byte, program string) (*Annotations, error) {
 		if len(obj.Items) != 1 {
 			return nil, fmt.Errorf("%w: a list of %d objects; give one node (kubectl get node NAME -o json)", ErrNotNode, len(obj.Items))
 		}
-		return ParseNodeJSON(obj.Items[0], program)
+		return parseNodeJSON(obj.Items[0], program)
 	}
 	return obj.annotations(program)
 }

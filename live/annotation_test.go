@@ -13,7 +13,7 @@ func TestParseNodeJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := ParseNodeJSON(data, "k3s")
+	a, err := parseNodeJSON(data, "k3s")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,15 +28,15 @@ func TestParseNodeJSON(t *testing.T) {
 	}
 
 	list := []byte(`{"apiVersion":"v1","kind":"List","items":[` + string(data) + `]}`)
-	if b, err := ParseNodeJSON(list, "k3s"); err != nil || b.Node != "node-a" {
+	if b, err := parseNodeJSON(list, "k3s"); err != nil || b.Node != "node-a" {
 		t.Errorf("a List of one node: %v %v", b, err)
 	}
 	for _, bad := range []string{`{"kind":"Pod"}`, `not json`, `{"kind":"List","items":[]}`} {
-		if _, err := ParseNodeJSON([]byte(bad), "k3s"); !errors.Is(err, ErrNotNode) {
+		if _, err := parseNodeJSON([]byte(bad), "k3s"); !errors.Is(err, ErrNotNode) {
 			t.Errorf("%s: got %v, want ErrNotNode", bad, err)
 		}
 	}
-	if _, err := ParseNodeJSON([]byte(`{"kind":"Node","metadata":{"annotations":{"k3s.io/node-args":"[broken"}}}`), "k3s"); err == nil {
+	if _, err := parseNodeJSON([]byte(`{"kind":"Node","metadata":{"annotations":{"k3s.io/node-args":"[broken"}}}`), "k3s"); err == nil {
 		t.Error("a broken node-args annotation parsed")
 	}
 }

@@ -34,7 +34,7 @@
 //     environment values are exact, and values from a config file that changed after the
 //     start are today's ([Drift.Note] says so);
 //   - the node object's k3s.io/node-args and k3s.io/node-env annotations (--node-json,
-//     [ParseNodeJSON]). k3s writes them from the agent when the node registers and whenever
+//     [ParseNodeList]). k3s writes them from the agent when the node registers and whenever
 //     their hash changes (pkg/nodeconfig SetNodeConfigAnnotations, pkg/agent/run.go
 //     configureNode): node-args is configfilearg.MustParse(os.Args[1:]) — the spliced argv,
 //     config-file values included, as read at that start — with each "-x=v" split into two
@@ -64,7 +64,7 @@
 // "run systemctl daemon-reload first" unless one has run since, which only systemd knows.
 // The [Systemd] interface lets tests fake the bus.
 //
-// Modification times are compared with a slack of [DefaultSlack], since the start time is
+// Modification times are compared with a slack of two seconds (Options.Slack), since the start time is
 // known to the second. A file replaced by renaming an older file over it keeps its old
 // time and goes unnoticed (its folder's time changes, which catches drop-ins only).
 //

@@ -24,7 +24,7 @@ func FuzzParseNodeJSON(f *testing.F) {
 	f.Add([]byte(`{"kind":"Node","metadata":{"annotations":{"k3s.io/node-args":"[\"server\"]"}}}`))
 	f.Add([]byte(`{"kind":"List","items":[{"kind":"Node"}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		a, err := ParseNodeJSON(data, "k3s")
+		a, err := parseNodeJSON(data, "k3s")
 		if err == nil && a.HasArgs {
 			_ = joinArgs(a.Args, func(string) argKind { return valueArg })
 		}

@@ -21,10 +21,10 @@ import (
 	"github.com/k3sconf/k3sconf/sources"
 )
 
-// DefaultSlack is how much later than the process start a file may be modified and still
+// defaultSlack is how much later than the process start a file may be modified and still
 // count as read by it: the start time is known to the second only (btime is whole seconds),
 // and installers write a file and start k3s within the same second.
-const DefaultSlack = 2 * time.Second
+const defaultSlack = 2 * time.Second
 
 // Options say what to compare.
 type Options struct {
@@ -42,7 +42,7 @@ type Options struct {
 	Systemd Systemd
 	// ClockTicks is USER_HZ for /proc/<pid>/stat; 0 means 100, its value on most Linux machines.
 	ClockTicks int
-	// Slack: see DefaultSlack; 0 means DefaultSlack.
+	// Slack: see defaultSlack; 0 means two seconds.
 	Slack time.Duration
 }
 
@@ -159,7 +159,7 @@ func Inspect(opts Options) (*Status, error) {
 		opts.Node = afero.NewReadOnlyFs(afero.NewOsFs())
 	}
 	if opts.Slack == 0 {
-		opts.Slack = DefaultSlack
+		opts.Slack = defaultSlack
 	}
 	prof := opts.Resolve.Profile
 	if prof == nil {
@@ -471,7 +471,7 @@ func (s *Status) compareProcess(opts Options, prof *profile.Profile) error {
 // included) on an empty filesystem with the node-env variables, so nothing of today's files
 // takes part, and compares key by key.
 func (s *Status) compareAnnotation(opts Options, prof *profile.Profile, program string) error {
-	ann, err := ParseNodeJSON(opts.NodeJSON, program)
+	ann, err := parseNodeJSON(opts.NodeJSON, program)
 	if err != nil {
 		return fmt.Errorf("--node-json: %w", err)
 	}

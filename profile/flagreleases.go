@@ -4,6 +4,8 @@ import (
 	_ "embed"
 	"fmt"
 	"sync"
+
+	"github.com/k3sconf/k3sconf/internal/tsv"
 )
 
 //go:embed data/flag-releases.tsv
@@ -27,7 +29,7 @@ func (f flagRelease) has(v Version) bool {
 
 // flagSince maps a flag name to when it arrived (data/flag-releases.tsv).
 var flagSince = sync.OnceValues(func() (map[string]flagRelease, error) {
-	rows, err := parseTSV(flagReleasesTSV)
+	rows, err := tsv.Parse(flagReleasesTSV)
 	if err != nil {
 		return nil, fmt.Errorf("flag releases: %w", err)
 	}

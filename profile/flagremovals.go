@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+
+	"github.com/k3sconf/k3sconf/internal/tsv"
 )
 
 // FlagRemoval is a flag the catalog (the newest release) no longer has but older modelled
@@ -83,7 +85,7 @@ func (p *Profile) FlagRemovals() []*FlagRemoval {
 var removalBefore = map[string]string{"server": "disable-agent"}
 
 var flagRemovals = sync.OnceValues(func() ([]*FlagRemoval, error) {
-	rows, err := parseTSV(flagReleasesTSV)
+	rows, err := tsv.Parse(flagReleasesTSV)
 	if err != nil {
 		return nil, fmt.Errorf("flag releases: %w", err)
 	}

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/k3sconf/k3sconf/internal/tsv"
 )
 
 // FlagType is the urfave/cli flag type of a flag.
@@ -266,7 +268,7 @@ func secretEnv(prefix string) map[string]bool {
 // loadCatalog builds server, agent and etcd-snapshot from the flag tables. agentFilters is
 // set for products that register the agent's flags in configfilearg's ValidFlags (RKE2).
 func (p *Profile) loadCatalog(flagsTSV, snapshotTSV string, agentFilters bool) error {
-	rows, err := parseTSV(flagsTSV)
+	rows, err := tsv.Parse(flagsTSV)
 	if err != nil {
 		return fmt.Errorf("%s flags: %w", p.Name, err)
 	}
@@ -307,7 +309,7 @@ func (p *Profile) loadCatalog(flagsTSV, snapshotTSV string, agentFilters bool) e
 			}
 		}
 	}
-	snapRows, err := parseTSV(snapshotTSV)
+	snapRows, err := tsv.Parse(snapshotTSV)
 	if err != nil {
 		return fmt.Errorf("%s etcd-snapshot flags: %w", p.Name, err)
 	}
@@ -369,27 +371,4 @@ func splitList(s string) []string {
 		}
 	}
 	return out
-}
-
-func parseTSV(data string) ([]map[string]string, error) {
-	lines := strings.Split(strings.TrimRight(data, "\n"), "\n")
-	if len(lines) < 2 {
-		return nil, fmt.Errorf("no rows")
-	}
-	header := strings.Split(lines[0], "\t")
-	var rows []map[string]string
-	for i, l := range lines[1:] {
-		cells := strings.Split(l, "\t")
-		if len(cells) > len(header) {
-			return nil, fmt.Errorf("line %d: %d cells, header has %d", i+2, len(cells), len(header))
-		}
-		r := make(map[string]string, len(header))
-		for j, h := range header {
-			if j < len(cells) {
-				r[h] = cells[j]
-			}
-		}
-		rows = append(rows, r)
-	}
-	return rows, nil
 }

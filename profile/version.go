@@ -137,3 +137,19 @@ type firstRelease struct {
 	minor   int
 	patches map[int]int
 }
+
+// newestKubernetesMinor is the Kubernetes minor of the newest modelled release (v1.36).
+const newestKubernetesMinor = 36
+
+// KubernetesMinor is the Kubernetes minor a k3s or RKE2 release runs (vX.Y.Z runs Kubernetes
+// X.Y); "" or "newest" is the newest modelled; 0 when the version does not parse.
+func KubernetesMinor(version string) int {
+	if version == "" || version == "newest" || version == "latest" {
+		return newestKubernetesMinor
+	}
+	v, err := ParseVersion(version)
+	if err != nil || v.Major != 1 {
+		return 0
+	}
+	return v.Minor
+}

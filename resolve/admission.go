@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/k3sconf/k3sconf/diag"
+	"github.com/k3sconf/k3sconf/internal/kubetables"
 	"github.com/k3sconf/k3sconf/profile"
 )
 
@@ -39,7 +40,7 @@ func (r *resolver) checkAdmissionPlugins() {
 			if name == "" {
 				continue
 			}
-			registered, row, known := profile.AdmissionPluginRegistered(name, minor)
+			registered, row, known := kubetables.AdmissionPluginRegistered(name, minor)
 			if registered {
 				continue
 			}
@@ -75,7 +76,7 @@ func (r *resolver) checkAdmissionPlugins() {
 // admissionSuggestion is the registered plugin a name means when it differs only in case
 // (podsecurity, noderestriction).
 func admissionSuggestion(name string) string {
-	for _, p := range profile.AdmissionPlugins() {
+	for _, p := range kubetables.AdmissionPlugins() {
 		if strings.EqualFold(p.Name, name) {
 			return p.Name
 		}

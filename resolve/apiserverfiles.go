@@ -10,7 +10,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/k3sconf/k3sconf/diag"
-	"github.com/k3sconf/k3sconf/profile"
+	"github.com/k3sconf/k3sconf/internal/kubetables"
 )
 
 // apiserverFile is the part of a file of kube-apiserver's flags that decides how it is
@@ -139,7 +139,7 @@ func (r *resolver) checkAdmissionConfig(p string, minor int, pos diag.Position, 
 }
 
 func (r *resolver) refuseAPIServerFile(kind, file, group, version string, minor int, pos diag.Position, key, msg, what string) {
-	registered, judged, have, row := profile.APIServerFileVersionRegistered(kind, group, version, minor)
+	registered, judged, have, row := kubetables.APIServerFileVersionRegistered(kind, group, version, minor)
 	if !judged || registered {
 		return
 	}
@@ -152,7 +152,7 @@ func (r *resolver) refuseAPIServerFile(kind, file, group, version string, minor 
 	}
 	src := row.Source
 	if src == "" {
-		src = "profile/data/apiserver-file-versions.tsv"
+		src = "internal/kubetables/data/apiserver-file-versions.tsv"
 	}
 	want := have[0]
 	for _, v := range []string{"v1", "v1beta1"} {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/k3sconf/k3sconf/diag"
+	"github.com/k3sconf/k3sconf/internal/kubetables"
 	"github.com/k3sconf/k3sconf/profile"
 	"github.com/k3sconf/k3sconf/provenance"
 	"github.com/k3sconf/k3sconf/sources"
@@ -33,7 +34,7 @@ type argPair struct{ key, value string }
 // mapPairs splits one occurrence of a map flag the way its Set does: on commas (unless
 // noSplit), each part key=value (key<value for the eviction thresholds; a key alone in a
 // ConfigurationMap gets ""), blanks trimmed.
-func mapPairs(comp, flag, value string, kind profile.ArgKind) []argPair {
+func mapPairs(comp, flag, value string, kind kubetables.ArgKind) []argPair {
 	sep := "="
 	if langleMaps[comp+" "+flag] {
 		sep = "<"
@@ -57,9 +58,9 @@ func mapPairs(comp, flag, value string, kind profile.ArgKind) []argPair {
 // kind: map and gate flags merge key by key (a key keeps its first place and its last
 // value), slices append their comma-separated parts, arrays their items, and a
 // single-value flag keeps the last.
-func mergedValue(comp, flag string, kind profile.ArgKind, values []string) string {
+func mergedValue(comp, flag string, kind kubetables.ArgKind, values []string) string {
 	switch kind {
-	case profile.ArgMap, profile.ArgGates:
+	case kubetables.ArgMap, kubetables.ArgGates:
 		sep := "="
 		if langleMaps[comp+" "+flag] {
 			sep = "<"
@@ -79,7 +80,7 @@ func mergedValue(comp, flag string, kind profile.ArgKind, values []string) strin
 			parts[i] = k + sep + got[k]
 		}
 		return strings.Join(parts, ",")
-	case profile.ArgSlice, profile.ArgArray:
+	case kubetables.ArgSlice, kubetables.ArgArray:
 		return strings.Join(values, ",")
 	}
 	return values[len(values)-1]
@@ -87,17 +88,17 @@ func mergedValue(comp, flag string, kind profile.ArgKind, values []string) strin
 
 // repeatNote is explain's note on a component flag k3s passes more than once.
 func repeatNote(comp, name string, minor int, values []string) string {
-	_, kind := profile.ComponentArgKind(comp, name, minor)
+	_, kind := kubetables.ComponentArgKind(comp, name, minor)
 	head := fmt.Sprintf("--%s is passed %d times (%s), in this order", name, len(values), strings.Join(values, ", "))
 	got := mergedValue(comp, name, kind, values)
 	switch kind {
-	case profile.ArgMap:
+	case kubetables.ArgMap:
 		return fmt.Sprintf("%s; %s merges a map flag key by key, a later occurrence replacing a key an earlier one set: %s gets %s", head, comp, comp, got)
-	case profile.ArgGates:
+	case kubetables.ArgGates:
 		return fmt.Sprintf("%s; %s merges feature gates gate by gate, a later occurrence replacing a gate an earlier one set: %s gets %s", head, comp, comp, got)
-	case profile.ArgSlice:
+	case kubetables.ArgSlice:
 		return fmt.Sprintf("%s; a list flag of %s, each occurrence appended: %s gets %s", head, comp, comp, got)
-	case profile.ArgArray:
+	case kubetables.ArgArray:
 		return fmt.Sprintf("%s; a repeatable flag of %s, each occurrence appended: %s gets %s", head, comp, comp, strings.Join(values, "; "))
 	}
 	return fmt.Sprintf("%s; a single-value flag of %s: the last wins (%s)", head, comp, got)
@@ -169,8 +170,8 @@ func (r *resolver) effectiveItems(comp string, items []string) []string {
 }
 
 func argLast(comp, name string, minor int) bool {
-	_, kind := profile.ComponentArgKind(comp, name, minor)
-	return kind == profile.ArgLast
+	_, kind := kubetables.ComponentArgKind(comp, name, minor)
+	return kind == kubetables.ArgLast
 }
 
 // effectiveCache is effectiveItems' answer for one component's items.
@@ -272,17 +273,17 @@ func (r *resolver) checkComponentArgOverridden() {
 			if len(cfg) == 0 || len(cli) == 0 {
 				continue
 			}
-			_, kind := profile.ComponentArgKind(comp, name, minor)
+			_, kind := kubetables.ComponentArgKind(comp, name, minor)
 			if r.beh.CollapsedComponentArgs {
-				kind = profile.ArgLast
+				kind = kubetables.ArgLast
 			}
 			switch kind {
-			case profile.ArgLast:
+			case kubetables.ArgLast:
 				w := cli[len(cli)-1]
 				for _, c := range cfg {
 					r.componentArgLost(key, comp, name, c, w, c.value == w.value, "", w.value)
 				}
-			case profile.ArgMap, profile.ArgGates:
+			case kubetables.ArgMap, kubetables.ArgGates:
 				cliKeys := map[string]string{}
 				var w argUse
 				for _, u := range cli {
@@ -323,7 +324,7 @@ func values(uses []argUse) []string {
 }
 
 // cliLast is the command-line occurrence that sets key last (the one that wins).
-func cliLast(cli []argUse, comp, name string, kind profile.ArgKind, key string, fallback argUse) argUse {
+func cliLast(cli []argUse, comp, name string, kind kubetables.ArgKind, key string, fallback argUse) argUse {
 	for i := len(cli) - 1; i >= 0; i-- {
 		for _, p := range mapPairs(comp, name, cli[i].value, kind) {
 			if p.key == key {

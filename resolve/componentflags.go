@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/k3sconf/k3sconf/diag"
+	"github.com/k3sconf/k3sconf/internal/kubetables"
 	"github.com/k3sconf/k3sconf/profile"
 )
 
@@ -52,7 +53,7 @@ func (r *resolver) checkComponentFlags() {
 		items, _ := k.Value.([]string)
 		for _, it := range items {
 			name, _, _ := strings.Cut(strings.TrimLeft(it, "-"), "=")
-			rm, ok := profile.ComponentFlagRemoved(comp, name, minor)
+			rm, ok := kubetables.ComponentFlagRemoved(comp, name, minor)
 			if !ok {
 				continue
 			}

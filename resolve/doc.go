@@ -9,8 +9,8 @@
 // drops the keys the command does not know (server, etcd-snapshot), and then runs the CLI
 // library's decisions — urfave/cli v2 for current k3s, v1 for releases before the 2025
 // migration — once as the multicall wrapper does on the command line alone and once as
-// k3s-server does on the spliced argv. Every [Assignment] gets its [Outcome] in that same
-// pass, so an explanation can never disagree with the value.
+// k3s-server does on the spliced argv. Every [Assignment] gets its [provenance.Outcome] in
+// that same pass, so an explanation can never disagree with the value.
 //
 // Problems with the node's files are part of the [Result]: Result.Error says when and why
 // k3s would refuse to start, and Result.Diagnostics lists every finding with a stable code,

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/k3sconf/k3sconf/diag"
+	"github.com/k3sconf/k3sconf/internal/kubetables"
 	"github.com/k3sconf/k3sconf/profile"
 )
 
@@ -47,7 +48,7 @@ func (r *resolver) checkFeatureGates() {
 					continue
 				}
 				gate = strings.TrimSpace(gate)
-				msg := profile.FeatureGateError(gate, b, minor)
+				msg := kubetables.FeatureGateError(gate, b, minor)
 				if msg == "" {
 					continue
 				}
@@ -64,7 +65,7 @@ func (r *resolver) checkFeatureGates() {
 				fix := fmt.Sprintf("remove %s=%s from %s's feature-gates", gate, v, key)
 				if strings.HasPrefix(msg, "cannot set") {
 					fix = fmt.Sprintf("remove %s=%s from %s's feature-gates: Kubernetes v1.%d fixes the gate's value", gate, v, key, minor)
-				} else if span := profile.FeatureGateSpan(gate); span != "" {
+				} else if span := kubetables.FeatureGateSpan(gate); span != "" {
 					fix += " (" + span + ")"
 				}
 				r.diag(diag.Diagnostic{Severity: diag.Error, Code: "feature-gate-refused", Pos: pos, Key: key,

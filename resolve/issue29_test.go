@@ -352,7 +352,7 @@ func TestIssue29EtcdListenArgs(t *testing.T) {
 }
 
 // TestIssue29RuntimeConfig: kube-apiserver's runtime-config keys by Kubernetes minor
-// (profile/data/api-group-versions.tsv; k8s.io/apiserver api_enablement.go Validate and
+// (internal/kubetables/data/api-group-versions.tsv; k8s.io/apiserver api_enablement.go Validate and
 // resourceconfig/helpers.go), each boundary on both sides.
 func TestIssue29RuntimeConfig(t *testing.T) {
 	mk := func(name, reason, rc, version string, want diag.Severity, hint string) issue29Case {
@@ -390,7 +390,7 @@ func TestIssue29RuntimeConfig(t *testing.T) {
 }
 
 // TestIssue29APIServerFiles: the apiVersion of the audit policy and of the PodSecurity
-// configuration by Kubernetes minor (profile/data/apiserver-file-versions.tsv), each
+// configuration by Kubernetes minor (internal/kubetables/data/apiserver-file-versions.tsv), each
 // boundary on both sides, and files the node's inputs lack.
 func TestIssue29APIServerFiles(t *testing.T) {
 	const c = "/etc/rancher/k3s/config.yaml"

@@ -7,29 +7,6 @@ import (
 	"github.com/k3sconf/k3sconf/sources"
 )
 
-// Outcome is [provenance.Outcome].
-//
-// Deprecated: use provenance.Outcome; kept for one round so code written against the
-// earlier API still builds.
-type Outcome = provenance.Outcome
-
-// The outcomes, as they were named here.
-//
-// Deprecated: use provenance.Applied and the others (see [Assignment] for what each means
-// for a node); kept for one round so code written against the earlier API still builds.
-const (
-	Applied    = provenance.Applied
-	Appended   = provenance.Appended
-	Overridden = provenance.Overridden
-	Replaced   = provenance.Replaced
-	Shadowed   = provenance.Shadowed
-	Skipped    = provenance.Skipped
-	Ignored    = provenance.Ignored
-	Rejected   = provenance.Rejected
-	Unreached  = provenance.Unreached
-	Unused     = provenance.Unused
-)
-
 // contributing marks, inside decide only, an assignment that gave an item of the list in
 // force; it never leaves the resolver.
 const contributing provenance.Outcome = "\x00contributing"

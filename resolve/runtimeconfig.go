@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/k3sconf/k3sconf/diag"
-	"github.com/k3sconf/k3sconf/profile"
+	"github.com/k3sconf/k3sconf/internal/kubetables"
 )
 
 // runtimeConfigMatchers are the runtime-config keys that switch whole classes of versions
@@ -15,7 +15,7 @@ import (
 var runtimeConfigMatchers = map[string]bool{"api/all": true, "api/ga": true, "api/beta": true, "api/alpha": true}
 
 // runtimeConfigSource is where kube-apiserver judges runtime-config's keys.
-const runtimeConfigSource = "k8s.io/apiserver pkg/server/options/api_enablement.go Validate (ParseGroups, unknownGroups) and pkg/server/resourceconfig/helpers.go MergeAPIResourceConfigs, identical in v0.22.0, v0.28.0 and v0.35.1 for group/version keys; the groups and versions from profile/data/api-group-versions.tsv"
+const runtimeConfigSource = "k8s.io/apiserver pkg/server/options/api_enablement.go Validate (ParseGroups, unknownGroups) and pkg/server/resourceconfig/helpers.go MergeAPIResourceConfigs, identical in v0.22.0, v0.28.0 and v0.35.1 for group/version keys; the groups and versions from internal/kubetables/data/api-group-versions.tsv"
 
 // checkRuntimeConfig reports the keys of kube-apiserver-arg's runtime-config that the
 // modelled release's kube-apiserver refuses at start-up: k3s starts it, it exits, and k3s
@@ -82,7 +82,7 @@ func runtimeConfigRefusal(key, value string, minor int) (msg, why, fix string) {
 			fmt.Sprintf("write %s as group/version=true (for example batch/v1=true), or remove it from runtime-config", key)
 	}
 	group, version := tokens[0], tokens[1]
-	groupOK, versionOK, known, rows := profile.APIGroupRegistered(group, version, minor)
+	groupOK, versionOK, known, rows := kubetables.APIGroupRegistered(group, version, minor)
 	shown := group
 	if shown == "" {
 		shown = "the core group"
@@ -110,7 +110,7 @@ func runtimeConfigRefusal(key, value string, minor int) (msg, why, fix string) {
 	}
 	if !versionOK {
 		var have []string
-		var row *profile.APIGroupVersion
+		var row *kubetables.APIGroupVersion
 		for i, v := range rows {
 			if v.Version == version {
 				row = &rows[i]
@@ -142,7 +142,7 @@ func runtimeConfigRefusal(key, value string, minor int) (msg, why, fix string) {
 }
 
 // groupSpan is the first and last minor that register any version of the group.
-func groupSpan(rows []profile.APIGroupVersion) (first, last int) {
+func groupSpan(rows []kubetables.APIGroupVersion) (first, last int) {
 	first, last = 36, 22
 	for _, v := range rows {
 		s, u := v.Since, v.Until-1
@@ -160,7 +160,7 @@ func groupSpan(rows []profile.APIGroupVersion) (first, last int) {
 // groupSuggestion is the registered group a name means: a different case, or the short name
 // of a .k8s.io group (flowcontrol → flowcontrol.apiserver.k8s.io).
 func groupSuggestion(group string, minor int) string {
-	for _, v := range profile.APIGroupVersions() {
+	for _, v := range kubetables.APIGroupVersions() {
 		if v.Group == "" || v.Group == group {
 			continue
 		}

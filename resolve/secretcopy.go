@@ -2,6 +2,7 @@ package resolve
 
 import (
 	"github.com/k3sconf/k3sconf/diag"
+	"github.com/k3sconf/k3sconf/provenance"
 	"github.com/k3sconf/k3sconf/sources"
 )
 
@@ -76,7 +77,7 @@ func (r *resolver) copied(key string) bool {
 		return false
 	}
 	for _, a := range k.History {
-		if a.secret && (a.Outcome == Applied || a.Outcome == Appended || a.Outcome == contributing) {
+		if a.secret && (a.Outcome == provenance.Applied || a.Outcome == provenance.Appended || a.Outcome == contributing) {
 			return true
 		}
 	}

@@ -37,8 +37,6 @@ type ConfigEntry struct {
 	// Key is ToString of the decoded key with one trailing "+" removed, as k3s
 	// pkg/configfilearg/parser.go computes it.
 	Key string
-	// Append is true when the decoded key ended in "+".
-	Append bool
 	// Value is the Go value yaml.v2 v2.4.0 decodes into an interface{}: nil, bool, int,
 	// int64, uint64, float64, string, []any or MapSlice. Timestamps stay strings.
 	Value any
@@ -46,13 +44,17 @@ type ConfigEntry struct {
 	Raw string
 	// Type is the YAML 1.1 type yaml.v2 resolved: "null", "bool", "int", "float", "str",
 	// "timestamp", "binary", "seq" or "map".
-	Type string
-	// Quoted is true for a single- or double-quoted scalar.
-	Quoted   bool
+	Type     string
 	KeyPos   diag.Position
 	ValuePos diag.Position
 	// Items has one element per element of Value when Value is a []any, in the same order.
 	Items []ConfigItem
+	// Append is true when the decoded key ended in "+". (The three flags are last, side by
+	// side: a node of 2,000 drop-ins holds 50,000 entries, and apart they took 16 bytes
+	// more each.)
+	Append bool
+	// Quoted is true for a single- or double-quoted scalar.
+	Quoted bool
 	// SecretCopy is true when the value, or an item of it, is a YAML alias of an anchor set
 	// under a secret key (`agent-token: &a x` … `node-name: *a`; the key judged by
 	// output.SecretName): a copy of a secret, whatever its text (issue 25).

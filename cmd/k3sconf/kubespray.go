@@ -14,6 +14,7 @@ import (
 
 	"github.com/k3sconf/k3sconf/diag"
 	"github.com/k3sconf/k3sconf/internal/kubesprayreport"
+	"github.com/k3sconf/k3sconf/internal/runsreport"
 	"github.com/k3sconf/k3sconf/kubespray"
 	"github.com/k3sconf/k3sconf/kubespray/runs"
 	"github.com/k3sconf/k3sconf/output"
@@ -196,9 +197,9 @@ func runKubesprayRuns(logs []string, g globals, k kubesprayFlags, stdout, stderr
 		code = exitInput // 3 wins over 1
 	}
 	if g.json {
-		return writeJSON(stdout, stderr, runs.JSON(rep), code)
+		return writeJSON(stdout, stderr, runsreport.JSON(rep), code)
 	}
-	runs.Text(stdout, rep)
+	runsreport.Text(stdout, rep)
 	return code
 }
 

@@ -54,6 +54,7 @@ func nodeCode(res *resolve.Result) int {
 
 func main() {
 	tuneGC()
+	go adviseHugePages()
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 

@@ -472,8 +472,8 @@ func sortDiags(ds []diag.Diagnostic) {
 	})
 }
 
-// ValuesYAML returns the values.yaml of a chart archive, as it is in the archive.
-func ValuesYAML(archive []byte) ([]byte, error) {
+// valuesYAML returns the values.yaml of a chart archive, as it is in the archive.
+func valuesYAML(archive []byte) ([]byte, error) {
 	ch, err := values.LoadChart("chart", archive, 4)
 	if err != nil {
 		return nil, err

@@ -35,18 +35,6 @@ type Source struct {
 	Detail string
 }
 
-// Outcome is what happened to an assignment: the one [provenance.Outcome]. Helm values
-// have Applied, Overridden, Deleted and Replaced.
-type Outcome = provenance.Outcome
-
-// The outcomes of Helm values.
-const (
-	Applied    = provenance.Applied
-	Overridden = provenance.Overridden
-	Deleted    = provenance.Deleted
-	Replaced   = provenance.Replaced
-)
-
 // Assignment is one value a layer gives one leaf path: a [provenance.Assignment] (Kind,
 // Pos, Value, Outcome, Reason) with the path and the layer's Detail.
 type Assignment struct {
@@ -638,7 +626,7 @@ func buildLeaves(t *tracker, final map[string]any, inst []*hchart, e *engine) []
 		l.Source = winner
 		for _, a := range l.History {
 			if a == winner && winner != nil {
-				a.Outcome = Applied
+				a.Outcome = provenance.Applied
 				a.Reason = "in force"
 				if l.Via != "" {
 					a.Reason = "in force: " + l.Via
@@ -683,13 +671,13 @@ func sortedAssignmentKeys(m map[string]*Assignment) []string {
 }
 
 // lostReason says why an assignment is not the one in force.
-func lostReason(t *tracker, a, winner *Assignment, p string, tagged map[string]any, inFinal, moved bool) (Outcome, string) {
+func lostReason(t *tracker, a, winner *Assignment, p string, tagged map[string]any, inFinal, moved bool) (provenance.Outcome, string) {
 	if inFinal && winner != nil {
 		if moved {
-			return Overridden, "overridden by " + describeSource(winner.From()) + " (" + via(p, winner.orig) + ")"
+			return provenance.Overridden, "overridden by " + describeSource(winner.From()) + " (" + via(p, winner.orig) + ")"
 		}
 		if a.Source.Kind == ChartDefault || winner.seq > a.seq {
-			return Overridden, "overridden by " + describeSource(winner.From())
+			return provenance.Overridden, "overridden by " + describeSource(winner.From())
 		}
 	}
 	final := plainMap(tagged)
@@ -709,36 +697,36 @@ func lostReason(t *tracker, a, winner *Assignment, p string, tagged map[string]a
 	}
 	if v, ok := lookup(final, p); ok && istable(v) && len(v.(map[string]any)) > 0 {
 		if by != nil {
-			return Replaced, fmt.Sprintf("a map from %s replaced it", describeSource(by.From()))
+			return provenance.Replaced, fmt.Sprintf("a map from %s replaced it", describeSource(by.From()))
 		}
-		return Replaced, "the path is a map in the values"
+		return provenance.Replaced, "the path is a map in the values"
 	}
 	if by != nil {
 		if by.Value == nil && (by.Path == p || isAncestor(by.Path, p)) {
-			return Deleted, fmt.Sprintf("%s sets %s to null, which removes the key and the chart's default under it", describeSource(by.From()), by.Path)
+			return provenance.Deleted, fmt.Sprintf("%s sets %s to null, which removes the key and the chart's default under it", describeSource(by.From()), by.Path)
 		}
 		if by.Path == p {
-			return Overridden, "overridden by " + describeSource(by.From())
+			return provenance.Overridden, "overridden by " + describeSource(by.From())
 		}
 		if isAncestor(by.Path, p) {
-			return Replaced, fmt.Sprintf("%s sets %s to %s", describeSource(by.From()), by.Path, describeValue(by.Value))
+			return provenance.Replaced, fmt.Sprintf("%s sets %s to %s", describeSource(by.From()), by.Path, describeValue(by.Value))
 		}
 	}
 	for _, anc := range append(ancestors(p), p) {
 		if v, ok := lookup(final, anc); ok && !istable(v) {
 			if w := t.owner[anc]; w != nil {
-				return Replaced, fmt.Sprintf("%s sets %s to %s", describeSource(w.From()), anc, describeValue(v))
+				return provenance.Replaced, fmt.Sprintf("%s sets %s to %s", describeSource(w.From()), anc, describeValue(v))
 			}
-			return Replaced, fmt.Sprintf("%s is %s in the values", anc, describeValue(v))
+			return provenance.Replaced, fmt.Sprintf("%s is %s in the values", anc, describeValue(v))
 		}
 	}
 	if a.Value == nil {
-		return Deleted, "a null removes the key and the chart's default under it"
+		return provenance.Deleted, "a null removes the key and the chart's default under it"
 	}
 	if w := nullAbove(t, p); w != nil {
-		return Deleted, fmt.Sprintf("%s sets %s to null, which removes the key and the chart's default under it", describeSource(w.From()), w.Path)
+		return provenance.Deleted, fmt.Sprintf("%s sets %s to null, which removes the key and the chart's default under it", describeSource(w.From()), w.Path)
 	}
-	return Deleted, "not in the values"
+	return provenance.Deleted, "not in the values"
 }
 
 func nullAbove(t *tracker, p string) *Assignment {

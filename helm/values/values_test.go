@@ -94,7 +94,7 @@ func TestProvenance(t *testing.T) {
 	}
 	type row struct {
 		Kind    Kind
-		Outcome Outcome
+		Outcome provenance.Outcome
 	}
 	got := map[string][]row{}
 	deleted := map[string]bool{}
@@ -105,9 +105,9 @@ func TestProvenance(t *testing.T) {
 		}
 	}
 	want := map[string][]row{
-		"a.x": {{ChartDefault, Overridden}, {HelmChartValuesContent, Deleted}, {HelmChartConfigValuesContent, Applied}},
-		"a.y": {{ChartDefault, Applied}},
-		"b":   {{ChartDefault, Overridden}, {HelmChartValuesContent, Overridden}, {HelmChartConfigValuesContent, Overridden}, {Set, Applied}},
+		"a.x": {{ChartDefault, provenance.Overridden}, {HelmChartValuesContent, provenance.Deleted}, {HelmChartConfigValuesContent, provenance.Applied}},
+		"a.y": {{ChartDefault, provenance.Applied}},
+		"b":   {{ChartDefault, provenance.Overridden}, {HelmChartValuesContent, provenance.Overridden}, {HelmChartConfigValuesContent, provenance.Overridden}, {Set, provenance.Applied}},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("history mismatch (-want +got):\n%s", diff)

@@ -61,22 +61,49 @@ import (
 // live.Status exports Today, FromProcess and FromAnnotation and UnitName (the resolutions
 // it compares, which the renderer redacts with), and live's JoinArgs, FlagKind and its
 // three constants and DefaultClockTicks (only live read them) are unexported: helm/charts
-// 9 -> 7 top-level, 46 -> 45 in all; live 26 -> 20 top-level, 104 -> 100 in all.
-const budget = 1465
+// 9 -> 7 top-level, 46 -> 45 in all; live 26 -> 20 top-level, 104 -> 100 in all. 1,409
+// (380, 120, 909): profile's tables of what each Kubernetes minor accepts move to
+// internal/kubetables (profile 145 -> 111) and the near-duplicates and names no library user
+// reads go (see topLevelBudget). 1,407 (378, 120, 909): kubespray runs' renderer moves to
+// internal/runsreport (runs.Text and runs.JSON; kubespray/runs 94 -> 92).
+const budget = 1407
 
-// TestSurfaceBudget fails when the public surface grows past budget, printing each
-// package's counts so the growth can be found.
+// topLevelBudget is the most exported top-level names (types, functions, variables and
+// constants: the names a package's index lists) the public packages may have in all, the
+// figure issue 25 complained of ("over 400 exported top-level names in 18 packages").
+// Lower it when they shrink; raise it only with a reason in the commit.
+//
+// Measured with Measure: 435 in 20 packages at the start of issue 25's third surface step
+// (83549fc); 430 after kubespray's renderers moved to internal/ (2e4ff89), 422 after those
+// of values and status (b6e854c). 380: profile 45 -> 25 (the Kubernetes minor tables,
+// admission plugins, API group versions, apiserver file versions, component flag kinds and
+// removals and feature gates, are internal/kubetables: resolve's checks read them, the
+// diagnostics' rules name their files); helm/values 40 -> 35 and resolve 28 -> 17 (their
+// Outcome aliases and outcome constants: provenance's are the ones); kubespray 31 -> 30
+// (Redacted: output's), helm/charts 7 -> 6 (ValuesYAML, read by one test), fleet 13 -> 12
+// (Codes, read by tests), live 20 -> 18 (DefaultSlack; ParseNodeJSON, as ParseNodeList
+// reads one node too), compose 12 -> 11 (Lookup: a plain func type in Load and Parse).
+// 378: kubespray/runs 26 -> 24 (Text and JSON: internal/runsreport).
+const topLevelBudget = 378
+
+// TestSurfaceBudget fails when the public surface grows past budget, or its top-level
+// names past topLevelBudget, printing each package's counts so the growth can be found.
 func TestSurfaceBudget(t *testing.T) {
 	cs, err := Measure("../..")
 	if err != nil {
 		t.Fatal(err)
 	}
-	table, total := render(cs)
+	table, total, top := render(cs)
 	if total > budget {
 		t.Errorf("the public surface has %d exported identifiers, over the budget of %d: unexport or move under internal/ what a library user does not need, or raise the budget with a reason\n%s", total, budget, table)
+	}
+	if top > topLevelBudget {
+		t.Errorf("the public packages have %d exported top-level names, over the budget of %d: unexport, fold or move under internal/ what a library user does not need, or raise the budget with a reason\n%s", top, topLevelBudget, table)
+	}
+	if t.Failed() {
 		return
 	}
-	t.Logf("%d exported identifiers (budget %d)\n%s", total, budget, table)
+	t.Logf("%d exported identifiers (budget %d), %d of them top-level names (budget %d) in %d packages\n%s", total, budget, top, topLevelBudget, len(cs), table)
 }
 
 // TestMeasureCounts pins the rule on a package written for it: each kind counted once,
@@ -127,7 +154,9 @@ const (
 	}
 }
 
-func render(cs []Count) (string, int) {
+// render is the table of counts per package, the total of exported identifiers and the
+// total of top-level names.
+func render(cs []Count) (string, int, int) {
 	var b strings.Builder
 	tl, m, f := 0, 0, 0
 	fmt.Fprintf(&b, "%-16s %9s %7s %6s %5s\n", "package", "top-level", "methods", "fields", "all")
@@ -136,5 +165,5 @@ func render(cs []Count) (string, int) {
 		tl, m, f = tl+c.TopLevel, m+c.Methods, f+c.Fields
 	}
 	fmt.Fprintf(&b, "%-16s %9d %7d %6d %5d  (%d packages)\n", "total", tl, m, f, tl+m+f, len(cs))
-	return b.String(), tl + m + f
+	return b.String(), tl + m + f, tl
 }

@@ -20,4 +20,7 @@
 // Nothing a task printed reaches the report: the parser keeps no task output, and every
 // string taken from a log (task, play and host names) is printed with control characters
 // escaped.
+//
+// What `k3sconf kubespray runs` prints, text and --json, is rendered from the [Report] by
+// internal/runsreport; a program reads the Report.
 package runs

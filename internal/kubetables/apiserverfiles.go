@@ -1,9 +1,11 @@
-package profile
+package kubetables
 
 import (
 	_ "embed"
 	"fmt"
 	"sync"
+
+	"github.com/k3sconf/k3sconf/internal/tsv"
 )
 
 //go:embed data/apiserver-file-versions.tsv
@@ -25,7 +27,7 @@ type APIServerFileVersion struct {
 }
 
 var apiserverFileVersions = sync.OnceValues(func() ([]APIServerFileVersion, error) {
-	rows, err := parseTSV(apiserverFileVersionsTSV)
+	rows, err := tsv.Parse(apiserverFileVersionsTSV)
 	if err != nil {
 		return nil, fmt.Errorf("apiserver file versions: %w", err)
 	}

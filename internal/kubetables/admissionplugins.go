@@ -1,4 +1,4 @@
-package profile
+package kubetables
 
 import (
 	_ "embed"
@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/k3sconf/k3sconf/internal/tsv"
 )
 
 //go:embed data/admission-plugins.tsv
@@ -28,7 +30,7 @@ type AdmissionPlugin struct {
 }
 
 var admissionPlugins = sync.OnceValues(func() (map[string]AdmissionPlugin, error) {
-	rows, err := parseTSV(admissionPluginsTSV)
+	rows, err := tsv.Parse(admissionPluginsTSV)
 	if err != nil {
 		return nil, fmt.Errorf("admission plugins: %w", err)
 	}

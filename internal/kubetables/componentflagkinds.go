@@ -1,4 +1,4 @@
-package profile
+package kubetables
 
 import (
 	_ "embed"
@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/k3sconf/k3sconf/internal/tsv"
 )
 
 //go:embed data/component-flag-kinds.tsv
@@ -46,7 +48,7 @@ type ComponentFlagKind struct {
 }
 
 var componentFlagKinds = sync.OnceValues(func() (map[string]ComponentFlagKind, error) {
-	rows, err := parseTSV(componentFlagKindsTSV)
+	rows, err := tsv.Parse(componentFlagKindsTSV)
 	if err != nil {
 		return nil, fmt.Errorf("component flag kinds: %w", err)
 	}

@@ -1,4 +1,4 @@
-package profile
+package kubetables
 
 import "fmt"
 
@@ -9,24 +9,12 @@ type featureGate struct {
 	Locked           bool
 }
 
-// newestKubernetesMinor is the Kubernetes minor of the newest modelled release (v1.36).
+// newestKubernetesMinor is the Kubernetes minor of the newest modelled release (v1.36):
+// profile.KubernetesMinor("newest") (TestNewestMinor).
 const newestKubernetesMinor = 36
 
 // featureGateOldestMinor is the oldest Kubernetes minor the feature-gate table was read from.
 const featureGateOldestMinor = 22
-
-// KubernetesMinor is the Kubernetes minor a k3s or RKE2 release runs (vX.Y.Z runs Kubernetes
-// X.Y); "" or "newest" is the newest modelled; 0 when the version does not parse.
-func KubernetesMinor(version string) int {
-	if version == "" || version == "newest" || version == "latest" {
-		return newestKubernetesMinor
-	}
-	v, err := ParseVersion(version)
-	if err != nil || v.Major != 1 {
-		return 0
-	}
-	return v.Minor
-}
 
 // FeatureGateError is what a Kubernetes component of the given minor says when its
 // --feature-gates sets name to value (k8s.io/component-base featuregate Set: "unrecognized

@@ -1,4 +1,4 @@
-package profile
+package kubetables
 
 // featureGates is generated from the Kubernetes sources of each minor release v1.22.0 to
 // v1.36.0, read from the Go module proxy: the featuregate.Feature constants and their specs of

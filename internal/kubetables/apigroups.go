@@ -1,9 +1,11 @@
-package profile
+package kubetables
 
 import (
 	_ "embed"
 	"fmt"
 	"sync"
+
+	"github.com/k3sconf/k3sconf/internal/tsv"
 )
 
 //go:embed data/api-group-versions.tsv
@@ -31,7 +33,7 @@ func (v APIGroupVersion) in(minor int) bool {
 }
 
 var apiGroupVersions = sync.OnceValues(func() ([]APIGroupVersion, error) {
-	rows, err := parseTSV(apiGroupVersionsTSV)
+	rows, err := tsv.Parse(apiGroupVersionsTSV)
 	if err != nil {
 		return nil, fmt.Errorf("api group versions: %w", err)
 	}

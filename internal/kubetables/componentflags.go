@@ -1,4 +1,4 @@
-package profile
+package kubetables
 
 import (
 	_ "embed"
@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/k3sconf/k3sconf/internal/tsv"
 )
 
 //go:embed data/component-flag-removals.tsv
@@ -23,7 +25,7 @@ type ComponentFlagRemoval struct {
 }
 
 var componentFlagRemovals = sync.OnceValues(func() (map[string]ComponentFlagRemoval, error) {
-	rows, err := parseTSV(componentFlagRemovalsTSV)
+	rows, err := tsv.Parse(componentFlagRemovalsTSV)
 	if err != nil {
 		return nil, fmt.Errorf("component flag removals: %w", err)
 	}

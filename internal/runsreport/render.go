@@ -1,4 +1,4 @@
-package runs
+package runsreport
 
 import (
 	"fmt"
@@ -8,10 +8,10 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/k3sconf/k3sconf/internal/termesc"
-	"github.com/k3sconf/k3sconf/output"
-
 	"github.com/k3sconf/k3sconf/ansible/runlog"
+	"github.com/k3sconf/k3sconf/internal/termesc"
+	"github.com/k3sconf/k3sconf/kubespray/runs"
+	"github.com/k3sconf/k3sconf/output"
 )
 
 // safe escapes what a log carries (task, play and host names) with k3sconf's one
@@ -47,7 +47,7 @@ func taskLabel(play, task string, handler bool) string {
 }
 
 // Text writes the report.
-func Text(w io.Writer, r *Report) {
+func Text(w io.Writer, r *runs.Report) {
 	for _, u := range r.Unread {
 		fmt.Fprintf(w, "error: %s: %s (the report is incomplete)\n", safe(u.Log), safe(u.Error))
 	}
@@ -202,7 +202,7 @@ func beforeText(c runlog.Change) string {
 	return strings.Join(parts, ", ")
 }
 
-func writeLast(w io.Writer, r *Report) {
+func writeLast(w io.Writer, r *runs.Report) {
 	last := r.Runs[len(r.Runs)-1]
 	n := len(r.Runs)
 	fmt.Fprintln(w)
@@ -262,7 +262,7 @@ func writeLast(w io.Writer, r *Report) {
 	}
 }
 
-func writeVar(w io.Writer, r *Report) {
+func writeVar(w io.Writer, r *runs.Report) {
 	v := r.Var
 	fmt.Fprintf(w, "\n%s: the tasks of the checkout that use it (k3sconf kubespray where %s):\n", safe(v.Name), safe(v.Name))
 	if len(v.Uses.Tasks) == 0 {
@@ -309,8 +309,8 @@ func writeVar(w io.Writer, r *Report) {
 	}
 	groups, order := map[string][]string{}, []string{}
 	for _, vh := range v.Hosts {
-		k := varLine(vh)
-		if vh.Verdict == NotSelected {
+		k := VarLine(vh)
+		if vh.Verdict == runs.NotSelected {
 			k = safe("not selected: " + tagText(v.Tags, v.SkipTags) + " runs none of the tasks that use it (k3sconf kubespray where " + v.Name + " names the tags that do)")
 		}
 		if _, ok := groups[k]; !ok {
@@ -335,7 +335,7 @@ func tagText(tags, skip []string) string {
 	return strings.Join(parts, " ")
 }
 
-func useLabel(u Use) string {
+func useLabel(u runs.Use) string {
 	s := safe(u.Display)
 	if u.Handler {
 		s = "handler " + s
@@ -345,14 +345,16 @@ func useLabel(u Use) string {
 
 // shortName is a use's name without its role, as the verdict line gives it (the module for
 // an unnamed task, as ansible prints it).
-func shortName(u Use) string {
+func shortName(u runs.Use) string {
 	if u.Task != "" {
 		return u.Task
 	}
 	return strings.TrimPrefix(u.Display, u.Role+" : ")
 }
 
-func varLine(vh VarHost) string {
+// VarLine is one host's answer about the variable, in one line (the text groups hosts with
+// the same line).
+func VarLine(vh runs.VarHost) string {
 	var changed, ok, failed, unreachable []string
 	for _, t := range vh.Tasks {
 		l := strconv.Quote(shortName(t.Use))
@@ -385,7 +387,7 @@ func varLine(vh VarHost) string {
 	}
 	var s string
 	switch vh.Verdict {
-	case Applied:
+	case runs.Applied:
 		s = "applied: " + strings.Join(changed, ", ") + " changed"
 		if len(hs) > 0 {
 			s += "; " + strings.Join(hs, ", ")
@@ -395,31 +397,31 @@ func varLine(vh VarHost) string {
 		if vh.EveryRun {
 			s += "; but it changes in every run, so this is no sign of your edit"
 		}
-	case HandlerNotRun:
+	case runs.HandlerNotRun:
 		if o := vh.Owed; o != nil {
 			s = owedLine(o, vh)
 			break
 		}
 		s = "changed but not picked up: " + strings.Join(changed, ", ") + " changed; " + strings.Join(hs, ", ")
-	case UseFailed:
+	case runs.UseFailed:
 		s = "failed: " + strings.Join(failed, ", ") + " failed"
 		if len(unreachable) > 0 {
 			s += "; unreachable at " + strings.Join(unreachable, ", ")
 		}
-	case UseUnreachable:
+	case runs.UseUnreachable:
 		s = "unreachable: the host could not be reached at " + strings.Join(unreachable, ", ") + " (the connection failed, not the task: is the host up, is ssh reachable?); nothing was applied there"
-	case Unchanged:
+	case runs.Unchanged:
 		s = "not changed: " + strings.Join(ok, ", ") + ": the value the tasks write is what the host already had (did your edit reach this host? k3sconf kubespray explain VAR --host HOST)"
-	case NotInRun:
+	case runs.NotInRun:
 		s = "not in the last run: the inventory has the host, the run has no result for it (no play targets it, --limit, or unreachable before its first task)"
-	case NotRun:
+	case runs.NotRun:
 		s = "not run: no task that uses it has a result for this host (not selected by --tags, the host not in the play, or skipped and hidden by display_skipped_hosts = no)"
 	}
 	return safe(s)
 }
 
 // owedLine says which earlier run changed the file and never ran its handlers.
-func owedLine(o *Owed, vh VarHost) string {
+func owedLine(o *runs.Owed, vh runs.VarHost) string {
 	var ts, hs, does []string
 	for _, t := range o.Tasks {
 		ts = append(ts, strconv.Quote(shortName(t)))
@@ -460,12 +462,12 @@ func appendOnce(xs []string, x string) []string {
 type runsDoc struct {
 	output.Envelope
 	// Verdict is the last run's: ok, failed, incomplete ("" with no run).
-	Verdict  string       `json:"verdict"`
-	Runs     []runDoc     `json:"runs"`
-	Unread   []Unread     `json:"unread"`
-	Last     []hostDoc    `json:"last"`
-	Missing  []string     `json:"missing"`
-	Variable *variableDoc `json:"variable,omitempty"`
+	Verdict  string        `json:"verdict"`
+	Runs     []runDoc      `json:"runs"`
+	Unread   []runs.Unread `json:"unread"`
+	Last     []hostDoc     `json:"last"`
+	Missing  []string      `json:"missing"`
+	Variable *variableDoc  `json:"variable,omitempty"`
 }
 
 // RunDoc is one run.
@@ -606,9 +608,9 @@ func changeDocs(cs []runlog.Change) []changeDoc {
 
 // JSON builds the --json document of `k3sconf kubespray runs`, for encoding/json
 // (docs/schema/kubespray-runs.schema.json describes it).
-func JSON(r *Report) any { return runsJSON(r) }
+func JSON(r *runs.Report) any { return runsJSON(r) }
 
-func runsJSON(r *Report) *runsDoc {
+func runsJSON(r *runs.Report) *runsDoc {
 	d := &runsDoc{Envelope: output.NewEnvelope("kubespray", "kubespray runs", "kubespray runs"), Runs: []runDoc{}, Unread: nonNil(r.Unread), Last: []hostDoc{}, Missing: nonNil(r.Missing)}
 	if len(r.Runs) > 0 {
 		d.Verdict = string(r.Runs[len(r.Runs)-1].Verdict())

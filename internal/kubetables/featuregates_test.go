@@ -1,6 +1,10 @@
-package profile
+package kubetables
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/k3sconf/k3sconf/profile"
+)
 
 // TestFeatureGateError: rows checked by hand against the Kubernetes sources (pkg/features at
 // v1.M.0) and the messages of k8s.io/component-base featuregate (feature_gate.go Set).
@@ -30,5 +34,12 @@ func TestFeatureGateError(t *testing.T) {
 				t.Errorf("%s: got %q, want %q", tc.reason, got, tc.want)
 			}
 		})
+	}
+}
+
+// TestNewestMinor: the tables end at the Kubernetes minor of the newest modelled release.
+func TestNewestMinor(t *testing.T) {
+	if got := profile.KubernetesMinor("newest"); got != newestKubernetesMinor {
+		t.Errorf("profile.KubernetesMinor(newest) = %d, the tables' newest minor %d", got, newestKubernetesMinor)
 	}
 }

@@ -1,0 +1,4 @@
+package fleet
+
+// Codes gives the external tests the finding codes fleet reports.
+var Codes = codes

@@ -1,0 +1,4 @@
+package charts
+
+// ValuesYAML gives the external tests the values.yaml of a chart archive.
+var ValuesYAML = valuesYAML
