@@ -592,13 +592,17 @@ func (c *Checkout) findings(inv *ansible.Inventory, o Options, name string, ex *
 		reC := regexp.MustCompile(`^\s*#\s*` + regexp.QuoteMeta(name) + `\s*:(.*)$`)
 		for _, f := range inventoryVarsFiles(o) {
 			data, err := c.read(f)
-			if err != nil {
+			// The pattern needs the name on the line: most files and lines have none.
+			if err != nil || !bytes.Contains(data, []byte(name)) {
 				continue
 			}
 			sc := bufio.NewScanner(bytes.NewReader(data))
 			ln := 0
 			for sc.Scan() {
 				ln++
+				if !bytes.Contains(sc.Bytes(), []byte(name)) {
+					continue
+				}
 				if m := reC.FindStringSubmatch(sc.Text()); m != nil {
 					if isSecretName(name) && !o.ShowSecrets {
 						m[1] = " " + redacted
