@@ -425,12 +425,9 @@ func (s *itemSuggester) search(item string) string {
 	lower := cands[0]
 	best, bestD := "", 3
 	for _, k := range s.keys {
-		// The edit distance is at least the difference in length: a name that far
-		// apart cannot be nearer than the best so far.
-		if diff := len(lower) - len(k); diff >= bestD || -diff >= bestD {
-			continue
-		}
-		if d := fuzzy.Distance(lower, k); d < bestD {
+		// Only a name nearer than the best so far matters: the search of each stops
+		// once it cannot be (its length alone often says so).
+		if d := fuzzy.DistanceBelow(lower, k, bestD); d < bestD {
 			best, bestD = k, d
 		}
 	}

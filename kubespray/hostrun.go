@@ -300,6 +300,10 @@ func (hr *HostRun) Resolve(pr *PlayRun, rr *RoleRun, epoch int) *ansible.Context
 		return nil
 	}
 	ap := &ansible.Play{Name: pr.Play.Name, Pos: pr.Play.Pos, Vars: pr.Play.Vars}
+	if pr.tree != nil && len(pr.tree.varsFiles) > 0 {
+		// vars_files: after the play's vars, before its roles' vars (shown as play vars).
+		ap.Vars = append(pr.Play.Vars[:len(pr.Play.Vars):len(pr.Play.Vars)], pr.tree.varsFiles...)
+	}
 	for _, r := range pr.Roles {
 		ap.Roles = append(ap.Roles, r.Role)
 	}

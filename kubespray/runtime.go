@@ -167,7 +167,7 @@ func (hr *HostRun) newRuntime(tt *TaskTree) *runtimeRun {
 			seen[n.Pos.String()] = true
 			fr := rt.fileRun(pr, n)
 			lookup := rt.lookupAt(pr, fr, n, facts, incl)
-			runs, why, unknown := rt.decide(pr, fr, n, lookup)
+			runs, why, unknown := rt.decideSet(pr, fr, n, lookup)
 			switch n.Action {
 			case "set_fact":
 				if items, loopVar, ok := rt.loopOf(n, lookup); ok {
@@ -271,6 +271,36 @@ func scopeValue(svs []ScopeVars, name string) (any, bool) {
 		}
 	}
 	return nil, false
+}
+
+// decideSet is decide for a set_fact or include_vars task: with delegate_facts, what it
+// sets goes to the host delegate_to names (ansible-core 2.14.18 plugins/strategy/
+// __init__.py _process_pending_results: get_delegated_hosts when delegate_to and
+// delegate_facts are set, else the task's hosts), so it sets this host only when that is
+// this host. What another host's run sets here by delegation is not modelled.
+func (rt *runtimeRun) decideSet(pr *PlayRun, f *FileRun, n *TaskNode, lookup ansible.Lookup) (runs, why string, unknown []string) {
+	runs, why, unknown = rt.decide(pr, f, n, lookup)
+	t := n.src
+	if runs == "no" || t == nil || get(t, "delegate_to") == nil {
+		return runs, why, unknown
+	}
+	switch strings.ToLower(scalar(get(t, "delegate_facts"))) {
+	case "true", "yes", "on", "1":
+	default:
+		return runs, why, unknown // the facts stay with the host that runs it
+	}
+	to := scalar(get(t, "delegate_to"))
+	v, err := ansible.Template(to, lookup)
+	if h, ok := v.(string); err == nil && ok {
+		if h == rt.hr.Host {
+			return runs, why, unknown
+		}
+		return "no", "delegate_facts: it sets the facts of " + h + " (delegate_to), not of this host", nil
+	}
+	if why != "" {
+		why += "; "
+	}
+	return "unsure", why + "delegate_facts: it sets the facts of the host delegate_to names (" + to + "), which may be this one", appendUniq(unknown, "delegate_to")
 }
 
 // decide evaluates whether the task runs on the host: its file must run there, and each
@@ -431,7 +461,7 @@ func (rt *runtimeRun) setFactLoop(pr *PlayRun, fr *FileRun, n *TaskNode, items [
 	var unknown []string
 	var skipWhy string
 	for i := len(items) - 1; i >= 0; i-- {
-		runs, why, unk := rt.decide(pr, fr, n, withItem(items[i]))
+		runs, why, unk := rt.decideSet(pr, fr, n, withItem(items[i]))
 		if runs == "no" {
 			if skipWhy == "" {
 				skipWhy = why

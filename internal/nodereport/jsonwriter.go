@@ -294,6 +294,19 @@ func (j *jsonWriter) compactReason(a *resolve.Assignment) {
 
 const hexDigits = "0123456789abcdef"
 
+// plain8 reports whether all eight bytes of w are plain (jsonPlain): none is a control
+// byte (below 0x20), a quote, a backslash or non-ASCII (0x80 and up). Each test is the
+// word-at-a-time one for "some byte is below n" (exact for whether one is, with n at most
+// 0x80), the quote and backslash tests being "some byte of w XOR the byte is zero".
+func plain8(w uint64) bool {
+	const lsb, msb = 0x0101010101010101, 0x8080808080808080
+	quote, backslash := w^('"'*lsb), w^('\\'*lsb)
+	control := (w - 0x20*lsb) &^ w
+	quotes := (quote - lsb) &^ quote
+	backslashes := (backslash - lsb) &^ backslash
+	return (w|control|quotes|backslashes)&msb == 0
+}
+
 // jsonPlain[c] is true for a byte str writes as it is: printable ASCII but the quote and
 // the backslash.
 var jsonPlain = func() (t [256]bool) {
@@ -316,6 +329,15 @@ func (j *jsonWriter) str(s string) {
 	_ = w.WriteByte('"')
 	start := 0
 	for i := 0; i < len(s); {
+		// Eight plain bytes at a time while there are eight (most of the document is
+		// plain ASCII: paths, names, values).
+		for i+8 <= len(s) && plain8(uint64(s[i])|uint64(s[i+1])<<8|uint64(s[i+2])<<16|uint64(s[i+3])<<24|
+			uint64(s[i+4])<<32|uint64(s[i+5])<<40|uint64(s[i+6])<<48|uint64(s[i+7])<<56) {
+			i += 8
+		}
+		if i >= len(s) {
+			break
+		}
 		c := s[i]
 		if jsonPlain[c] {
 			i++
