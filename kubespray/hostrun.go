@@ -169,6 +169,8 @@ type HostRun struct {
 	// runFiles and runRoles are the files and role folders of the plays' file runs
 	// (cleaned; built by mayUse).
 	runFiles, runRoles map[string]bool
+	// mayUseMemo is mayUse's answer by path and kind (asked once per variable).
+	mayUseMemo map[[2]string]bool
 	// facts are the host's setup facts, when given (runtime.go).
 	facts *ansible.Facts
 	// setNames are the names a set_fact, include_vars or register: task the pass has gone
@@ -298,6 +300,10 @@ func (hr *HostRun) Resolve(pr *PlayRun, rr *RoleRun, epoch int) *ansible.Context
 		return nil
 	}
 	ap := &ansible.Play{Name: pr.Play.Name, Pos: pr.Play.Pos, Vars: pr.Play.Vars}
+	if pr.tree != nil && len(pr.tree.varsFiles) > 0 {
+		// vars_files: after the play's vars, before its roles' vars (shown as play vars).
+		ap.Vars = append(pr.Play.Vars[:len(pr.Play.Vars):len(pr.Play.Vars)], pr.tree.varsFiles...)
+	}
 	for _, r := range pr.Roles {
 		ap.Roles = append(ap.Roles, r.Role)
 	}

@@ -63,7 +63,9 @@ const partsPlays = "- name: Parts\n  hosts: all\n  gather_facts: false\n  pre_ta
 	"  roles:\n    - reader\n    - role: gated\n      when: \"'pre_group' in group_names and p_pre == 'from-pre'\"\n" +
 	"  tasks:\n    - import_tasks: ../roles/markers/tasks/tasks.yml\n" +
 	"  post_tasks:\n    - import_tasks: ../roles/markers/tasks/post.yml\n" +
-	"- name: Entry vars\n  hosts: all\n  gather_facts: false\n  roles:\n" +
+	"- name: Entry vars\n  hosts: all\n  gather_facts: false\n" +
+	"  vars:\n    f_var: from-play-vars\n    f_both: from-play-vars\n" +
+	"  vars_files:\n    - pvars.yml\n    - [missing.yml, pvars2.yml]\n  roles:\n" +
 	"    - role: evars\n      vars:\n        e_var: from-entry\n        e_role: from-entry\n    - evars2\n    - loops\n" +
 	"- name: Joined\n  hosts: pre_group\n  gather_facts: false\n  roles: [joined]\n"
 
@@ -91,7 +93,9 @@ const loopsTasks = "- name: Probe two\n  command: 'true'\n  register: probe2\n  
 // evVars are the variables of the "Entry vars" play's markers: vars: on a roles: entry
 // and on a meta dependency entry (ansible-core 2.14.18 playbook/role/__init__.py get_vars:
 // the entry's vars, then vars/main.yml; vars/manager.py: every role of the play's).
-var evVars = []string{"e_var", "e_role", "e_dep"}
+// The play's vars_files (vars/manager.py get_vars: after play vars, before role vars;
+// a list entry reads the first file found) set f_var, f_first and f_both.
+var evVars = []string{"e_var", "e_role", "e_dep", "f_var", "f_first", "f_both"}
 
 // partsFiles are partsPlays' roles and group_vars (inv/group_vars/all.yml gets partsAll).
 var partsFiles = map[string]string{
@@ -105,7 +109,9 @@ var partsFiles = map[string]string{
 	"ks/roles/gated/tasks/main.yml":  markerTask("gated", partVars, ""),
 	"ks/roles/joined/tasks/main.yml": markerTask("joined", partVars, "") + markerTask("evars-later", evVars, ""),
 	"ks/roles/evars/tasks/main.yml":  markerTask("evars", evVars, ""),
-	"ks/roles/evars/vars/main.yml":   "e_role: from-role-vars\n",
+	"ks/roles/evars/vars/main.yml":   "e_role: from-role-vars\nf_both: from-role-vars\n",
+	"ks/playbooks/pvars.yml":         "f_var: from-vars-file\nf_both: from-vars-file\n",
+	"ks/playbooks/vars/pvars2.yml":   "f_first: from-first-found\n",
 	"ks/roles/evars/meta/main.yml":   "dependencies:\n  - role: edep\n    vars:\n      e_dep: from-dep-entry\n",
 	"ks/roles/edep/tasks/main.yml":   markerTask("edep", evVars, ""),
 	"ks/roles/evars2/tasks/main.yml": markerTask("evars2", evVars, ""),
@@ -116,7 +122,7 @@ var partsFiles = map[string]string{
 	"inv/group_vars/no_such_group.yml": "g_pre: never-read\n",
 }
 
-const partsAll = "p_pre: inventory\np_role: inventory\ng_pre: inventory\ng_role: inventory\ne_var: inventory\ne_role: inventory\ne_dep: inventory\n" +
+const partsAll = "p_pre: inventory\np_role: inventory\ng_pre: inventory\ng_role: inventory\ne_var: inventory\ne_role: inventory\ne_dep: inventory\nf_var: inventory\nf_first: inventory\nf_both: inventory\n" +
 	"l_last: inventory\nl_when: inventory\nl_none: inventory\nl_with: inventory\nl_tmpl: inventory\nl_cache: inventory\nl_nocache: inventory\nl_unsure: inventory\nloop_list: [p, q]\n" +
 	"d_other: inventory\nd_self: inventory\nd_nofacts: inventory\nd_loop: inventory\n"
 
@@ -185,6 +191,10 @@ func TestRuntimeSets(t *testing.T) {
 		{"evars2", "e_var", `"from-entry"`, "another role of the play sees them (play.get_roles: role vars are not private)"},
 		{"evars", "e_dep", `"from-dep-entry"`, "the dependent role sees its dependency's vars (get_vars: the dependencies')"},
 		{"evars-later", "e_var", `"inventory"`, "a later play does not"},
+		{"evars", "f_var", `"from-vars-file"`, "a play's vars_files beat its vars"},
+		{"evars", "f_first", `"from-first-found"`, "a vars_files list reads the first file found (in the playbook's vars/ folder)"},
+		{"evars", "f_both", `"from-role-vars"`, "role vars beat vars_files"},
+		{"evars-later", "f_var", `"inventory"`, "a later play does not read them"},
 		{"loops-early", "l_last", `"inventory"`, "the loop runs after this use"},
 		{"loops", "l_last", `"c"`, "a set_fact over a loop: the last item's value"},
 		{"loops", "l_when", `"b"`, "the last item whose when: holds (per item)"},

@@ -63,6 +63,8 @@ type TreePlay struct {
 	roleEntries []*roleStep
 	sections    [4]*fileStep
 	getRoles    []*roleStep
+	// varsFiles are the play's vars_files as loaded (playVarsFiles).
+	varsFiles []ansible.Def
 }
 
 // roleStep is one place the compiled play runs a role: a roles: entry, a meta
@@ -506,6 +508,7 @@ func (b *treeBuilder) playbook(path string, inherit []string, depth int) {
 		if i := len(b.tt.Plays); i < len(b.c.Plays) {
 			pl.src = b.c.Plays[i]
 		}
+		pl.varsFiles = b.playVarsFiles(dir, get(p, "vars_files"))
 		sc := scope{play: pl, playDir: dir, tags: tags, dir: dir, file: path}
 		b.insts = map[string][]*roleInst{}
 		b.staticSeen, b.imports = map[string]bool{}, [5][]*roleStep{}
@@ -739,7 +742,8 @@ func templateLookups(n *yaml.Node, depth int) []string {
 		return nil
 	}
 	var out []string
-	if n.Kind == yaml.ScalarNode {
+	// The pattern's literal "lookup(" first: most values have none.
+	if n.Kind == yaml.ScalarNode && strings.Contains(n.Value, "lookup(") {
 		for _, m := range reTemplateLookup.FindAllStringSubmatch(n.Value, -1) {
 			out = append(out, m[1]+m[2])
 		}
@@ -1209,10 +1213,10 @@ func (b *treeBuilder) includeVarsFiles(sc scope, args, t *yaml.Node) ([]string, 
 					found = []string{p}
 				}
 			} else {
-				re, _ := namePattern(n)
+				pat := b.c.namePattern(n)
 				for _, rel := range b.c.filesUnder(base) {
 					// A templated name never stands for main.yml, the role's own vars.
-					if !strings.Contains(rel, "/") && re.MatchString(rel) && !strings.HasPrefix(rel, "main.") {
+					if !strings.Contains(rel, "/") && pat.match(rel) != nil && !strings.HasPrefix(rel, "main.") {
 						found = append(found, filepath.Join(base, rel))
 					}
 				}
@@ -1297,6 +1301,49 @@ var roleKeywords = map[string]bool{"role": true, "name": true, "tags": true, "wh
 	"ignore_unreachable": true, "connection": true, "collections": true, "check_mode": true, "diff": true,
 	"debugger": true, "module_defaults": true, "run_once": true, "throttle": true, "timeout": true, "port": true,
 	"remote_user": true}
+
+// playVarsFiles are the variables a play's vars_files load, in order, as ansible-core
+// 2.14.18 vars/manager.py get_vars reads them (after the play's vars, before its roles'
+// vars): each entry a file, or a list of which the first file found is read; a name is
+// found in the playbook's folder's vars/, then in the folder itself
+// (path_dwim_relative_stack). A templated name is not read (not modelled: it may depend on
+// facts or host variables).
+func (b *treeBuilder) playVarsFiles(dir string, n *yaml.Node) []ansible.Def {
+	if n == nil {
+		return nil
+	}
+	entries := []*yaml.Node{n}
+	if n.Kind == yaml.SequenceNode {
+		entries = n.Content
+	}
+	var out []ansible.Def
+	for _, e := range entries {
+		names := []*yaml.Node{e}
+		if e.Kind == yaml.SequenceNode {
+			names = e.Content
+		}
+		for _, nm := range names {
+			if nm.Kind != yaml.ScalarNode || ansible.IsTemplated(nm.Value) {
+				break
+			}
+			found := ""
+			for _, p := range []string{filepath.Join(dir, "vars", nm.Value), filepath.Join(dir, nm.Value)} {
+				if filepath.IsAbs(nm.Value) {
+					p = nm.Value
+				}
+				if fi, err := b.c.stat(p); err == nil && !fi.IsDir() {
+					found = p
+					break
+				}
+			}
+			if found != "" {
+				out = append(out, b.c.varsFile(found)...)
+				break
+			}
+		}
+	}
+	return out
+}
 
 // withEntryVars is the role as a roles: or dependencies: entry with vars: loads it: the
 // entry's vars join the role's vars, before vars/main.yml (which beats them). Read in
