@@ -7,7 +7,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
+	"time"
 
 	"gopkg.in/yaml.v3"
 
@@ -43,24 +45,43 @@ type Checkout struct {
 	depTags map[[2]*ansible.Role][]string
 	// Diagnostics are problems reading the tree.
 	Diagnostics diag.Diagnostics
-	// nodes and data are the files read, by path; roleNames the roles under roles/.
-	nodes     map[string]cachedNode
-	data      map[string]cachedData
+	// roleNames are the roles under roles/ and allFiles the files there (scanRoles, once).
 	roleNames []string
 	allFiles  []string
+	scanOnce  sync.Once
 	tree      *TaskTree
 	stats     map[string]cachedStat
 	vars      map[string][]ansible.Def
 	under     map[string][]string
+	// kinds are the files where searches (roleFileKinds).
+	kinds []roleFile
+	// patterns are the templated file and role names compiled (namePattern), by name.
+	patterns map[string]*compiledName
+	// mu guards files, listings and loaded, which the prefetcher fills too.
+	mu sync.Mutex
+	// files are the files read and parsed, by path.
+	files map[string]*fileEntry
 	// listings are the folders listed (probed by absent, walked by scanRoles), by path.
 	listings map[string]*listing
+	// loaded are the roles' defaults and vars read ahead by the prefetcher, by role path.
+	loaded map[string]*loadedRole
 }
 
 // Load reads dir/cluster.yml and the playbooks it imports.
 func Load(dir string) (*Checkout, error) {
+	return load(dir, false)
+}
+
+// load is Load; with prefetch, a second goroutine reads ahead what compiling the playbook
+// and searching its uses will read (see prefetch): explain, where and resolvePlays, which
+// read nearly every role, set it.
+func load(dir string, prefetch bool) (*Checkout, error) {
 	c := &Checkout{Dir: dir, Playbook: filepath.Join(dir, "cluster.yml"), roles: map[string]*ansible.Role{}, depTags: map[[2]*ansible.Role][]string{}}
 	if _, err := os.Stat(c.Playbook); err != nil {
 		return nil, fmt.Errorf("%s: not a kubespray checkout (no cluster.yml): %w", dir, err)
+	}
+	if prefetch {
+		go c.prefetch()
 	}
 	if err := c.loadPlaybook(c.Playbook, nil, nil, 0); err != nil {
 		return c, err
@@ -68,49 +89,133 @@ func Load(dir string) (*Checkout, error) {
 	return c, nil
 }
 
+// fileEntry is one file's content and YAML document, each read once per checkout by
+// whichever goroutine asks first (the command's or the prefetcher's; the other waits
+// for it): the result is the same whoever reads it.
+type fileEntry struct {
+	dataOnce sync.Once
+	data     []byte
+	derr     error
+	nodeOnce sync.Once
+	n        *yaml.Node
+	nerr     error
+}
+
+// entry is path's fileEntry.
+func (c *Checkout) entry(path string) *fileEntry {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e := c.files[path]
+	if e == nil {
+		if c.files == nil {
+			c.files = map[string]*fileEntry{}
+		}
+		e = &fileEntry{}
+		c.files[path] = e
+	}
+	return e
+}
+
 // node is the YAML document of path, parsed once per checkout (the load, the task
 // compiler and where read the same files).
 func (c *Checkout) node(path string) (*yaml.Node, error) {
-	if x, ok := c.nodes[path]; ok {
-		return x.n, x.err
-	}
-	data, err := c.read(path)
-	var n *yaml.Node
-	if err == nil {
-		n, err = parseNode(path, data)
-	}
-	if c.nodes == nil {
-		c.nodes = map[string]cachedNode{}
-	}
-	c.nodes[path] = cachedNode{n, err}
-	return n, err
-}
-
-type cachedNode struct {
-	n   *yaml.Node
-	err error
-}
-
-type cachedData struct {
-	b   []byte
-	err error
+	e := c.entry(path)
+	e.nodeOnce.Do(func() {
+		data, err := c.read(path)
+		if err != nil {
+			e.nerr = err
+			return
+		}
+		e.n, e.nerr = parseNode(path, data)
+	})
+	return e.n, e.nerr
 }
 
 // read is the content of path, read once per checkout.
 func (c *Checkout) read(path string) ([]byte, error) {
-	if x, ok := c.data[path]; ok {
-		return x.b, x.err
+	e := c.entry(path)
+	e.dataOnce.Do(func() {
+		if e.derr = c.absent(path); e.derr == nil {
+			e.data, e.derr = rootfs.ReadHostFile(path)
+		}
+	})
+	return e.data, e.derr
+}
+
+// loadedRole is a role's defaults and vars (ansible.LoadRole) read ahead by the
+// prefetcher, or by the command where it came first.
+type loadedRole struct {
+	once  sync.Once
+	r     *ansible.Role
+	err   error
+	taken bool
+}
+
+// loadRole is ansible.LoadRole(name, path): the prefetcher's reading of it the first
+// time it is asked for (the same files read the same way: only the name is filled in
+// here), a fresh one after.
+func (c *Checkout) loadRole(name, path string) (*ansible.Role, error) {
+	c.mu.Lock()
+	e := c.loaded[path]
+	if e == nil {
+		if c.loaded == nil {
+			c.loaded = map[string]*loadedRole{}
+		}
+		e = &loadedRole{}
+		c.loaded[path] = e
 	}
-	var b []byte
-	err := c.absent(path)
-	if err == nil {
-		b, err = rootfs.ReadHostFile(path)
+	taken := e.taken
+	e.taken = true
+	c.mu.Unlock()
+	if taken {
+		return ansible.LoadRole(name, path)
 	}
-	if c.data == nil {
-		c.data = map[string]cachedData{}
+	e.once.Do(func() { e.r, e.err = ansible.LoadRole("", path) })
+	e.r.Name = name
+	return e.r, e.err
+}
+
+// prefetch reads ahead, on a second goroutine (the machine's other core), what the
+// command reads next: the folders under roles/ (scanRoles), every role's defaults and
+// vars and meta/main.yml, then every tasks and handlers file's YAML document, last to
+// first (the command compiles the playbook first to last, so the two meet in the
+// middle), then the templates where searches. Each is read by the same code the command
+// runs, once (node, read, loadRole): the output does not depend on which goroutine read
+// what. A file the command never asks for is read for nothing; explain reads nearly all.
+func (c *Checkout) prefetch() {
+	c.scanOnce.Do(c.scanRoles)
+	roles := filepath.Join(c.Dir, "roles")
+	for i := len(c.roleNames) - 1; i >= 0; i-- {
+		path := filepath.Join(roles, filepath.FromSlash(c.roleNames[i]))
+		c.mu.Lock()
+		e := c.loaded[path]
+		if e == nil {
+			if c.loaded == nil {
+				c.loaded = map[string]*loadedRole{}
+			}
+			e = &loadedRole{}
+			c.loaded[path] = e
+		}
+		c.mu.Unlock()
+		e.once.Do(func() { e.r, e.err = ansible.LoadRole("", path) })
+		_, _ = c.node(filepath.Join(path, "meta", "main.yml"))
 	}
-	c.data[path] = cachedData{b, err}
-	return b, err
+	var templates []string
+	for i := len(c.allFiles) - 1; i >= 0; i-- {
+		p := c.allFiles[i]
+		rel := filepath.ToSlash(p[len(roles):])
+		switch {
+		case strings.Contains(rel, "/templates/"):
+			templates = append(templates, p)
+		case strings.Contains(rel, "/tasks/") || strings.Contains(rel, "/handlers/"):
+			if strings.HasSuffix(rel, ".yml") || strings.HasSuffix(rel, ".yaml") {
+				_, _ = c.node(p)
+			}
+		}
+	}
+	for _, p := range templates {
+		_, _ = c.read(p)
+	}
 }
 
 // varsFile is the definitions of a vars file (an include_vars file), read once per
@@ -132,7 +237,9 @@ type cachedStat struct {
 	err error
 }
 
-// stat is os.Stat, once per path and checkout.
+// stat is os.Stat, once per path and checkout, for its callers' IsDir: answered from the
+// folder's listing where it has the entry and the entry is no link (the task compiler
+// probes tasks/main.yml, .yaml … and role folders by the hundred).
 func (c *Checkout) stat(path string) (os.FileInfo, error) {
 	if x, ok := c.stats[path]; ok {
 		return x.fi, x.err
@@ -140,7 +247,12 @@ func (c *Checkout) stat(path string) (os.FileInfo, error) {
 	var fi os.FileInfo
 	err := c.absent(path)
 	if err == nil {
-		fi, err = os.Stat(path)
+		if e := c.listed(path); e != nil && e.Type()&fs.ModeSymlink == 0 {
+			// The folder's listing has its type (a link is followed: os.Stat below).
+			fi = listedInfo{e}
+		} else {
+			fi, err = os.Stat(path)
+		}
 	}
 	if c.stats == nil {
 		c.stats = map[string]cachedStat{}
@@ -158,43 +270,62 @@ func (c *Checkout) absent(path string) error {
 	dir, base := filepath.Dir(path), filepath.Base(path)
 	l := c.listing(dir)
 	if l.names == nil {
-		switch {
-		case l.err == nil:
-			l.names = make(map[string]bool, len(l.ents))
-			for _, e := range l.ents {
-				l.names[e.Name()] = true
-			}
-		case errors.Is(l.err, fs.ErrNotExist):
-			l.names = map[string]bool{}
-		default:
-			return nil // unreadable: do not guess
-		}
+		return nil // unreadable: do not guess
 	}
-	if l.names[base] || base == "." || base == ".." || base == string(filepath.Separator) {
+	if _, ok := l.names[base]; ok || base == "." || base == ".." || base == string(filepath.Separator) {
 		return nil
 	}
 	return &fs.PathError{Op: "stat", Path: path, Err: syscall.ENOENT}
 }
 
-// listing is one folder's os.ReadDir, and the set of its names once absent asked.
+// listed is path's entry in its folder's listing (nil: not listed, or the folder did
+// not read).
+func (c *Checkout) listed(path string) fs.DirEntry {
+	return c.listing(filepath.Dir(path)).names[filepath.Base(path)]
+}
+
+// listedInfo answers stat's callers, which ask only IsDir, from a listing's entry.
+type listedInfo struct{ fs.DirEntry }
+
+func (i listedInfo) Size() int64        { return 0 }
+func (i listedInfo) Mode() fs.FileMode  { return i.Type() }
+func (i listedInfo) ModTime() time.Time { return time.Time{} }
+func (i listedInfo) Sys() any           { return nil }
+
+// listing is one folder's os.ReadDir, and its entries by name (nil when the folder
+// could not be read for another reason than its absence: absent does not guess then).
 type listing struct {
+	once  sync.Once
 	ents  []os.DirEntry
 	err   error
-	names map[string]bool
+	names map[string]os.DirEntry
 }
 
 // listing is os.ReadDir of dir, once per folder and checkout: absent's probes and
 // scanRoles' walk of roles/ read the same folders (a role's tasks/, meta/, defaults/ …).
 func (c *Checkout) listing(dir string) *listing {
-	if l, ok := c.listings[dir]; ok {
-		return l
+	c.mu.Lock()
+	l := c.listings[dir]
+	if l == nil {
+		if c.listings == nil {
+			c.listings = map[string]*listing{}
+		}
+		l = &listing{}
+		c.listings[dir] = l
 	}
-	ents, err := os.ReadDir(dir)
-	l := &listing{ents: ents, err: err}
-	if c.listings == nil {
-		c.listings = map[string]*listing{}
-	}
-	c.listings[dir] = l
+	c.mu.Unlock()
+	l.once.Do(func() {
+		l.ents, l.err = os.ReadDir(dir)
+		switch {
+		case l.err == nil:
+			l.names = make(map[string]os.DirEntry, len(l.ents))
+			for _, e := range l.ents {
+				l.names[e.Name()] = e
+			}
+		case errors.Is(l.err, fs.ErrNotExist):
+			l.names = map[string]os.DirEntry{}
+		}
+	})
 	return l
 }
 
@@ -223,7 +354,7 @@ func (c *Checkout) filesUnder(base string) []string {
 // roleDirs lists the roles under the checkout's roles/ by their names
 // ("container-engine/containerd"): folders holding tasks/, defaults/, vars/ or meta/.
 func (c *Checkout) roleDirs() []string {
-	c.scanRoles()
+	c.scanOnce.Do(c.scanRoles)
 	return c.roleNames
 }
 
@@ -237,9 +368,6 @@ var roleFolders = map[string]bool{"tasks": true, "defaults": true, "vars": true,
 // entry) and the role names (a folder is a role when its listing holds tasks/,
 // defaults/, vars/ or meta/; a link there is followed, as os.Stat does).
 func (c *Checkout) scanRoles() {
-	if c.allFiles != nil {
-		return
-	}
 	c.allFiles, c.roleNames = []string{}, []string{}
 	root := filepath.Join(c.Dir, "roles")
 	var walk func(dir string, roles bool)
@@ -420,7 +548,7 @@ func (c *Checkout) role(name, playDir, parentBase string) (*ansible.Role, error)
 	if r, ok := c.roles[path]; ok {
 		return r, nil
 	}
-	r, err := ansible.LoadRole(name, path)
+	r, err := c.loadRole(name, path)
 	c.roles[path] = r
 	if err != nil {
 		return r, err

@@ -102,7 +102,7 @@ type Report struct {
 // that runs on the host and loads a role defining it, else of the first play that runs on
 // the host ([Explained.NotUsed]).
 func Explain(o Options) (*Report, error) {
-	c, err := Load(o.Dir)
+	c, err := load(o.Dir, true)
 	if err != nil {
 		return nil, err
 	}
@@ -165,6 +165,19 @@ func Explain(o Options) (*Report, error) {
 	if hr == nil {
 		return nil, werr
 	}
+	// The uses of each variable in the files the host's run reaches, searched on a second
+	// goroutine while this one follows the run-time pass below. mayUse's tables are built
+	// first, here; the search then reads the checkout's files (each read once, safe to
+	// share) and writes only mayUse's memo, which nothing else reads.
+	hr.mayUse("", "")
+	searched := make(chan [][]Use, 1)
+	go func() {
+		out := make([][]Use, len(o.Vars))
+		for i, name := range o.Vars {
+			out[i], _ = c.uses(nil, name, hr.mayUse)
+		}
+		searched <- out
+	}()
 	rep.Run = hr
 	for _, a := range hr.Adds {
 		if a.Group == dynamicGroupsAdd {
@@ -242,13 +255,13 @@ func Explain(o Options) (*Report, error) {
 	}
 	rt := hr.newRuntime(tt)
 	rep.rt = rt
-	for _, name := range o.Vars {
+	allUses := <-searched
+	for i, name := range o.Vars {
 		ex := &Explained{Name: name}
 		if p, ok := unread[name]; ok {
 			ex.Unread = &p
 		}
-		uses, _ := c.uses(nil, name, hr.mayUse)
-		ex.Sites = hr.Sites(uses, name)
+		ex.Sites = hr.Sites(allUses[i], name)
 		if o.Play != "" {
 			var sel []Site
 			for _, s := range ex.Sites {
@@ -579,13 +592,17 @@ func (c *Checkout) findings(inv *ansible.Inventory, o Options, name string, ex *
 		reC := regexp.MustCompile(`^\s*#\s*` + regexp.QuoteMeta(name) + `\s*:(.*)$`)
 		for _, f := range inventoryVarsFiles(o) {
 			data, err := c.read(f)
-			if err != nil {
+			// The pattern needs the name on the line: most files and lines have none.
+			if err != nil || !bytes.Contains(data, []byte(name)) {
 				continue
 			}
 			sc := bufio.NewScanner(bytes.NewReader(data))
 			ln := 0
 			for sc.Scan() {
 				ln++
+				if !bytes.Contains(sc.Bytes(), []byte(name)) {
+					continue
+				}
 				if m := reC.FindStringSubmatch(sc.Text()); m != nil {
 					if isSecretName(name) && !o.ShowSecrets {
 						m[1] = " " + redacted
@@ -809,7 +826,7 @@ type hostPlays struct {
 // in play order, at play level with the groups the host has when the play starts (read
 // from the host's run, [TaskTree.Run]).
 func resolvePlays(o Options) (*hostPlays, error) {
-	c, err := Load(o.Dir)
+	c, err := load(o.Dir, true)
 	if err != nil {
 		return nil, err
 	}

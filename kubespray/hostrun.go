@@ -169,6 +169,8 @@ type HostRun struct {
 	// runFiles and runRoles are the files and role folders of the plays' file runs
 	// (cleaned; built by mayUse).
 	runFiles, runRoles map[string]bool
+	// mayUseMemo is mayUse's answer by path and kind (asked once per variable).
+	mayUseMemo map[[2]string]bool
 	// facts are the host's setup facts, when given (runtime.go).
 	facts *ansible.Facts
 	// setNames are the names a set_fact, include_vars or register: task the pass has gone

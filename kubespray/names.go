@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
 )
@@ -38,7 +39,8 @@ func expandNames(name string, vars map[string]*yaml.Node, loop *yaml.Node, depth
 	if depth > 8 {
 		return []expansion{{name: name}}
 	}
-	if m := reIfElse.FindStringSubmatchIndex(name); m != nil {
+	// Each regexp below needs its literal "{%" or "{{" (most names have neither).
+	if m := findIfElse(name); m != nil {
 		cond := name[m[2]:m[3]]
 		alts := []string{name[m[4]:m[5]], ""}
 		if m[6] >= 0 {
@@ -56,7 +58,10 @@ func expandNames(name string, vars map[string]*yaml.Node, loop *yaml.Node, depth
 		}
 		return out
 	}
-	loc := reJinjaExpr.FindStringSubmatchIndex(name)
+	var loc []int
+	if strings.Contains(name, "{{") {
+		loc = reJinjaExpr.FindStringSubmatchIndex(name)
+	}
 	if loc == nil {
 		return []expansion{{name: name}}
 	}
@@ -127,6 +132,60 @@ func namePattern(name string) (*regexp.Regexp, []string) {
 	return re, exprs
 }
 
+// findIfElse is reIfElse.FindStringSubmatchIndex(name), which needs "{%".
+func findIfElse(name string) []int {
+	if !strings.Contains(name, "{%") {
+		return nil
+	}
+	return reIfElse.FindStringSubmatchIndex(name)
+}
+
+// namePattern is namePattern(name), compiled once per name and checkout: the compile
+// dominated the cost of the task compiler's templated names (278 calls for 35 names on
+// kubespray 46dbdd3's cluster.yml). The task compiler's goroutine alone calls it.
+func (c *Checkout) namePattern(name string) *compiledName {
+	if p, ok := c.patterns[name]; ok {
+		return p
+	}
+	p := &compiledName{}
+	p.re, p.exprs = namePattern(name)
+	// The text before the first {{ … }} (or {% … %}) and after the last: every name the
+	// pattern matches starts and ends with them (QuoteMeta'd literals). Not used where the
+	// pattern did not compile, nor for a literal holding U+FFFD (which the regexp also
+	// matches against an invalid byte of the name tried).
+	if p.exprs != nil {
+		locs := reJinjaAny.FindAllStringIndex(name, -1)
+		pre, suf := name[:locs[0][0]], name[locs[len(locs)-1][1]:]
+		if !strings.ContainsRune(pre+suf, utf8.RuneError) {
+			p.pre, p.suf, p.fixed = pre, suf, true
+		}
+	}
+	if c.patterns == nil {
+		c.patterns = map[string]*compiledName{}
+	}
+	c.patterns[name] = p
+	return p
+}
+
+// compiledName is a templated name's pattern (namePattern) and the literal text it starts
+// and ends with (fixed: known).
+type compiledName struct {
+	re       *regexp.Regexp
+	exprs    []string
+	pre, suf string
+	fixed    bool
+}
+
+// match is re.FindStringSubmatch(s), without running the regexp where s does not start
+// and end with the pattern's literal ends (the task compiler tries every file of a folder
+// and every role against each templated name).
+func (p *compiledName) match(s string) []string {
+	if p.fixed && (len(s) < len(p.pre)+len(p.suf) || !strings.HasPrefix(s, p.pre) || !strings.HasSuffix(s, p.suf)) {
+		return nil
+	}
+	return p.re.FindStringSubmatch(s)
+}
+
 var reJinjaAny = regexp.MustCompile(`\{\{.*?\}\}|\{%.*?%\}`)
 
 type resolvedFile struct {
@@ -152,13 +211,13 @@ func (c *Checkout) matchFiles(bases []string, e expansion) []resolvedFile {
 		}
 		return nil
 	}
-	re, exprs := namePattern(e.name)
+	pat := c.namePattern(e.name)
 	for _, base := range bases {
 		var found []resolvedFile
 		for _, rel := range c.filesUnder(base) {
-			if m := re.FindStringSubmatch(rel); m != nil {
+			if m := pat.match(rel); m != nil {
 				ch := append([]Choice(nil), e.choices...)
-				for i, x := range exprs {
+				for i, x := range pat.exprs {
 					ch = append(ch, Choice{Expr: x, Value: m[i+1]})
 				}
 				found = append(found, resolvedFile{path: filepath.Join(base, filepath.FromSlash(rel)), rel: rel, choices: ch})
@@ -216,11 +275,11 @@ func (b *treeBuilder) expandRole(name string, apply []string, vars map[string]*y
 			if all == nil {
 				all = b.c.roleDirs()
 			}
-			re, exprs := namePattern(e.name)
+			pat := b.c.namePattern(e.name)
 			for _, r := range all {
-				if m := re.FindStringSubmatch(r); m != nil {
+				if m := pat.match(r); m != nil {
 					ch := append([]Choice(nil), e.choices...)
-					for i, x := range exprs {
+					for i, x := range pat.exprs {
 						ch = append(ch, Choice{Expr: x, Value: m[i+1]})
 					}
 					matched = append(matched, roleExpansion{role: r, choices: ch})

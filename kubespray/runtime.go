@@ -126,6 +126,8 @@ type runtimeRun struct {
 	tt     *TaskTree
 	events []*RuntimeSet
 	order  map[*TaskNode]int
+	// clean indexes each play's tasks by cleaned path (nodeOf).
+	clean map[int]*cleanIndex
 }
 
 // cached is a value in a run-time cache: Unknown when the task may run or its value is
@@ -669,27 +671,65 @@ func (rt *runtimeRun) nodeOf(s Site) *TaskNode {
 	if s.Play == nil || s.Play.Index >= len(rt.tt.Plays) {
 		return nil
 	}
-	pl := rt.tt.Plays[s.Play.Index]
+	ix := rt.cleanIndex(s.Play.Index)
 	uf := filepath.Clean(s.Use.Pos.File)
-	list := pl.Tasks
-	if s.Use.Kind == "handler" {
-		list = pl.Handlers
-	}
-	for _, n := range list {
-		switch s.Use.Kind {
-		case "task", "handler":
-			if filepath.Clean(n.Pos.File) == uf && n.Pos.Line <= s.Use.Pos.Line && s.Use.Pos.Line <= n.End {
+	switch s.Use.Kind {
+	case "task", "handler":
+		for _, n := range ix.byFile[fileKind{uf, s.Use.Kind == "handler"}] {
+			if n.Pos.Line <= s.Use.Pos.Line && s.Use.Pos.Line <= n.End {
 				return n
 			}
-		case "template":
-			for _, t := range n.Templates {
-				if filepath.Clean(t) == uf {
-					return n
-				}
-			}
+		}
+	case "template":
+		if ns := ix.byTemplate[uf]; len(ns) > 0 {
+			return ns[0]
 		}
 	}
 	return nil
+}
+
+// cleanIndex is the play's tasks (handlers) by cleaned file, and its tasks by the cleaned
+// templates they render, each in the play's order: nodeOf's search, built once per play
+// and command instead of cleaning every task's path for every use site.
+type cleanIndex struct {
+	byFile     map[fileKind][]*TaskNode
+	byTemplate map[string][]*TaskNode
+}
+
+func (rt *runtimeRun) cleanIndex(play int) *cleanIndex {
+	if rt.clean == nil {
+		rt.clean = map[int]*cleanIndex{}
+	}
+	if ix := rt.clean[play]; ix != nil {
+		return ix
+	}
+	pl := rt.tt.Plays[play]
+	ix := &cleanIndex{byFile: map[fileKind][]*TaskNode{}, byTemplate: map[string][]*TaskNode{}}
+	clean := map[string]string{}
+	cl := func(p string) string {
+		c, ok := clean[p]
+		if !ok {
+			c = filepath.Clean(p)
+			clean[p] = c
+		}
+		return c
+	}
+	for _, n := range pl.Tasks {
+		k := fileKind{cl(n.Pos.File), false}
+		ix.byFile[k] = append(ix.byFile[k], n)
+		for _, t := range n.Templates {
+			t = cl(t)
+			if ts := ix.byTemplate[t]; len(ts) == 0 || ts[len(ts)-1] != n {
+				ix.byTemplate[t] = append(ts, n)
+			}
+		}
+	}
+	for _, n := range pl.Handlers {
+		k := fileKind{cl(n.Pos.File), true}
+		ix.byFile[k] = append(ix.byFile[k], n)
+	}
+	rt.clean[play] = ix
+	return ix
 }
 
 // applySites gives each use site the host runs the variable as its task sees it: its

@@ -742,7 +742,8 @@ func templateLookups(n *yaml.Node, depth int) []string {
 		return nil
 	}
 	var out []string
-	if n.Kind == yaml.ScalarNode {
+	// The pattern's literal "lookup(" first: most values have none.
+	if n.Kind == yaml.ScalarNode && strings.Contains(n.Value, "lookup(") {
 		for _, m := range reTemplateLookup.FindAllStringSubmatch(n.Value, -1) {
 			out = append(out, m[1]+m[2])
 		}
@@ -1212,10 +1213,10 @@ func (b *treeBuilder) includeVarsFiles(sc scope, args, t *yaml.Node) ([]string, 
 					found = []string{p}
 				}
 			} else {
-				re, _ := namePattern(n)
+				pat := b.c.namePattern(n)
 				for _, rel := range b.c.filesUnder(base) {
 					// A templated name never stands for main.yml, the role's own vars.
-					if !strings.Contains(rel, "/") && re.MatchString(rel) && !strings.HasPrefix(rel, "main.") {
+					if !strings.Contains(rel, "/") && pat.match(rel) != nil && !strings.HasPrefix(rel, "main.") {
 						found = append(found, filepath.Join(base, rel))
 					}
 				}

@@ -197,15 +197,24 @@ func (hr *HostRun) mayUse(path, kind string) bool {
 			}
 		}
 	}
+	k := [2]string{path, kind}
+	if v, ok := hr.mayUseMemo[k]; ok {
+		return v
+	}
+	v := false
 	p := filepath.Clean(path)
 	switch kind {
 	case "task", "handler":
-		return hr.runFiles[p]
+		v = hr.runFiles[p]
 	case "template":
 		i := strings.LastIndex(p, string(filepath.Separator)+"templates"+string(filepath.Separator))
-		return i >= 0 && hr.runRoles[p[:i]]
+		v = i >= 0 && hr.runRoles[p[:i]]
 	}
-	return false
+	if hr.mayUseMemo == nil {
+		hr.mayUseMemo = map[[2]string]bool{}
+	}
+	hr.mayUseMemo[k] = v
+	return v
 }
 
 // cleanFile is the file run's path, cleaned once (Sites compares it with every use line).

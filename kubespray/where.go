@@ -64,7 +64,7 @@ type HandlerRun struct {
 // Where lists every use of name in the checkout's roles, with the tasks of cluster.yml that
 // run each one, their tags as Ansible selects them and the handlers they notify.
 func Where(dir, name string) ([]Use, error) {
-	c, err := Load(dir)
+	c, err := load(dir, true)
 	if err != nil {
 		return nil, err
 	}
@@ -81,26 +81,10 @@ func (c *Checkout) Where(tt *TaskTree, name string) ([]Use, error) {
 // and task ([HostRun.Sites]): with keep, only the files keep accepts (by path and kind)
 // are searched; with tt nil, the tasks, tags and handlers of each use are not filled.
 func (c *Checkout) uses(tt *TaskTree, name string, keep func(path, kind string) bool) ([]Use, error) {
-	dir := c.Dir
 	var uses []Use
-	rolesDir := filepath.Join(dir, "roles")
-	files, err := c.roleFiles()
-	for _, p := range files {
-		rel, _ := filepath.Rel(rolesDir, p)
-		parts := strings.Split(filepath.ToSlash(rel), "/")
-		// The role is the path up to the tasks/templates/handlers/defaults/vars folder.
-		kindAt := -1
-		for i, s := range parts {
-			if s == "tasks" || s == "templates" || s == "handlers" || s == "defaults" || s == "vars" {
-				kindAt = i
-				break
-			}
-		}
-		if kindAt < 1 {
-			continue
-		}
-		role := strings.Join(parts[:kindAt], "/")
-		kind := strings.TrimSuffix(parts[kindAt], "s")
+	files, err := c.roleFileKinds()
+	for _, f := range files {
+		p, role, kind := f.path, f.role, f.kind
 		if keep != nil && !keep(p, kind) {
 			continue
 		}
@@ -233,8 +217,43 @@ func appendUniq(xs []string, more ...string) []string {
 
 // roleFiles lists every file under the checkout's roles/ once, in walk order.
 func (c *Checkout) roleFiles() ([]string, error) {
-	c.scanRoles()
+	c.scanOnce.Do(c.scanRoles)
 	return c.allFiles, nil
+}
+
+// roleFile is a file of a role's tasks/, templates/, handlers/, defaults/ or vars/ with
+// its role ("container-engine/containerd") and kind ("task", "template", "handler",
+// "default", "var").
+type roleFile struct {
+	path, role, kind string
+}
+
+// roleFileKinds is the files under roles/ that where searches, in walk order, with their
+// roles and kinds: worked out once per checkout, not once per variable.
+func (c *Checkout) roleFileKinds() ([]roleFile, error) {
+	if c.kinds != nil {
+		return c.kinds, nil
+	}
+	files, err := c.roleFiles()
+	c.kinds = []roleFile{}
+	rolesDir := filepath.Join(c.Dir, "roles")
+	for _, p := range files {
+		rel, _ := filepath.Rel(rolesDir, p)
+		parts := strings.Split(filepath.ToSlash(rel), "/")
+		// The role is the path up to the tasks/templates/handlers/defaults/vars folder.
+		kindAt := -1
+		for i, s := range parts {
+			if s == "tasks" || s == "templates" || s == "handlers" || s == "defaults" || s == "vars" {
+				kindAt = i
+				break
+			}
+		}
+		if kindAt < 1 {
+			continue
+		}
+		c.kinds = append(c.kinds, roleFile{path: p, role: strings.Join(parts[:kindAt], "/"), kind: strings.TrimSuffix(parts[kindAt], "s")})
+	}
+	return c.kinds, err
 }
 
 // lineAt is line n (1-based) of data, without its newline.
