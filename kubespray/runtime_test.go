@@ -19,11 +19,11 @@ var rtVars = []string{"v_on", "v_off", "v_reg", "v_os", "v_late", "v_blk", "v_ta
 // block and task vars:; the inventory sets most of them; markers ("U …") print them
 // before, inside and after, and a later play prints them again.
 var runtimeFiles = map[string]string{
-	"ks/roles/facts/tasks/main.yml": "- name: Probe\n  command: 'true'\n  register: probe\n  changed_when: false\n" +
+	"ks/roles/facts/tasks/main.yml": "- name: Probe\n  set_fact:\n    probed: true\n  register: probe\n" +
 		markerTask("early", rtVars, "") +
 		"- name: Set on\n  set_fact:\n    v_on: from-set-fact\n  when: net == 'calico'\n" +
 		"- name: Set off\n  set_fact:\n    v_off: from-set-fact\n  when: net == 'flannel'\n" +
-		"- name: Set reg\n  set_fact:\n    v_reg: from-set-fact\n  when: probe.rc == 0\n" +
+		"- name: Set reg\n  set_fact:\n    v_reg: from-set-fact\n  when: probe is succeeded\n" +
 		"- name: OS vars\n  include_vars: \"{{ item }}\"\n  with_first_found:\n    - files:\n        - \"{{ ansible_facts['os_family'] | lower }}.yml\"\n        - defaults.yml\n      paths: [vars]\n" +
 		"- name: Outer\n  vars:\n    v_blk: from-block\n    v_task: from-block\n  block:\n    - name: Inner\n      vars:\n        v_blk: from-inner-block\n      block:\n" +
 		"        - name: U in-block\n          vars:\n            v_task: from-task\n          debug:\n            msg: \"{{ {" + dumpItems(rtVars) + "} | to_json }}\"\n" +
@@ -41,8 +41,12 @@ var runtimeFiles = map[string]string{
 	"inv/group_vars/all.yml":           "net: calico\nv_on: inventory\nv_off: inventory\nv_reg: inventory\nv_os: inventory\nv_late: inventory\nv_inc: inventory\n",
 }
 
-const runtimePlays = "- name: Facts\n  hosts: all\n  gather_facts: false\n  roles: [facts]\n" +
-	"- name: Print\n  hosts: all\n  gather_facts: false\n  roles: [show]\n"
+const runtimePlays = factsPlay + printPlay
+
+const (
+	factsPlay = "- name: Facts\n  hosts: all\n  gather_facts: false\n  roles: [facts]\n"
+	printPlay = "- name: Print\n  hosts: all\n  gather_facts: false\n  roles: [show]\n"
+)
 
 // partVars are the variables of partsPlays' markers.
 var partVars = []string{"p_pre", "p_role", "g_pre", "g_role"}
@@ -52,21 +56,19 @@ var partVars = []string{"p_pre", "p_role", "g_pre", "g_role"}
 // set g_pre and g_role) and printing all four. ansible-core 2.14.18 playbook/play.py
 // compile() runs pre_tasks, a flush_handlers, the roles (_compile_roles), tasks, a flush,
 // post_tasks, a flush: so pre_tasks see nothing the roles do, and the roles (and a role
-// entry's when:) see what pre_tasks did. The second play runs on the group pre_tasks made.
+// entry's when:) see what pre_tasks did. The Print play after it runs on the group pre_tasks made (withParts).
 // The play's own markers are imported from files under roles/ (where finds uses in the
 // roles folder only).
 const partsPlays = "- name: Parts\n  hosts: all\n  gather_facts: false\n" +
 	"  vars:\n    f_var: from-play-vars\n    f_both: from-play-vars\n" +
 	"  vars_files:\n    - pvars.yml\n    - [missing.yml, pvars2.yml]\n  pre_tasks:\n" +
-	"    - import_tasks: ../roles/markers/tasks/pre-early.yml\n" +
 	"    - name: Pre set\n      set_fact:\n        p_pre: from-pre\n" +
 	"    - name: Pre group\n      group_by:\n        key: pre_group\n" +
 	"    - import_tasks: ../roles/markers/tasks/pre-late.yml\n" +
 	"  roles:\n    - reader\n    - role: gated\n      when: \"'pre_group' in group_names and p_pre == 'from-pre'\"\n" +
 	"    - role: evars\n      vars:\n        e_var: from-entry\n        e_role: from-entry\n    - evars2\n    - loops\n" +
 	"  tasks:\n    - import_tasks: ../roles/markers/tasks/tasks.yml\n" +
-	"  post_tasks:\n    - import_tasks: ../roles/markers/tasks/post.yml\n" +
-	"- name: Joined\n  hosts: pre_group\n  gather_facts: false\n  roles: [joined]\n"
+	"  post_tasks:\n    - import_tasks: ../roles/markers/tasks/post.yml\n"
 
 // loopVars are the variables of the loops role's markers: set_fact over a loop (the last
 // item that runs wins), with cacheable (the same value while the playbook runs).
@@ -80,7 +82,7 @@ const loopsTasks = "- name: Loop last\n  set_fact:\n    l_last: \"{{ item }}\"\n
 	"- name: With items\n  set_fact:\n    l_with: \"{{ item }}\"\n  with_items: [[a, b], c, [d]]\n" +
 	"- name: Templated loop\n  set_fact:\n    l_tmpl: \"{{ x }}-{{ loop_list | length }}\"\n  loop: \"{{ loop_list }}\"\n  loop_control:\n    loop_var: x\n" +
 	"- name: Cacheable\n  set_fact:\n    l_cache: \"{{ item }}\"\n    cacheable: yes\n  loop: [one, two]\n" +
-	"- name: Loop unsure\n  set_fact:\n    l_unsure: \"{{ item }}\"\n  loop: [a, b]\n  when: probe.rc == 0 and item == 'b'\n" +
+	"- name: Loop unsure\n  set_fact:\n    l_unsure: \"{{ item }}\"\n  loop: [a, b]\n  when: probe is succeeded and item == 'b'\n" +
 	// delegate_facts: the facts go to the delegate_to host (get_delegated_hosts).
 	"- name: Delegate other\n  set_fact:\n    d_other: from-delegate\n  delegate_to: cp1\n  delegate_facts: true\n" +
 	"- name: Delegate self\n  set_fact:\n    d_self: from-delegate\n  delegate_to: \"{{ inventory_hostname }}\"\n  delegate_facts: true\n" +
@@ -96,21 +98,19 @@ var evVars = []string{"e_var", "e_role", "e_dep", "f_var", "f_first", "f_both"}
 
 // partsFiles are partsPlays' roles and group_vars (inv/group_vars/all.yml gets partsAll).
 var partsFiles = map[string]string{
-	"ks/roles/markers/tasks/pre-early.yml": markerTask("pre-early", partVars, ""),
-	"ks/roles/markers/tasks/pre-late.yml":  markerTask("pre-late", partVars, ""),
-	"ks/roles/markers/tasks/tasks.yml":     markerTask("tasks", partVars, ""),
-	"ks/roles/markers/tasks/post.yml":      markerTask("post", partVars, ""),
+	"ks/roles/markers/tasks/pre-late.yml": markerTask("pre-late", partVars, ""),
+	"ks/roles/markers/tasks/tasks.yml":    markerTask("tasks", partVars, ""),
+	"ks/roles/markers/tasks/post.yml":     markerTask("post", partVars, ""),
 	"ks/roles/reader/tasks/main.yml": markerTask("role-early", partVars, "") +
 		"- name: Role set\n  set_fact:\n    p_role: from-role\n- name: Role group\n  group_by:\n    key: role_group\n" +
 		markerTask("role-late", partVars, ""),
 	"ks/roles/gated/tasks/main.yml":  markerTask("gated", partVars, ""),
-	"ks/roles/joined/tasks/main.yml": markerTask("joined", append(append([]string(nil), partVars...), evVars...), ""),
 	"ks/roles/evars/tasks/main.yml":  markerTask("evars", evVars, ""),
 	"ks/roles/evars/vars/main.yml":   "e_role: from-role-vars\nf_both: from-role-vars\n",
 	"ks/playbooks/pvars.yml":         "f_var: from-vars-file\nf_both: from-vars-file\n",
 	"ks/playbooks/vars/pvars2.yml":   "f_first: from-first-found\n",
 	"ks/roles/evars/meta/main.yml":   "dependencies:\n  - role: edep\n    vars:\n      e_dep: from-dep-entry\n",
-	"ks/roles/edep/tasks/main.yml":   markerTask("edep", evVars, ""),
+	"ks/roles/edep/tasks/main.yml":   "- debug: msg=edep\n",
 	"ks/roles/evars2/tasks/main.yml": markerTask("evars2", evVars, ""),
 	"ks/roles/loops/tasks/main.yml":  loopsTasks + markerTask("loops", loopVars, ""),
 	"inv/group_vars/pre_group.yml":   "g_pre: from-pre-group\n",
@@ -133,7 +133,9 @@ func withParts() (string, map[string]string) {
 		files[k] = v
 	}
 	files["inv/group_vars/all.yml"] += partsAll
-	return runtimePlays + partsPlays, files
+	// The later play (Print) runs on the group pre_tasks made, and prints every list.
+	files["ks/roles/show/tasks/main.yml"] = markerTask("later-play", append(append(append([]string(nil), rtVars...), partVars...), evVars...), "")
+	return factsPlay + partsPlays + strings.Replace(printPlay, "hosts: all", "hosts: pre_group", 1), files
 }
 
 // TestRuntimeSets: set_fact, include_vars and task/block vars as sources, each in task
@@ -181,17 +183,16 @@ func TestRuntimeSets(t *testing.T) {
 		{"gated", "p_pre", `"from-pre"`, "a role entry's when: on a name pre_tasks set_fact is not decided with the inventory's value"},
 		{"tasks", "g_role", `"from-role-group"`, "tasks run after the roles"},
 		{"post", "p_role", `"from-role"`, "post_tasks run after the roles"},
-		{"joined", "p_pre", `"from-pre"`, "a play on the group pre_tasks added runs, with the set_fact"},
+		{"later-play", "p_pre", `"from-pre"`, "a play on the group pre_tasks added runs, with the set_fact"},
 		{"evars", "e_var", `"from-entry"`, "vars: on a roles: entry are the role's vars"},
 		{"evars", "e_role", `"from-role-vars"`, "the role's vars/main.yml beats its entry's vars:"},
-		{"edep", "e_dep", `"from-dep-entry"`, "vars: on a meta dependency entry are the dependency's vars"},
 		{"evars2", "e_var", `"from-entry"`, "another role of the play sees them (play.get_roles: role vars are not private)"},
 		{"evars", "e_dep", `"from-dep-entry"`, "the dependent role sees its dependency's vars (get_vars: the dependencies')"},
-		{"joined", "e_var", `"inventory"`, "a later play does not"},
+		{"later-play", "e_var", `"inventory"`, "a later play does not"},
 		{"evars", "f_var", `"from-vars-file"`, "a play's vars_files beat its vars"},
 		{"evars", "f_first", `"from-first-found"`, "a vars_files list reads the first file found (in the playbook's vars/ folder)"},
 		{"evars", "f_both", `"from-role-vars"`, "role vars beat vars_files"},
-		{"joined", "f_var", `"inventory"`, "a later play does not read them"},
+		{"later-play", "f_var", `"inventory"`, "a later play does not read them"},
 		{"loops", "l_last", `"c"`, "a set_fact over a loop: the last item's value"},
 		{"loops", "l_when", `"b"`, "the last item whose when: holds (per item)"},
 		{"loops", "l_none", `"inventory"`, "no item's when: holds: nothing is set"},
