@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/k3sconf/k3sconf/ansible"
 	"github.com/k3sconf/k3sconf/diag"
@@ -165,19 +166,26 @@ func Explain(o Options) (*Report, error) {
 	if hr == nil {
 		return nil, werr
 	}
-	// The uses of each variable in the files the host's run reaches, searched on a second
-	// goroutine while this one follows the run-time pass below. mayUse's tables are built
-	// first, here; the search then reads the checkout's files (each read once, safe to
-	// share) and writes only mayUse's memo, which nothing else reads.
-	hr.mayUse("", "")
-	searched := make(chan [][]Use, 1)
-	go func() {
-		out := make([][]Use, len(o.Vars))
-		for i, name := range o.Vars {
-			out[i], _ = c.uses(nil, name, hr.mayUse)
+	// The uses of each variable in the files the host's run reaches (mayUse, decided here
+	// once), searched on two more goroutines, alternate variables each, while this one
+	// follows the run-time pass below: the search reads the checkout's files only (each
+	// read once, safe to share).
+	files, _ := c.roleFileKinds()
+	var reached []roleFile
+	for _, f := range files {
+		if hr.mayUse(f.path, f.kind) {
+			reached = append(reached, f)
 		}
-		searched <- out
-	}()
+	}
+	allUses := make([][]Use, len(o.Vars))
+	var searched sync.WaitGroup
+	for w := range 2 {
+		searched.Go(func() {
+			for i := w; i < len(o.Vars); i += 2 {
+				allUses[i] = c.usesIn(nil, reached, o.Vars[i])
+			}
+		})
+	}
 	rep.Run = hr
 	for _, a := range hr.Adds {
 		if a.Group == dynamicGroupsAdd {
@@ -255,7 +263,7 @@ func Explain(o Options) (*Report, error) {
 	}
 	rt := hr.newRuntime(tt)
 	rep.rt = rt
-	allUses := <-searched
+	searched.Wait()
 	for i, name := range o.Vars {
 		ex := &Explained{Name: name}
 		if p, ok := unread[name]; ok {

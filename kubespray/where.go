@@ -81,13 +81,26 @@ func (c *Checkout) Where(tt *TaskTree, name string) ([]Use, error) {
 // and task ([HostRun.Sites]): with keep, only the files keep accepts (by path and kind)
 // are searched; with tt nil, the tasks, tags and handlers of each use are not filled.
 func (c *Checkout) uses(tt *TaskTree, name string, keep func(path, kind string) bool) ([]Use, error) {
-	var uses []Use
 	files, err := c.roleFileKinds()
+	if keep != nil {
+		var kept []roleFile
+		for _, f := range files {
+			if keep(f.path, f.kind) {
+				kept = append(kept, f)
+			}
+		}
+		files = kept
+	}
+	return c.usesIn(tt, files, name), err
+}
+
+// usesIn is uses in the files given. It reads the checkout's files only (each read and
+// parsed once, safe from several goroutines): with tt nil, explain searches several
+// variables at once.
+func (c *Checkout) usesIn(tt *TaskTree, files []roleFile, name string) []Use {
+	var uses []Use
 	for _, f := range files {
 		p, role, kind := f.path, f.role, f.kind
-		if keep != nil && !keep(p, kind) {
-			continue
-		}
 		data, rerr := c.read(p)
 		if rerr != nil || !bytes.Contains(data, []byte(name)) {
 			continue
@@ -117,7 +130,7 @@ func (c *Checkout) uses(tt *TaskTree, name string, keep func(path, kind string) 
 			uses = append(uses, u)
 		}
 	}
-	return uses, err
+	return uses
 }
 
 // sites finds the tasks of the tree that run u and fills its tags, plays and handlers.
