@@ -315,3 +315,33 @@ func TestWhereDefinitionLabel(t *testing.T) {
 		}
 	}
 }
+
+// TestPlayVarsOfRolelessPlay: a play with no roles whose vars: (or vars_files) set a
+// variable defines it (ansible-core 2.14.18 vars/manager.py get_vars reads a play's vars
+// whatever its roles): no KS006, and the value shown is the one at that play, even when
+// the play runs before dynamic_groups (kubespray's "Check Ansible version" sets
+// minimal_ansible_version so). A name no play, role or inventory sets is still KS006.
+func TestPlayVarsOfRolelessPlay(t *testing.T) {
+	plays := "- name: Check version\n  hosts: all\n  gather_facts: false\n  vars:\n    min_v: 2.18.0\n  vars_files: [pv.yml]\n  tasks:\n    - debug: msg=hi\n" + boiler +
+		"- name: Later\n  hosts: k8s_cluster\n  gather_facts: false\n  tasks:\n    - debug: msg=hi\n"
+	ks, inv := siteTree(t, plays, map[string]string{"ks/playbooks/pv.yml": "file_v: from-file\n"})
+	r, err := Explain(Options{Dir: ks, Inventory: []string{inv}, Host: "w1", Vars: []string{"min_v", "file_v", "min_vv"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []string{"'2.18.0' from play vars", "'from-file' from play vars"} {
+		ex := r.Vars[i]
+		if got := val(ex.Var); got != want || ex.Play == nil || ex.Play.Name != "Check version" {
+			t.Errorf("%s: %s at %+v, want %s at the play Check version", ex.Name, got, ex.Play, want)
+		}
+	}
+	var ks006 []string
+	for _, d := range r.Diagnostics {
+		if d.Code == "KS006" {
+			ks006 = append(ks006, d.Key)
+		}
+	}
+	if len(ks006) != 1 || ks006[0] != "min_vv" {
+		t.Errorf("KS006 for %v, want [min_vv] only (play vars define min_v and file_v)", ks006)
+	}
+}
