@@ -170,7 +170,7 @@ func Explain(o Options) (*Report, error) {
 	// once), searched on two more goroutines, alternate variables each, while this one
 	// follows the run-time pass below: the search reads the checkout's files only (each
 	// read once, safe to share).
-	files, _ := c.roleFileKinds()
+	files, _ := c.searchFiles(tt)
 	var reached []roleFile
 	for _, f := range files {
 		if hr.mayUse(f.path, f.kind) {
@@ -263,6 +263,7 @@ func Explain(o Options) (*Report, error) {
 	}
 	rt := hr.newRuntime(tt)
 	rep.rt = rt
+	rep.Diagnostics = append(rep.Diagnostics, rt.notes...)
 	searched.Wait()
 	for i, name := range o.Vars {
 		ex := &Explained{Name: name}
