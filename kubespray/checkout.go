@@ -137,7 +137,12 @@ func (c *Checkout) node(path string) (*yaml.Node, error) {
 func (c *Checkout) read(path string) ([]byte, error) {
 	e := c.entry(path)
 	e.dataOnce.Do(func() {
-		if e.derr = c.absent(path); e.derr == nil {
+		if e.derr = c.absent(path); e.derr != nil {
+			return
+		}
+		if l := c.listed(path); l != nil && l.Type().IsRegular() {
+			e.data, e.derr = rootfs.ReadListedFile(path)
+		} else {
 			e.data, e.derr = rootfs.ReadHostFile(path)
 		}
 	})
