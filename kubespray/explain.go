@@ -170,7 +170,7 @@ func Explain(o Options) (*Report, error) {
 	// once), searched on two more goroutines, alternate variables each, while this one
 	// follows the run-time pass below: the search reads the checkout's files only (each
 	// read once, safe to share).
-	files, _ := c.roleFileKinds()
+	files, _ := c.searchFiles(tt)
 	var reached []roleFile
 	for _, f := range files {
 		if hr.mayUse(f.path, f.kind) {
@@ -263,6 +263,7 @@ func Explain(o Options) (*Report, error) {
 	}
 	rt := hr.newRuntime(tt)
 	rep.rt = rt
+	rep.Diagnostics = append(rep.Diagnostics, rt.notes...)
 	searched.Wait()
 	for i, name := range o.Vars {
 		ex := &Explained{Name: name}
@@ -358,8 +359,10 @@ func firstRun(prs []*PlayRun) *PlayRun {
 
 // notUsedPlay is the play whose play-level value explain shows for a variable no task of
 // the host uses: among the plays the host runs with every group it joins at run time
-// (epoch final), the first whose roles define it, else the first; without such a play,
-// the first play the host runs whose roles define it, else the first it runs.
+// (epoch final), the first whose vars, vars_files or roles define it; else the first play
+// the host runs that defines it (a play with no roles whose vars: set it, such as
+// kubespray's "Check Ansible version" before dynamic_groups); else the first of the late
+// plays, else the first it runs.
 func notUsedPlay(plays []*PlayRun, name string, final int) *PlayRun {
 	var late []*PlayRun
 	for _, pr := range plays {
@@ -369,10 +372,12 @@ func notUsedPlay(plays []*PlayRun, name string, final int) *PlayRun {
 	}
 	for _, set := range [][]*PlayRun{late, plays} {
 		for _, pr := range set {
-			if playDefines(pr.Play, name) {
+			if playDefines(pr, name) {
 				return pr
 			}
 		}
+	}
+	for _, set := range [][]*PlayRun{late, plays} {
 		if len(set) > 0 {
 			return set[0]
 		}
@@ -380,7 +385,22 @@ func notUsedPlay(plays []*PlayRun, name string, final int) *PlayRun {
 	return nil
 }
 
-func playDefines(p *Play, name string) bool {
+// playDefines: the play's vars, vars_files or roles set name.
+func playDefines(pr *PlayRun, name string) bool {
+	p := pr.Play
+	vars := p.Vars
+	if pr.tree != nil {
+		vars = append(vars[:len(vars):len(vars)], pr.tree.varsFiles...)
+	}
+	for _, d := range vars {
+		if d.Name == name {
+			return true
+		}
+	}
+	return rolesDefine(p, name)
+}
+
+func rolesDefine(p *Play, name string) bool {
 	for _, pr := range p.Roles {
 		for _, r := range chain(pr.Role) {
 			for _, d := range append(append([]ansible.Def(nil), r.Defaults...), r.Vars...) {
@@ -785,11 +805,20 @@ func inventoryVarsFiles(o Options) []string {
 	return out
 }
 
-// knownVars are all names defined in any role's defaults or vars of the checkout.
+// knownVars are all names defined in any role's defaults or vars of the checkout, and in
+// the vars: and vars_files of every play of cluster.yml (with or without roles).
 func (c *Checkout) knownVars() map[string]bool {
 	m := map[string]bool{}
-	ents, _ := filepath.Glob(filepath.Join(c.Dir, "roles", "*"))
-	_ = ents
+	for _, p := range c.Plays {
+		for _, d := range p.Vars {
+			m[d.Name] = true
+		}
+	}
+	for _, pl := range c.Tasks().Plays {
+		for _, d := range pl.varsFiles {
+			m[d.Name] = true
+		}
+	}
 	_ = filepath.WalkDir(filepath.Join(c.Dir, "roles"), func(p string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return nil

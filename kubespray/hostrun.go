@@ -3,6 +3,7 @@ package kubespray
 import (
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -94,6 +95,15 @@ type FileRun struct {
 	// bumps are the places in the file after which the host is in more groups: a group_by
 	// task of the file, or an include or import whose tasks hold one (line, new epoch).
 	bumps [][2]int
+	// lines bound a play section's run to its lines of the playbook file (zero: the
+	// whole file).
+	lines [2]int
+}
+
+// holds: line is one of the file run's (a play's pre_tasks and post_tasks share their
+// playbook file, each its own lines).
+func (f *FileRun) holds(line int) bool {
+	return f.lines[0] == 0 || f.lines[0] <= line && line <= f.lines[1]
 }
 
 // siteEpoch is the inventory state of a use in the file run: a task's or handler's, at its
@@ -341,6 +351,43 @@ func (hr *HostRun) lookup(pr *PlayRun, rr *RoleRun, epoch int, locals map[string
 		switch name {
 		case "inventory_hostname", "inventory_hostname_short":
 			return hr.Host, true
+		case "role_path", "role_name":
+			// vars/manager.py _get_magic_variables (role_path absolute) and
+			// playbook/role/__init__.py get_vars.
+			if rr == nil || rr.Role == nil {
+				return nil, false
+			}
+			if name == "role_name" {
+				return rr.Role.Name, true
+			}
+			p, _ := filepath.Abs(rr.Role.Path)
+			return p, true
+		case "playbook_dir":
+			// The folder of the playbook holding the play (the loader's basedir, an
+			// imported playbook's own folder: executor/playbook_executor.py).
+			p, _ := filepath.Abs(filepath.Dir(pr.Play.Pos.File))
+			return p, true
+		case "inventory_dir", "inventory_file":
+			// Set on each host by the inventory source that holds it
+			// (inventory/data.py add_host): known when one source is given.
+			if len(hr.invSrc) != 1 {
+				return nil, false
+			}
+			src, _ := filepath.Abs(hr.invSrc[0])
+			fi, err := os.Stat(src)
+			if err != nil {
+				return nil, false
+			}
+			if fi.IsDir() {
+				if name == "inventory_file" {
+					return nil, false // the file of the folder that holds the host
+				}
+				return src, true
+			}
+			if name == "inventory_dir" {
+				return filepath.Dir(src), true
+			}
+			return src, true
 		case "group_names":
 			var names []string
 			if inv != nil {
@@ -579,7 +626,7 @@ func (v *hostPass) file(fs *fileStep, rr *RoleRun, skip string, unsure []string)
 	}
 	v.stack[fs.path] = true
 	defer delete(v.stack, fs.path)
-	fr := &FileRun{File: fs.path, Role: rr, Handlers: fs.handlers, Epoch: v.epoch(), Skip: skip, Unsure: unsure}
+	fr := &FileRun{File: fs.path, Role: rr, Handlers: fs.handlers, Epoch: v.epoch(), Skip: skip, Unsure: unsure, lines: fs.lines}
 	v.pr.Files = append(v.pr.Files, fr)
 	outer := v.cur
 	v.cur = fr

@@ -128,6 +128,8 @@ type runtimeRun struct {
 	order  map[*TaskNode]int
 	// clean indexes each play's tasks by cleaned path (nodeOf).
 	clean map[int]*cleanIndex
+	// notes are include_vars tasks whose file is not read (varsFilesAtRun).
+	notes []diag.Diagnostic
 }
 
 // cached is a value in a run-time cache: Unknown when the task may run or its value is
@@ -192,7 +194,7 @@ func (hr *HostRun) newRuntime(tt *TaskTree) *runtimeRun {
 func (rt *runtimeRun) fileRun(pr *PlayRun, n *TaskNode) *FileRun {
 	var f *FileRun
 	for _, fr := range pr.Files {
-		if fr.File == n.Pos.File && !fr.Handlers && (f == nil || f.Skip != "" && fr.Skip == "") {
+		if fr.File == n.Pos.File && !fr.Handlers && fr.holds(n.Pos.Line) && (f == nil || f.Skip != "" && fr.Skip == "") {
 			f = fr
 		}
 	}
@@ -544,11 +546,34 @@ func setFactDefs(n *TaskNode) []ansible.Def {
 // includeVars records an include_vars task's assignments: which of its files loads (with
 // facts, the first of its names that exists), and stores them in the cache.
 func (rt *runtimeRun) includeVars(pr *PlayRun, n *TaskNode, runs, why string, unknown []string, lookup ansible.Lookup, incl map[string]cached) {
-	if len(n.VarsFiles) == 0 {
-		return
+	files := n.VarsFiles
+	if len(files) == 0 {
+		files = rt.varsFilesAtRun(pr, n, runs, lookup)
+		if len(files) == 0 {
+			return
+		}
 	}
-	chosen, decided, deps := rt.chooseVarsFile(n, lookup)
-	for _, f := range n.VarsFiles {
+	chosen, decided, deps := rt.chooseVarsFile(n, files, lookup)
+	if !decided {
+		// Say what the name really depends on: a fact, a name set while the play runs,
+		// or a value the evaluator cannot compute (a role default built on a filter).
+		var facts, other []string
+		for _, d := range deps {
+			if v, ok := lookup(d); strings.HasPrefix(d, "ansible_") || ok && v == ansible.Unknown || rt.hr.setNames[d] {
+				facts = append(facts, d)
+			} else {
+				other = append(other, d)
+			}
+		}
+		deps = facts
+		if len(other) > 0 {
+			if why != "" {
+				why += "; "
+			}
+			why += "which file it loads depends on " + strings.Join(other, ", ") + ", which k3sconf cannot evaluate here"
+		}
+	}
+	for _, f := range files {
 		frun, fwhy, funknown := runs, why, unknown
 		switch {
 		case runs == "no":
@@ -577,10 +602,10 @@ func (rt *runtimeRun) includeVars(pr *PlayRun, n *TaskNode, runs, why string, un
 // chooseVarsFile is the file an include_vars loads: its one file, or the first of its
 // with_first_found names that exists (plugins/lookup/first_found.py). decided is false
 // when a name cannot be evaluated before the one found; deps then names what it needs.
-func (rt *runtimeRun) chooseVarsFile(n *TaskNode, lookup ansible.Lookup) (chosen string, decided bool, deps []string) {
+func (rt *runtimeRun) chooseVarsFile(n *TaskNode, files []string, lookup ansible.Lookup) (chosen string, decided bool, deps []string) {
 	names := strings.Split(n.varsNames, "\n")
-	if len(n.VarsFiles) == 1 && len(names) == 1 && !ansible.IsTemplated(names[0]) {
-		return n.VarsFiles[0], true, nil
+	if len(files) == 1 && len(names) == 1 && !ansible.IsTemplated(names[0]) {
+		return files[0], true, nil
 	}
 	for _, nm := range names {
 		if nm == "" {
@@ -591,13 +616,68 @@ func (rt *runtimeRun) chooseVarsFile(n *TaskNode, lookup ansible.Lookup) (chosen
 		if err != nil || !ok {
 			return "", false, appendUniq(factsOfNames(n), unknownRefs(nm, lookup)...)
 		}
-		for _, f := range n.VarsFiles {
+		for _, f := range files {
 			if filepath.Base(f) == filepath.Base(s) {
 				return f, true, nil
 			}
 		}
 	}
 	return "", true, nil
+}
+
+// varsFilesAtRun is the file of an include_vars whose name the compiled tree could not
+// find (a name templated from inventory_dir or a variable): the name evaluated with the
+// variables of the task and looked up as include_vars does (the role's vars/, then
+// beside the tasks file). When it cannot be evaluated, or names no file, and the task
+// may run, the answer says the include_vars is not read (KS012), instead of leaving it
+// out silently.
+func (rt *runtimeRun) varsFilesAtRun(pr *PlayRun, n *TaskNode, runs string, lookup ansible.Lookup) []string {
+	names := strings.Split(n.varsNames, "\n")
+	if len(names) != 1 || names[0] == "" {
+		return nil
+	}
+	v, err := ansible.Template(names[0], lookup)
+	name, ok := v.(string)
+	if err == nil && ok {
+		cands := []string{name}
+		if !filepath.IsAbs(name) {
+			cands = nil
+			if n.RolePath != "" {
+				cands = append(cands, filepath.Join(n.RolePath, "vars", name))
+			}
+			dir := filepath.Dir(n.Pos.File)
+			cands = append(cands, filepath.Join(dir, "vars", name), filepath.Join(dir, name))
+		}
+		for _, p := range cands {
+			if fi, err := rt.hr.c.stat(p); err == nil && !fi.IsDir() {
+				return []string{p}
+			}
+		}
+	}
+	if runs == "no" {
+		return nil
+	}
+	msg := fmt.Sprintf("include_vars task %q (play %q): file name %s ", n.DisplayName(), pr.Play.Name, names[0])
+	if err == nil && ok && name == names[0] {
+		msg += "does not exist: not read"
+	} else if err == nil && ok {
+		msg += "is " + name + ", which does not exist: not read"
+	} else {
+		var deps []string
+		for _, r := range ansible.Refs(names[0]) {
+			if _, known := lookup(r); !known || r == "item" {
+				deps = appendUniq(deps, r)
+			} else if x, _ := lookup(r); x == ansible.Unknown {
+				deps = appendUniq(deps, r+" (set while the play runs)")
+			} else {
+				deps = appendUniq(deps, r)
+			}
+		}
+		msg += "depends on " + strings.Join(orNames(deps), ", ") + ", which k3sconf cannot evaluate: not read; the variables it sets are not known here"
+	}
+	rt.notes = append(rt.notes, diag.Diagnostic{Severity: diag.Info, Code: "KS012", Pos: n.Pos, Message: msg,
+		Hint: "the variables that file sets are not in this answer: a value shown for a use after this task may differ"})
+	return nil
 }
 
 // evalValue templates a value as ansible templates a task argument: every string in it.

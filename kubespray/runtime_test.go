@@ -65,10 +65,37 @@ const partsPlays = "- name: Parts\n  hosts: all\n  gather_facts: false\n" +
 	"    - name: Pre set\n      set_fact:\n        p_pre: from-pre\n" +
 	"    - name: Pre group\n      group_by:\n        key: pre_group\n" +
 	"    - import_tasks: ../roles/markers/tasks/pre-late.yml\n" +
+	"    - name: U pre-own\n      debug:\n        msg: \"{{ {" + "OWN" + "} | to_json }}\"\n" +
 	"  roles:\n    - reader\n    - role: gated\n      when: \"'pre_group' in group_names and p_pre == 'from-pre'\"\n" +
 	"    - role: evars\n      vars:\n        e_var: from-entry\n        e_role: from-entry\n    - evars2\n    - loops\n" +
-	"  tasks:\n    - import_tasks: ../roles/markers/tasks/tasks.yml\n" +
-	"  post_tasks:\n    - import_tasks: ../roles/markers/tasks/post.yml\n"
+	"  tasks:\n    - import_tasks: ../roles/markers/tasks/tasks.yml\n" + ownTasks +
+	"  post_tasks:\n    - import_tasks: ../roles/markers/tasks/post.yml\n" + ownPost +
+	plainPlay
+
+// ownVars are the variables of the markers written in the playbook itself (a play's own
+// pre_tasks, tasks and post_tasks: use sites with their file:line), of the role-path
+// marker and of the play with no roles.
+var ownVars = []string{"p_pre", "p_post", "t_var", "t_blk", "t_inc", "pl_only", "r_path", "pb_path", "i_dir", "r_def"}
+
+// ownTasks: a play's own tasks (playbook/play.py: the play's tasks are compiled like a
+// role's) with task vars and block vars (block.py and task.py get_vars: the block's, then
+// the task's), and an include_tasks of a file beside the playbook with vars: (include
+// params, task.py get_include_params). ownPost: a post_tasks set_fact, then include_vars
+// of "{{ playbook_dir }}/pbvars.yml" (vars/manager.py _get_magic_variables: the loader's
+// basedir, an imported playbook's own folder). plainPlay: a play with no roles and play
+// vars (vars/manager.py get_vars reads them whatever the roles).
+const (
+	ownTasks = "    - name: U tasks-own\n      vars:\n        t_var: from-task\n      debug:\n        msg: \"{{ {" + "OWN" + "} | to_json }}\"\n" +
+		"    - name: Own block\n      vars:\n        t_var: from-block\n        t_blk: from-block\n      block:\n" +
+		"        - name: U tasks-block\n          vars:\n            t_var: from-task-in-block\n          debug:\n            msg: \"{{ {" + "OWN" + "} | to_json }}\"\n" +
+		"    - name: Own include\n      include_tasks: tasks/own.yml\n      vars:\n        t_inc: from-include\n"
+	ownPost = "    - name: Post set\n      set_fact:\n        p_post: from-post\n" +
+		"    - name: U post-own\n      debug:\n        msg: \"{{ {" + "OWN" + "} | to_json }}\"\n" +
+		"    - name: Pb vars\n      include_vars: \"{{ playbook_dir }}/pbvars.yml\"\n" +
+		"    - name: U post-pbdir\n      debug:\n        msg: \"{{ {" + "OWN" + "} | to_json }}\"\n"
+	plainPlay = "- name: Plain\n  hosts: all\n  gather_facts: false\n  vars:\n    pl_only: from-plain-vars\n  tasks:\n" +
+		"    - name: U plain\n      debug:\n        msg: \"{{ {" + "OWN" + "} | to_json }}\"\n"
+)
 
 // loopVars are the variables of the loops role's markers: set_fact over a loop (the last
 // item that runs wins), with cacheable (the same value while the playbook runs).
@@ -103,25 +130,38 @@ var partsFiles = map[string]string{
 	"ks/roles/markers/tasks/post.yml":     markerTask("post", partVars, ""),
 	"ks/roles/reader/tasks/main.yml": markerTask("role-early", partVars, "") +
 		"- name: Role set\n  set_fact:\n    p_role: from-role\n- name: Role group\n  group_by:\n    key: role_group\n" +
-		markerTask("role-late", partVars, ""),
-	"ks/roles/gated/tasks/main.yml":  markerTask("gated", partVars, ""),
-	"ks/roles/evars/tasks/main.yml":  markerTask("evars", evVars, ""),
-	"ks/roles/evars/vars/main.yml":   "e_role: from-role-vars\nf_both: from-role-vars\n",
-	"ks/playbooks/pvars.yml":         "f_var: from-vars-file\nf_both: from-vars-file\n",
-	"ks/playbooks/vars/pvars2.yml":   "f_first: from-first-found\n",
-	"ks/roles/evars/meta/main.yml":   "dependencies:\n  - role: edep\n    vars:\n      e_dep: from-dep-entry\n",
-	"ks/roles/edep/tasks/main.yml":   "- debug: msg=edep\n",
-	"ks/roles/evars2/tasks/main.yml": markerTask("evars2", evVars, ""),
-	"ks/roles/loops/tasks/main.yml":  loopsTasks + markerTask("loops", loopVars, ""),
-	"inv/group_vars/pre_group.yml":   "g_pre: from-pre-group\n",
-	"inv/group_vars/role_group.yml":  "g_role: from-role-group\n",
+		markerTask("role-late", partVars, "") +
+		"- name: Role path vars\n  include_vars: \"{{ role_path }}/vars/rp.yml\"\n" +
+		"- name: Inventory dir vars\n  include_vars: \"{{ inventory_dir }}/invvars.yml\"\n" +
+		"- name: Default-named vars\n  include_vars: \"{{ rp_file }}\"\n" + markerTask("role-path", ownVars, ""),
+	// A role default naming a file by role_path (the judge's case: "depends on facts or
+	// results (extra_file)" before).
+	"ks/roles/reader/defaults/main.yml": "rp_file: \"{{ role_path }}/vars/rp2.yml\"\n",
+	"ks/roles/reader/vars/rp2.yml":      "r_def: from-default-named-file\n",
+	"inv/invvars.yml":                   "i_dir: from-inventory-dir\n",
+	"ks/roles/gated/tasks/main.yml":     markerTask("gated", partVars, ""),
+	"ks/roles/evars/tasks/main.yml":     markerTask("evars", evVars, ""),
+	"ks/roles/evars/vars/main.yml":      "e_role: from-role-vars\nf_both: from-role-vars\n",
+	"ks/playbooks/pvars.yml":            "f_var: from-vars-file\nf_both: from-vars-file\n",
+	"ks/playbooks/vars/pvars2.yml":      "f_first: from-first-found\n",
+	"ks/roles/evars/meta/main.yml":      "dependencies:\n  - role: edep\n    vars:\n      e_dep: from-dep-entry\n",
+	"ks/roles/edep/tasks/main.yml":      "- debug: msg=edep\n",
+	"ks/roles/evars2/tasks/main.yml":    markerTask("evars2", evVars, ""),
+	"ks/roles/loops/tasks/main.yml":     loopsTasks + markerTask("loops", loopVars, ""),
+	"inv/group_vars/pre_group.yml":      "g_pre: from-pre-group\n",
+	"inv/group_vars/role_group.yml":     "g_role: from-role-group\n",
+	"ks/playbooks/tasks/own.yml":        markerTask("own-included", ownVars, ""),
+	"ks/playbooks/pbvars.yml":           "pb_path: from-playbook-dir\n",
+	"ks/pbvars.yml":                     "pb_path: from-top-dir\n",
+	"ks/roles/reader/vars/rp.yml":       "r_path: from-role-path\n",
 	// No group has this name: ansible never reads it (KS001), unlike the two above.
 	"inv/group_vars/no_such_group.yml": "g_pre: never-read\n",
 }
 
 const partsAll = "p_pre: inventory\np_role: inventory\ng_pre: inventory\ng_role: inventory\ne_var: inventory\ne_role: inventory\ne_dep: inventory\nf_var: inventory\nf_first: inventory\nf_both: inventory\n" +
 	"l_last: inventory\nl_when: inventory\nl_none: inventory\nl_with: inventory\nl_tmpl: inventory\nl_cache: inventory\nl_unsure: inventory\nloop_list: [p, q]\n" +
-	"d_other: inventory\nd_self: inventory\nd_nofacts: inventory\nd_loop: inventory\n"
+	"d_other: inventory\nd_self: inventory\nd_nofacts: inventory\nd_loop: inventory\n" +
+	"p_post: inventory\nt_var: inventory\nt_blk: inventory\nt_inc: inventory\npl_only: inventory\nr_path: inventory\npb_path: inventory\ni_dir: inventory\nr_def: inventory\n"
 
 // withParts is runtimePlays' tree with partsPlays after it.
 func withParts() (string, map[string]string) {
@@ -135,7 +175,9 @@ func withParts() (string, map[string]string) {
 	files["inv/group_vars/all.yml"] += partsAll
 	// The later play (Print) runs on the group pre_tasks made, and prints every list.
 	files["ks/roles/show/tasks/main.yml"] = markerTask("later-play", append(append(append([]string(nil), rtVars...), partVars...), evVars...), "")
-	return factsPlay + partsPlays + strings.Replace(printPlay, "hosts: all", "hosts: pre_group", 1), files
+	files["ks/roles/show/tasks/main.yml"] = markerTask("later-play", append(append(append(append([]string(nil), rtVars...), partVars...), evVars...), ownVars...), "")
+	plays := strings.ReplaceAll(partsPlays, "OWN", dumpItems(ownVars))
+	return factsPlay + plays + strings.Replace(printPlay, "hosts: all", "hosts: pre_group", 1), files
 }
 
 // TestRuntimeSets: set_fact, include_vars and task/block vars as sources, each in task
@@ -150,7 +192,7 @@ func TestRuntimeSets(t *testing.T) {
 	dir := filepath.Dir(ks)
 	facts := filepath.Join(dir, "facts")
 	writeFactsCache(t, facts, "w1", map[string]any{"ansible_os_family": "Debian", "ansible_distribution": "Debian"})
-	allVars := append(append(append(append([]string(nil), rtVars...), partVars...), evVars...), loopVars...)
+	allVars := append(append(append(append(append([]string(nil), rtVars...), partVars...), evVars...), loopVars...), ownVars[1:]...)
 	withFacts := explainSites(t, Options{Dir: ks, Inventory: []string{inv}, Host: "w1", Vars: allVars, Facts: facts})
 	without := explainSites(t, Options{Dir: ks, Inventory: []string{inv}, Host: "w1", Vars: allVars})
 	// What explain must say (with facts), each with the rule behind it.
@@ -203,6 +245,26 @@ func TestRuntimeSets(t *testing.T) {
 		{"loops", "d_self", `"from-delegate"`, "delegate_facts to this host sets it"},
 		{"loops", "d_nofacts", `"from-delegate"`, "without delegate_facts the facts stay with the host that runs it"},
 		{"loops", "d_loop", `"w1"`, "a delegated loop: the item delegated to this host"},
+		// A play's own tasks (written in the playbook) are use sites (issue 28, F2), with
+		// their task and block vars; a play with no roles has its play vars (F3);
+		// include_vars of {{ role_path }} and {{ playbook_dir }} files are read (F6).
+		{"pre-own", "p_pre", `"from-pre"`, "a play's own pre_task sees the set_fact before it"},
+		{"pre-own", "p_post", `"inventory"`, "post_tasks' set_fact has not run yet"},
+		{"tasks-own", "t_var", `"from-task"`, "task vars of a play's own task"},
+		{"tasks-own", "t_blk", `"inventory"`, "block vars hold only inside their block"},
+		{"tasks-block", "t_var", `"from-task-in-block"`, "the task's vars beat its block's"},
+		{"tasks-block", "t_blk", `"from-block"`, "block vars of a play's own block"},
+		{"own-included", "t_inc", `"from-include"`, "vars: on an include_tasks of a file beside the playbook"},
+		{"own-included", "t_var", `"inventory"`, "another task's vars do not reach it"},
+		{"post-own", "p_post", `"from-post"`, "a post_tasks set_fact, for the post_tasks after it"},
+		{"post-pbdir", "pb_path", `"from-playbook-dir"`, "{{ playbook_dir }} is the imported playbook's folder"},
+		{"role-path", "r_path", `"from-role-path"`, "include_vars of {{ role_path }}/vars/rp.yml"},
+		{"role-path", "i_dir", `"from-inventory-dir"`, "include_vars of {{ inventory_dir }}/invvars.yml"},
+		{"role-path", "r_def", `"from-default-named-file"`, "include_vars of a role default built on role_path"},
+		{"plain", "pl_only", `"from-plain-vars"`, "play vars of a play with no roles"},
+		{"plain", "p_post", `"from-post"`, "a set_fact lasts into the later play"},
+		{"plain", "r_path", `"from-role-path"`, "an include_vars result lasts into the later play"},
+		{"later-play", "pl_only", `"inventory"`, "play vars hold in their play only"},
 	} {
 		s := withFacts[tc.label][tc.v]
 		if s == nil {
@@ -414,5 +476,38 @@ func TestRuntimeRedacted(t *testing.T) {
 				t.Errorf("show secrets %v: %q printed %v\n%s", show, secret, in, b.String())
 			}
 		}
+	}
+}
+
+// TestIncludeVarsNotReadSaysSo: an include_vars whose file name k3sconf cannot evaluate
+// (a name set while the play runs, a variable defined nowhere) or that names no file is
+// said in the answer (KS012, with what the name depends on), never dropped silently;
+// names built on role_path, playbook_dir, inventory_dir or a role default that uses them
+// are read (TestRuntimeSets compares those with ansible-playbook) and say nothing.
+func TestIncludeVarsNotReadSaysSo(t *testing.T) {
+	plays := boiler + "- name: P\n  hosts: all\n  gather_facts: false\n  roles: [r]\n"
+	ks, inv := siteTree(t, plays, map[string]string{
+		"ks/roles/r/defaults/main.yml": "f_name: \"{{ role_path }}/vars/x.yml\"\n",
+		"ks/roles/r/vars/x.yml":        "x_v: from-x\n",
+		"ks/roles/r/tasks/main.yml": "- include_vars: \"{{ f_name }}\"\n- include_vars: \"{{ role_path }}/vars/x.yml\"\n" +
+			"- command: cat /etc/os\n  register: os_out\n- include_vars: \"{{ os_out.stdout }}/os.yml\"\n- include_vars: \"{{ nowhere_x }}/f.yml\"\n" +
+			"- include_vars: \"{{ playbook_dir }}/missing.yml\"\n- debug:\n    msg: \"{{ x_v }}\"\n",
+	})
+	r, err := Explain(Options{Dir: ks, Inventory: []string{inv}, Host: "w1", Vars: []string{"x_v"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var notes []string
+	for _, d := range r.Diagnostics {
+		if d.Code == "KS012" {
+			notes = append(notes, d.Message)
+		}
+	}
+	if len(notes) != 3 || !strings.Contains(notes[0], "depends on os_out (set while the play runs)") || !strings.Contains(notes[1], "depends on nowhere_x, which k3sconf cannot evaluate") ||
+		!strings.HasSuffix(notes[2], "missing.yml does not exist: not read") {
+		t.Errorf("KS012 notes %q, want the os_out and nowhere_x names and the missing file only", notes)
+	}
+	if got := val(r.Vars[0].Var); got != "'from-x' from include_vars x.yml (task \"r : include_vars\" at "+filepath.Join(ks, "roles/r/tasks/main.yml")+":2:3, play \"P\")" {
+		t.Errorf("x_v: %s", got)
 	}
 }

@@ -37,6 +37,8 @@ type TaskTree struct {
 	Tags []string
 	// Diagnostics are includes and roles that could not be followed.
 	Diagnostics diag.Diagnostics
+	// ownFiles are the files of the plays' own tasks outside roles/ (playFiles).
+	ownFiles []roleFile
 }
 
 // TreePlay is one play with its compiled tasks and handlers.
@@ -65,6 +67,14 @@ type TreePlay struct {
 	getRoles    []*roleStep
 	// varsFiles are the play's vars_files as loaded (playVarsFiles).
 	varsFiles []ansible.Def
+	// blocks are the blocks of the play's tasks (file, first and last line): a use in a
+	// block's own when: or vars: is run by the block's tasks.
+	blocks []blockSpan
+}
+
+type blockSpan struct {
+	file     string
+	from, to int
 }
 
 // roleStep is one place the compiled play runs a role: a roles: entry, a meta
@@ -99,6 +109,10 @@ type fileStep struct {
 	path     string
 	handlers bool
 	items    []*taskStep
+	// lines are the first and last line of a play's pre_tasks, tasks, post_tasks or
+	// handlers section (the sections of a play share their playbook file); zero for a
+	// whole tasks file.
+	lines [2]int
 }
 
 // taskStep is a block, import, include or group_by task of a fileStep.
@@ -513,7 +527,7 @@ func (b *treeBuilder) playbook(path string, inherit []string, depth int) {
 		b.insts = map[string][]*roleInst{}
 		b.staticSeen, b.imports = map[string]bool{}, [5][]*roleStep{}
 		section := func(k int, seq *yaml.Node, sc scope) {
-			fs := &fileStep{path: path, handlers: sc.handlers}
+			fs := &fileStep{path: path, handlers: sc.handlers, lines: [2]int{seq.Line, lastLine(seq)}}
 			sc.items = &fs.items
 			b.section = k + 1
 			b.tasks(seq, sc)
@@ -924,6 +938,9 @@ func (b *treeBuilder) tasks(seq *yaml.Node, sc scope) {
 			inner.tags = tags
 			inner.whens = append(sc.whens[:len(sc.whens):len(sc.whens)], list(get(t, "when"))...)
 			inner.tvars = withScopeVars(sc.tvars, sc.file, "block", t)
+			if !sc.handlers {
+				sc.play.blocks = append(sc.play.blocks, blockSpan{sc.file, t.Line, lastLine(t)})
+			}
 			st := &taskStep{kind: "block", pos: diag.Position{File: sc.file, Line: t.Line, Column: t.Column}, when: get(t, "when"), locals: taskLocals(sc.file, t)}
 			sc.addStep(st)
 			inner.items = &st.children
@@ -1195,6 +1212,19 @@ func (b *treeBuilder) includeVarsFiles(sc scope, args, t *yaml.Node) ([]string, 
 		}
 		walk(ff, 0)
 	}
+	// The magic variables known where the task is written: role_path (the role's
+	// folder) and playbook_dir (the folder of the playbook holding the play: ansible-core
+	// 2.14.18 vars/manager.py _get_magic_variables takes the loader's basedir, which
+	// executor/playbook_executor.py sets to an imported playbook's folder). A name built
+	// on them is a path as it is.
+	for i, n := range names {
+		if x := substituteMagic(n, sc.rolePath, sc.playDir); x != n {
+			names[i] = x
+			if !ansible.IsTemplated(x) && !filepath.IsAbs(x) {
+				names[i] = "./" + filepath.ToSlash(x)
+			}
+		}
+	}
 	var bases []string
 	if sc.rolePath != "" {
 		bases = append(bases, filepath.Join(sc.rolePath, "vars"))
@@ -1202,6 +1232,13 @@ func (b *treeBuilder) includeVarsFiles(sc scope, args, t *yaml.Node) ([]string, 
 	bases = append(bases, filepath.Join(sc.dir, "vars"), sc.dir)
 	var out []string
 	for _, n := range names {
+		if strings.HasPrefix(n, "./") {
+			// role_path or playbook_dir substituted: the file itself.
+			if fi, err := b.c.stat(filepath.FromSlash(n)); err == nil && !fi.IsDir() {
+				out = union(out, []string{filepath.Clean(filepath.FromSlash(n))})
+			}
+			continue
+		}
 		for _, base := range bases {
 			var found []string
 			if !strings.Contains(n, "{{") {
@@ -1228,6 +1265,26 @@ func (b *treeBuilder) includeVarsFiles(sc scope, args, t *yaml.Node) ([]string, 
 		}
 	}
 	return out, strings.Join(names, "\n")
+}
+
+var reMagicPath = regexp.MustCompile(`\{\{\s*(role_path|playbook_dir)\s*\}\}`)
+
+// substituteMagic replaces {{ role_path }} and {{ playbook_dir }} in an include_vars
+// name with the folders they stand for ("" for role_path outside a role: left as is).
+func substituteMagic(name, rolePath, playDir string) string {
+	return reMagicPath.ReplaceAllStringFunc(name, func(m string) string {
+		switch reMagicPath.FindStringSubmatch(m)[1] {
+		case "role_path":
+			if rolePath != "" {
+				return filepath.ToSlash(rolePath)
+			}
+		case "playbook_dir":
+			if playDir != "" {
+				return filepath.ToSlash(playDir)
+			}
+		}
+		return m
+	})
 }
 
 func (b *treeBuilder) addNode(sc scope, n *TaskNode) {

@@ -62,9 +62,9 @@ func (hr *HostRun) Sites(uses []Use, name string) []Site {
 		match := func(f *FileRun, strict bool) bool {
 			switch u.Kind {
 			case "task":
-				return !f.Handlers && f.cleanFile() == uf
+				return !f.Handlers && f.cleanFile() == uf && f.holds(u.Pos.Line)
 			case "handler":
-				return f.Handlers && f.cleanFile() == uf
+				return f.Handlers && f.cleanFile() == uf && f.holds(u.Pos.Line)
 			}
 			if f.Role == nil || f.Handlers || f.cleanRole() != roleDir {
 				return false
@@ -119,8 +119,10 @@ func (hr *HostRun) Sites(uses []Use, name string) []Site {
 	// A site that became runnable after its first record still needs its value.
 	for i := range out {
 		if out[i].Runs() && out[i].Vars == nil {
+			// The file run of the use (a play's own task: the section holding its line).
+			u := out[i].Use
 			for _, f := range out[i].Play.Files {
-				if f.Role == out[i].Role {
+				if f.Role == out[i].Role && (u.Kind == "template" || f.cleanFile() == filepath.Clean(u.Pos.File) && f.holds(u.Pos.Line)) {
 					out[i].Vars = hr.Resolve(out[i].Play, f.Role, f.siteEpoch(out[i].Use))
 					break
 				}

@@ -3,11 +3,14 @@ package kubespray
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/k3sconf/k3sconf/ansible"
 )
@@ -313,5 +316,69 @@ func TestWhereDefinitionLabel(t *testing.T) {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("where lacks %q:\n%s", want, b.String())
 		}
+	}
+}
+
+// TestPlayVarsOfRolelessPlay: a play with no roles whose vars: (or vars_files) set a
+// variable defines it (ansible-core 2.14.18 vars/manager.py get_vars reads a play's vars
+// whatever its roles): no KS006, and the value shown is the one at that play, even when
+// the play runs before dynamic_groups (kubespray's "Check Ansible version" sets
+// minimal_ansible_version so). A name no play, role or inventory sets is still KS006.
+func TestPlayVarsOfRolelessPlay(t *testing.T) {
+	plays := "- name: Check version\n  hosts: all\n  gather_facts: false\n  vars:\n    min_v: 2.18.0\n  vars_files: [pv.yml]\n  tasks:\n    - debug: msg=hi\n" + boiler +
+		"- name: Later\n  hosts: k8s_cluster\n  gather_facts: false\n  tasks:\n    - debug: msg=hi\n"
+	ks, inv := siteTree(t, plays, map[string]string{"ks/playbooks/pv.yml": "file_v: from-file\n"})
+	r, err := Explain(Options{Dir: ks, Inventory: []string{inv}, Host: "w1", Vars: []string{"min_v", "file_v", "min_vv"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []string{"'2.18.0' from play vars", "'from-file' from play vars"} {
+		ex := r.Vars[i]
+		if got := val(ex.Var); got != want || ex.Play == nil || ex.Play.Name != "Check version" {
+			t.Errorf("%s: %s at %+v, want %s at the play Check version", ex.Name, got, ex.Play, want)
+		}
+	}
+	var ks006 []string
+	for _, d := range r.Diagnostics {
+		if d.Code == "KS006" {
+			ks006 = append(ks006, d.Key)
+		}
+	}
+	if len(ks006) != 1 || ks006[0] != "min_vv" {
+		t.Errorf("KS006 for %v, want [min_vv] only (play vars define min_v and file_v)", ks006)
+	}
+}
+
+// TestWherePlayOwnTasks: a play's own tasks (pre_tasks, tasks, post_tasks, handlers
+// written in the playbook, and files it includes from beside it) are uses with their
+// file:line; a set_fact key or a vars: key assigns the variable, a plain word (a task's
+// name, a message without {{ }}) or a comment only mentions it: no use. A bare when:,
+// that: or {{ }} is one.
+func TestWherePlayOwnTasks(t *testing.T) {
+	plays := boiler + "- name: Own\n  hosts: all\n  gather_facts: false\n  vars:\n    w_v: 1\n  pre_tasks:\n" +
+		"    - name: Set w_v\n      set_fact:\n        w_v: 2\n" + // 11-13: a key and a plain name
+		"    # w_v is set above\n" + // 14: a comment
+		"    - name: Plain w_v\n      debug:\n        msg: w_v is a word here\n" + // 15-17
+		"  tasks:\n    - name: Check\n      assert:\n        that:\n          - w_v == 2\n" + // 18-22: a bare expression
+		"    - name: Block\n      when: w_v | int > 1\n      block:\n        - debug:\n            msg: \"{{ w_v }}\"\n" + // 23-27: the block's when: is its task's
+		"    - include_tasks: own.yml\n" +
+		"  post_tasks:\n    - name: With vars\n      vars:\n        w_v: 3\n      debug: msg=hi\n"
+	ks, _ := siteTree(t, plays, map[string]string{"ks/playbooks/own.yml": "- debug:\n    msg: \"{{ w_v + 1 }}\"\n"})
+	uses, err := Where(ks, "w_v")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, u := range uses {
+		got = append(got, fmt.Sprintf("%s:%d %s %d sites", filepath.Base(u.Pos.File), u.Pos.Line, u.Kind, len(u.Sites)))
+	}
+	want := []string{"cluster.yml:22 task 1 sites", "cluster.yml:24 task 1 sites", "cluster.yml:27 task 1 sites", "own.yml:2 task 1 sites"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("uses mismatch (-want +got):\n%s", diff)
+	}
+	var b bytes.Buffer
+	WhereText(&b, "w_v", uses)
+	if !strings.Contains(b.String(), "cluster.yml:22:13  (play) task \"Check\"") {
+		t.Errorf("where text:\n%s", b.String())
 	}
 }

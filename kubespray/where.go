@@ -81,7 +81,7 @@ func (c *Checkout) Where(tt *TaskTree, name string) ([]Use, error) {
 // and task ([HostRun.Sites]): with keep, only the files keep accepts (by path and kind)
 // are searched; with tt nil, the tasks, tags and handlers of each use are not filled.
 func (c *Checkout) uses(tt *TaskTree, name string, keep func(path, kind string) bool) ([]Use, error) {
-	files, err := c.roleFileKinds()
+	files, err := c.searchFiles(tt)
 	if keep != nil {
 		var kept []roleFile
 		for _, f := range files {
@@ -110,10 +110,15 @@ func (c *Checkout) usesIn(tt *TaskTree, files []roleFile, name string) []Use {
 			continue
 		}
 		var spans []taskSpan
+		var refs map[int]bool
 		if kind == "task" || kind == "handler" {
 			spans = c.taskSpans(p, data)
+			refs = c.useLines(p, name)
 		}
 		for _, ln := range lines {
+			if refs != nil && !refs[ln[0]] {
+				continue // a plain word, a set_fact or vars: key, a comment: no use
+			}
 			u := Use{Pos: diag.Position{File: p, Line: ln[0], Column: ln[1]}, Role: role, Kind: kind}
 			if (kind == "default" || kind == "var") && ln[1] == 1 {
 				rest := strings.TrimLeft(lineAt(data, ln[0])[len(name):], " \t")
@@ -140,9 +145,25 @@ func (tt *TaskTree) sites(u *Use) {
 		var found []*TaskNode
 		switch u.Kind {
 		case "task", "handler":
-			for _, n := range pl.byFile[fileKind{u.Pos.File, u.Kind == "handler"}] {
+			nodes := pl.byFile[fileKind{u.Pos.File, u.Kind == "handler"}]
+			for _, n := range nodes {
 				if u.Pos.Line >= n.Pos.Line && u.Pos.Line <= n.End {
 					found = append(found, n)
+				}
+			}
+			if len(found) == 0 && u.Kind == "task" {
+				// A block's own when: or vars: line: the tasks of the innermost block
+				// holding it run it.
+				var in *blockSpan
+				for i, b := range pl.blocks {
+					if b.file == u.Pos.File && b.from <= u.Pos.Line && u.Pos.Line <= b.to && (in == nil || b.from >= in.from) {
+						in = &pl.blocks[i]
+					}
+				}
+				for _, n := range nodes {
+					if in != nil && in.from <= n.Pos.Line && n.Pos.Line <= in.to {
+						found = append(found, n)
+					}
 				}
 			}
 		case "template":
@@ -226,6 +247,45 @@ func appendUniq(xs []string, more ...string) []string {
 		}
 	}
 	return xs
+}
+
+// searchFiles are the files where searches: those of roles/ (roleFileKinds), then the
+// tasks and handlers files of the compiled playbook outside roles/ (playFiles: the
+// playbooks' own pre_tasks, tasks, post_tasks and handlers, and the files they import
+// or include), in play order.
+func (c *Checkout) searchFiles(tt *TaskTree) ([]roleFile, error) {
+	files, err := c.roleFileKinds()
+	if tt == nil {
+		return files, err
+	}
+	return append(files[:len(files):len(files)], tt.playFiles()...), err
+}
+
+// playFiles are the files of the play's own tasks and handlers (role "") outside roles/,
+// once per tree.
+func (tt *TaskTree) playFiles() []roleFile {
+	if tt.ownFiles != nil {
+		return tt.ownFiles
+	}
+	tt.ownFiles = []roleFile{}
+	rolesDir := filepath.Join(tt.Dir, "roles") + string(filepath.Separator)
+	seen := map[fileKind]bool{}
+	for _, pl := range tt.Plays {
+		for _, n := range append(pl.Tasks[:len(pl.Tasks):len(pl.Tasks)], pl.Handlers...) {
+			f := filepath.Clean(n.Pos.File)
+			k := fileKind{f, n.Handler}
+			if n.Role != "" || seen[k] || strings.HasPrefix(f, rolesDir) {
+				continue
+			}
+			seen[k] = true
+			kind := "task"
+			if n.Handler {
+				kind = "handler"
+			}
+			tt.ownFiles = append(tt.ownFiles, roleFile{path: f, kind: kind})
+		}
+	}
+	return tt.ownFiles
 }
 
 // roleFiles lists every file under the checkout's roles/ once, in walk order.
@@ -328,6 +388,39 @@ func (c *Checkout) taskSpans(path string, data []byte) []taskSpan {
 		return nil
 	}
 	nlines := strings.Count(string(data), "\n") + 1
+	if isPlaybook(root) {
+		// A playbook: the tasks of each play's sections.
+		var out []taskSpan
+		for _, p := range root.Content {
+			for _, k := range playSections {
+				if seq := get(p, k); seq != nil {
+					out = append(out, spansOf(seq, lastLine(seq), tagsOf(p))...)
+				}
+			}
+		}
+		return out
+	}
+	return spansOf(root, nlines, nil)
+}
+
+// playSections are the keys of a play that hold tasks.
+var playSections = []string{"pre_tasks", "tasks", "post_tasks", "handlers"}
+
+// isPlaybook: the file is a list of plays (hosts: or import_playbook:), not of tasks.
+func isPlaybook(root *yaml.Node) bool {
+	if root == nil || root.Kind != yaml.SequenceNode {
+		return false
+	}
+	for _, p := range root.Content {
+		if get(p, "hosts") != nil || get(p, "import_playbook") != nil || get(p, "ansible.builtin.import_playbook") != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// spansOf are the task spans of a list of tasks ending at line end.
+func spansOf(root *yaml.Node, nlines int, tags0 []string) []taskSpan {
 	var out []taskSpan
 	var walk func(seq *yaml.Node, end int, inherited []string)
 	walk = func(seq *yaml.Node, end int, inherited []string) {
@@ -356,8 +449,97 @@ func (c *Checkout) taskSpans(path string, data []byte) []taskSpan {
 			}
 		}
 	}
-	walk(root, nlines, nil)
+	walk(root, nlines, tags0)
 	return out
+}
+
+// bareKeys are the task keywords whose value is a Jinja expression without braces
+// (playbook/conditional.py: when, changed_when, failed_when; until; assert's that;
+// debug's var).
+var bareKeys = map[string]bool{"when": true, "changed_when": true, "failed_when": true, "until": true, "that": true, "var": true}
+
+// useLines are the lines of a tasks (or playbook) file whose task and block values use
+// name: a value that templates it (inside {{ }} or {% %}), or a bare expression naming it
+// (bareKeys). A set_fact's or vars: key assigns it, a task's plain name or a comment
+// mentions it: no use. A value spans its lines up to the next node of the file. In a
+// playbook only the plays' task sections count (play vars are no task's).
+func (c *Checkout) useLines(path, name string) map[int]bool {
+	root, err := c.node(path)
+	if err != nil || root == nil {
+		return nil
+	}
+	var starts []int
+	var collect func(n *yaml.Node, depth int)
+	collect = func(n *yaml.Node, depth int) {
+		if n == nil || depth > 200 {
+			return
+		}
+		starts = append(starts, n.Line)
+		for _, ch := range n.Content {
+			collect(ch, depth+1)
+		}
+	}
+	collect(root, 0)
+	sort.Ints(starts)
+	out := map[int]bool{}
+	mark := func(n *yaml.Node) {
+		// To the line before the next node (a multi-line value), or, the file's last
+		// value, as far as its text goes.
+		end := n.Line + strings.Count(n.Value, "\n") + 1
+		if i := sort.SearchInts(starts, n.Line+1); i < len(starts) {
+			end = starts[i] - 1
+		}
+		for l := n.Line; l <= end; l++ {
+			out[l] = true
+		}
+	}
+	var walk func(n *yaml.Node, bare bool, depth int)
+	walk = func(n *yaml.Node, bare bool, depth int) {
+		if n == nil || depth > 200 {
+			return
+		}
+		switch n.Kind {
+		case yaml.ScalarNode:
+			if bare && len(matchLines([]byte(n.Value), name)) > 0 || inJinja(n.Value, name) {
+				mark(n)
+			}
+		case yaml.SequenceNode, yaml.DocumentNode:
+			for _, ch := range n.Content {
+				walk(ch, bare, depth+1)
+			}
+		case yaml.MappingNode:
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				walk(n.Content[i+1], bare || bareKeys[n.Content[i].Value], depth+1)
+			}
+		case yaml.AliasNode:
+			walk(n.Alias, bare, depth+1)
+		}
+	}
+	if isPlaybook(root) {
+		for _, p := range root.Content {
+			for _, k := range playSections {
+				walk(get(p, k), false, 0)
+			}
+		}
+	} else {
+		walk(root, false, 0)
+	}
+	return out
+}
+
+var reJinjaBlock = regexp.MustCompile(`(?s)\{\{.*?\}\}|\{%.*?%\}`)
+
+// inJinja: name is a word inside a {{ }} or {% %} of s.
+func inJinja(s, name string) bool {
+	if !strings.Contains(s, name) {
+		return false
+	}
+	for _, m := range reJinjaBlock.FindAllString(s, -1) {
+		if len(matchLines([]byte(m), name)) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 var reJinjaExpr = regexp.MustCompile(`\{\{\s*(.*?)\s*\}\}`)

@@ -30,7 +30,12 @@ func writeRuntimeSets(w io.Writer, r *kubespray.Report, ex *kubespray.Explained,
 			fmt.Fprintf(w, "      runs on this host")
 		case "no":
 			fmt.Fprintf(w, "      does not run on this host: %s", s.Why)
-		default:
+		case "unsure":
+			if len(s.Facts) == 0 && s.Why != "" {
+				// Not a fact or result: say what it depends on (Why).
+				fmt.Fprintf(w, "      may run: %s", s.Why)
+				break
+			}
 			fmt.Fprintf(w, "      may run: depends on facts or results of the run")
 			if len(s.Facts) > 0 {
 				fmt.Fprintf(w, " (%s)", strings.Join(s.Facts, ", "))

@@ -98,7 +98,11 @@ func WhereText(w io.Writer, name string, uses []kubespray.Use) {
 	}
 	all := []string{}
 	for _, u := range uses {
-		fmt.Fprintf(w, "%s  %s %s", printable(u.Pos.String()), printable(u.Role), u.Kind)
+		role := printable(u.Role)
+		if role == "" {
+			role = "(play)" // a play's own task, written in a playbook
+		}
+		fmt.Fprintf(w, "%s  %s %s", printable(u.Pos.String()), role, u.Kind)
 		if u.Task != "" {
 			fmt.Fprintf(w, " %q", u.Task)
 		}
