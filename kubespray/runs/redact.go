@@ -138,6 +138,7 @@ func fieldValue(red *output.Redactor, msg string) string {
 	if hidden == value {
 		return msg
 	}
-	red.AddSecret(name, value)
+	red.Learn(name, value)
+	red.Done()
 	return msg[:m[4]] + hidden + msg[m[5]:]
 }
