@@ -519,6 +519,22 @@ func (l *Loader) profileFor() *profile.Profile {
 	return profile.K3s()
 }
 
+// historyItems are the list items of a key's history in order (an entry's Items, or its
+// one Value), for the list rule.
+func historyItems(hs []output.History) []any {
+	var out []any
+	for _, h := range hs {
+		if len(h.Items) > 0 {
+			for _, it := range h.Items {
+				out = append(out, it)
+			}
+		} else {
+			out = append(out, h.Value)
+		}
+	}
+	return out
+}
+
 // redactDocument redacts a show document as it is read: one written with --show-secrets
 // holds the node's secrets as they are. The secret flags of its product and command (the
 // profile's) are hidden whole (only the credentials of a URL-valued one) and taught to the
@@ -543,7 +559,19 @@ func redactDocument(doc *nodereport.Document) {
 		return output.SecretName(name)
 	}
 	for name, k := range doc.Keys {
-		if k == nil || !secret(name) {
+		if k == nil {
+			continue
+		}
+		if !secret(name) {
+			// The list rule (output.Redactor.FlagValue): the item after a secret flag on
+			// its own (kubelet-arg: ["--registry-password", "x"]) is a secret, in the
+			// list in force and in the history (an assignment per item).
+			if list, ok := k.Value.([]any); ok {
+				red.LearnData(name, list)
+			}
+			if len(k.History) > 1 {
+				red.LearnData(name, historyItems(k.History))
+			}
 			continue
 		}
 		red.LearnData(name, k.Value)
@@ -566,6 +594,17 @@ func redactDocument(doc *nodereport.Document) {
 		if k == nil {
 			continue
 		}
+		// prev is the item before, for the list rule: a secret flag on its own hides the
+		// next item (also across history entries: each config list item is one).
+		prev := ""
+		item := func(s string) string {
+			if v, ok := red.FlagValue(prev, s); ok {
+				prev = ""
+				return v
+			}
+			prev = s
+			return hide(name, s)
+		}
 		switch v := k.Value.(type) {
 		case string:
 			k.Value = hide(name, v)
@@ -573,19 +612,32 @@ func redactDocument(doc *nodereport.Document) {
 			out := make([]any, len(v))
 			for i, x := range v {
 				if s, ok := x.(string); ok {
-					out[i] = hide(name, s)
+					out[i] = item(s)
 				} else {
-					out[i] = x
+					out[i], prev = x, ""
 				}
 			}
 			k.Value = out
 		}
+		prev = ""
 		for i := range k.History {
 			h := &k.History[i]
-			h.Value, h.Raw, h.Reason = hide(name, h.Value), hide(name, h.Raw), red.Scrub(h.Reason)
-			for j := range h.Items {
-				h.Items[j] = hide(name, h.Items[j])
+			if len(h.Items) > 0 {
+				h.Raw = hide(name, h.Raw)
+				for j := range h.Items {
+					h.Items[j] = item(h.Items[j])
+				}
+				h.Value = h.Items[0]
+			} else if fv, ok := red.FlagValue(prev, h.Value); ok {
+				// The value of a secret flag given as the item before.
+				if h.Raw != "" {
+					h.Raw, _ = red.FlagValue(prev, h.Raw)
+				}
+				h.Value, prev = fv, ""
+			} else {
+				h.Value, h.Raw = item(h.Value), hide(name, h.Raw)
 			}
+			h.Reason = red.Scrub(h.Reason)
 		}
 		k.Note = red.Scrub(k.Note)
 		for i := range k.Advice {

@@ -32,6 +32,7 @@ func (r *Report) redact() {
 		}
 		learnRuntime(red, ex)
 	}
+	red.Done()
 	for _, ex := range r.Vars {
 		for _, v := range exVars(ex) {
 			r.redactVar(red, v)
@@ -44,11 +45,12 @@ func (r *Report) redact() {
 	}
 }
 
-// exVars are the variables an explained variable shows: its value, the values it refers
-// to, and its value at every use site (the same *Var may be shared between them: redacting
+// exVars are the variables an explained variable shows: its value, its value at the play
+// before the host joins its run-time groups (Before), the values it refers to, and its
+// value at every use site (the same *Var may be shared between them: redacting
 // is idempotent).
 func exVars(ex *Explained) []*ansible.Var {
-	vs := append([]*ansible.Var{ex.Var}, ex.Refs...)
+	vs := append([]*ansible.Var{ex.Var, ex.Before}, ex.Refs...)
 	for _, s := range ex.Sites {
 		vs = append(vs, s.Var)
 	}
@@ -64,7 +66,7 @@ func learnVar(red *output.Redactor, v *ansible.Var) {
 		return
 	}
 	for _, a := range v.History {
-		walkSecrets(nameFor(v.Name, a), a.Value, func(name, s string) { red.AddSecret(name, s) })
+		walkSecrets(red, nameFor(v.Name, a), a.Value, func(name, s string) { red.Learn(name, s) })
 	}
 }
 
@@ -78,8 +80,10 @@ func nameFor(name string, a *ansible.Assignment) string {
 	return name
 }
 
-// walkSecrets calls f for every string of v that redactNamed hides.
-func walkSecrets(name string, v any, f func(name, s string)) {
+// walkSecrets calls f for every string of v that redactNamed hides by its name, and for
+// the value of a secret flag on its own in a list (output.Redactor.FlagValue: f gets the
+// flag as the name). red only judges the flags.
+func walkSecrets(red *output.Redactor, name string, v any, f func(name, s string)) {
 	switch x := v.(type) {
 	case string:
 		if secretString(name, x) {
@@ -95,11 +99,21 @@ func walkSecrets(name string, v any, f func(name, s string)) {
 			if k == "value" && item != "" {
 				k = item
 			}
-			walkSecrets(k, it.Value, f)
+			walkSecrets(red, k, it.Value, f)
 		}
 	case []any:
+		prev := ""
 		for _, e := range x {
-			walkSecrets(name, e, f)
+			s, ok := e.(string)
+			if fv, isValue := red.FlagValue(prev, s); ok && isValue {
+				if fv != s {
+					f(prev, s)
+				}
+				prev = ""
+				continue
+			}
+			walkSecrets(red, name, e, f)
+			prev = s
 		}
 	}
 }
@@ -183,9 +197,18 @@ func redactNamed(red *output.Redactor, name string, v any) any {
 		}
 		return out
 	case []any:
+		// Each item by the list's name, and the item after a secret flag on its own
+		// (["--registry-password", x]) as that flag's value: the list rule every face
+		// applies (output.Redactor.FlagValue).
 		out := make([]any, len(x))
+		prev := ""
 		for i, e := range x {
-			out[i] = redactNamed(red, name, e)
+			s, ok := e.(string)
+			if fv, isValue := red.FlagValue(prev, s); ok && isValue {
+				out[i], prev = fv, ""
+				continue
+			}
+			out[i], prev = redactNamed(red, name, e), s
 		}
 		return out
 	}

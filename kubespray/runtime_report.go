@@ -106,8 +106,8 @@ func (r *Report) SiteAfter(st Site, s RuntimeSet) bool {
 // learnRuntime teaches the redactor the secret strings the run-time sets of ex assign.
 func learnRuntime(red *output.Redactor, ex *Explained) {
 	for _, s := range ex.SetAtRunTime {
-		walkSecrets(s.writtenName(ex.Name), s.Value, func(name, x string) { red.AddSecret(name, x) })
-		walkSecrets(s.nameFor(ex.Name), s.Evaluated, func(name, x string) { red.AddSecret(name, x) })
+		walkSecrets(red, s.writtenName(ex.Name), s.Value, func(name, x string) { red.Learn(name, x) })
+		walkSecrets(red, s.nameFor(ex.Name), s.Evaluated, func(name, x string) { red.Learn(name, x) })
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/k3sconf/k3sconf/ansible"
+	"github.com/k3sconf/k3sconf/output"
 )
 
 // A value the playbook computes from a secret is the secret (issue 25): a set_fact whose
@@ -66,6 +67,8 @@ func walkStrings(v any, f func(string)) {
 // the secret strings it holds by structure (walkSecrets).
 func (rt *runtimeRun) watchSecrets(lookup ansible.Lookup, pr *PlayRun, n *TaskNode, caches ...map[string]cached) (ansible.Lookup, *secretReads) {
 	reads := &secretReads{}
+	// A redactor for the list rule of walkSecrets only: it judges the flags in lists.
+	rule := output.NewTextRedactor(false)
 	var ctx *ansible.Context
 	if fr := rt.fileRun(pr, n); fr != nil {
 		ctx = rt.hr.Resolve(pr, fr.Role, fr.epochAt(n.Pos.Line))
@@ -102,7 +105,7 @@ func (rt *runtimeRun) watchSecrets(lookup ansible.Lookup, pr *PlayRun, n *TaskNo
 		if s, isStr := v.(string); isStr && vaulted(s) {
 			reads.named = true
 		}
-		walkSecrets(name, v, func(_, s string) { reads.held = append(reads.held, s) })
+		walkSecrets(rule, name, v, func(_, s string) { reads.held = append(reads.held, s) })
 		return v, ok
 	}, reads
 }

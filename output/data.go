@@ -109,29 +109,25 @@ func (r *Redactor) data(name string, v any) any {
 		return m
 	case []any:
 		out := make([]any, len(t))
-		var p pend
+		prev := ""
 		for i, x := range t {
 			s, ok := x.(string)
-			if ok && p.k != notSecret {
-				out[i] = r.hide(p.k, p.name, s)
-				p = pend{}
+			if red, isValue := r.flagValue(prev, s); ok && isValue {
+				out[i], prev = red, ""
 				continue
 			}
-			out[i] = r.data(name, x)
-			p = r.flagWord(s)
+			out[i], prev = r.data(name, x), s
 		}
 		return out
 	case []string:
 		out := make([]string, len(t))
-		var p pend
+		prev := ""
 		for i, s := range t {
-			if p.k != notSecret {
-				out[i] = r.hide(p.k, p.name, s)
-				p = pend{}
+			if red, isValue := r.flagValue(prev, s); isValue {
+				out[i], prev = red, ""
 				continue
 			}
-			out[i] = r.String(name, s)
-			p = r.flagWord(s)
+			out[i], prev = r.String(name, s), s
 		}
 		return out
 	case float64, float32, int, int64, int32, uint64, json.Number:
@@ -151,15 +147,33 @@ func (r *Redactor) data(name string, v any) any {
 	return v
 }
 
-// flagWord: s is a secret flag on its own ("--token"), whose value is the next item.
-func (r *Redactor) flagWord(s string) pend {
-	if !strings.HasPrefix(s, "-") || strings.ContainsAny(s, "= \t") {
-		return pend{}
+// FlagValue is the list rule (docs/secrets.md, "By structure"), the one every face applies
+// to the items of a list, in order: a YAML sequence (Helm values, kubespray variables, a
+// node's pass-through list such as kubelet-arg) or a list of arguments. When prev, the item
+// before item, is a flag on its own whose name is secret ("--registry-password",
+// "-password", "--token": a secret flag of the command, a typo of one, or a name the one
+// name rule calls secret; a switch and a flag that carries its value with '=' or a blank do
+// not count), item is that flag's value: FlagValue returns it redacted as one (all of it;
+// only a URL's credentials for a URL-valued flag) and true. Otherwise it returns "", false,
+// and the caller redacts item as any other (String). The item after a flag's value is
+// judged again: ["--registry-password", "x", "--v", "2"] hides x only. Data applies it;
+// a face that walks its own list types (an ordered Ansible map, a node's history, one item
+// per assignment) calls it with the item it read before.
+func (r *Redactor) FlagValue(prev, item string) (string, bool) {
+	if !r.on {
+		return "", false
 	}
-	if k, isBool := r.nameKind(s); k != notSecret && !isBool {
-		return pend{k: k, name: s}
+	return r.flagValue(prev, item)
+}
+
+func (r *Redactor) flagValue(prev, item string) (string, bool) {
+	if len(prev) < 2 || prev[0] != '-' || strings.ContainsAny(prev, "= \t\n") {
+		return "", false
 	}
-	return pend{}
+	if k, isBool := r.nameKind(prev); k != notSecret && !isBool {
+		return r.hide(k, prev, item), true
+	}
+	return "", false
 }
 
 // EntryName is the name an environment-list item gives its value: {name: DB_PASSWORD,

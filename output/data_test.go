@@ -11,7 +11,7 @@ import (
 // and the values it must leave alone.
 func TestString(t *testing.T) {
 	r := NewTextRedactor(false)
-	r.AddSecret("agent-token", "K10abc::Srv")
+	r.addSecret("agent-token", "K10abc::Srv")
 	pem := "-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA\n-----END RSA PRIVATE KEY-----\n"
 	tests := []struct{ name, key, in, want, reason string }{
 		{"name", "password", "hunter2", "REDACTED", "a secret name hides the value whole"},
@@ -101,7 +101,7 @@ func FuzzString(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, name, s string) {
 		r := NewTextRedactor(false)
-		r.AddSecret("token", "Zq9Xw7Vu5Ts3")
+		r.addSecret("token", "Zq9Xw7Vu5Ts3")
 		_ = r.Scrub(s)
 		_ = r.Arg(s)
 		_ = r.Argv([]string{name, s})
@@ -109,4 +109,61 @@ func FuzzString(f *testing.F) {
 			t.Errorf("String(%q, %q) kept the secret", name, s)
 		}
 	})
+}
+
+// TestFlagValue: the list rule, both ways: a secret flag on its own makes the next item its
+// value; a flag that is no secret, carries its value, or is a switch does not.
+func TestFlagValue(t *testing.T) {
+	r := NewTextRedactor(false)
+	r.Flag("token", true, false)
+	r.Flag("debug", false, true)
+	r.Flag("v", false, false)
+	r.Flag("node-label", false, false)
+	r.Flag("datastore-endpoint", true, false)
+	tests := []struct {
+		name, prev, item, want string
+		isValue                bool
+		reason                 string
+	}{
+		{"name-rule", "--registry-password", "QQsplit1", "REDACTED", true, "a name the one name rule calls secret"},
+		{"one-dash", "-password", "word", "REDACTED", true, "one dash is a flag too"},
+		{"catalog", "--token", "word", "REDACTED", true, "a secret flag of the command"},
+		{"typo", "--tokne", "word", "REDACTED", true, "a typo of a secret flag"},
+		{"url", "--datastore-endpoint", "postgres://u:pw@db/k3s", "postgres://u:REDACTED@db/k3s", true, "a URL-valued flag: only its credentials"},
+		{"oidc", "--oidc-client-secret", "x", "REDACTED", true, "kube-apiserver's flag"},
+		{"node-label", "--node-label", "foo", "", false, "not secret"},
+		{"v", "--v", "2", "", false, "not secret (a flag of the command)"},
+		{"v-text", "-v", "2", "", false, "not secret (no flag table)"},
+		{"switch", "--debug", "word", "", false, "a switch takes no value"},
+		{"eq", "--token=abc", "word", "", false, "the flag carries its value"},
+		{"blank", "--registry-password abc", "word", "", false, "the flag carries its value after a blank"},
+		{"not-flag", "registry-password", "word", "", false, "no dash: a pass-through key=value item, not a flag"},
+		{"empty", "", "word", "", false, "the first item"},
+		{"dash", "-", "word", "", false, "a lone dash is no flag"},
+		{"switch-value", "--token", "true", "true", true, "the value, but a switch is no secret"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, ok := r.FlagValue(tc.prev, tc.item)
+			if got != tc.want || ok != tc.isValue {
+				t.Errorf("%s: FlagValue(%q, %q) = %q, %v; want %q, %v", tc.reason, tc.prev, tc.item, got, ok, tc.want, tc.isValue)
+			}
+		})
+	}
+	if _, ok := NewTextRedactor(true).FlagValue("--token", "x"); ok {
+		t.Error("--show-secrets: FlagValue hides nothing")
+	}
+	// Data applies it to []any and []string alike, and judges the item after the value again.
+	in := []string{"--registry-password", "QQsplit1", "--v", "2", "--node-label", "foo", "-password", "w"}
+	want := []string{"--registry-password", "REDACTED", "--v", "2", "--node-label", "foo", "-password", "REDACTED"}
+	if diff := cmp.Diff(want, r.Data("kubelet-arg", in)); diff != "" {
+		t.Errorf("Data []string: mismatch (-want +got):\n%s", diff)
+	}
+	anyIn, anyWant := make([]any, len(in)), make([]any, len(want))
+	for i := range in {
+		anyIn[i], anyWant[i] = in[i], want[i]
+	}
+	if diff := cmp.Diff(anyWant, r.Data("args", anyIn)); diff != "" {
+		t.Errorf("Data []any: mismatch (-want +got):\n%s", diff)
+	}
 }

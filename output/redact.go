@@ -66,7 +66,7 @@ func newFlagInfo(name string, secret, isBool bool) flagInfo {
 }
 
 // NewTextRedactor returns a redactor that knows no node: it applies the name and URL rules
-// (kubespray, and any text without a resolved node); AddSecret teaches it values.
+// (kubespray, and any text without a resolved node); Learn teaches it values.
 func NewTextRedactor(show bool) *Redactor {
 	r := &Redactor{on: !show}
 	if r.on {
@@ -81,8 +81,9 @@ func NewTextRedactor(show bool) *Redactor {
 var defaultSecretFlags = []string{"token", "agent-token", "datastore-endpoint", "vpn-auth", "etcd-s3-access-key",
 	"etcd-s3-secret-key", "etcd-s3-session-token", "s3-access-key", "s3-secret-key", "s3-session-token", "etcd-token"}
 
-// AddSecret adds a secret value of the named key or variable: Scrub redacts it in text.
-func (r *Redactor) AddSecret(name, v string) {
+// addSecret adds a secret value of the named key or variable, sorted at once (the tests'
+// shorthand for Learn then Done).
+func (r *Redactor) addSecret(name, v string) {
 	if !r.on {
 		return
 	}
@@ -156,8 +157,8 @@ func (r *Redactor) Flag(name string, secret, isBool bool) {
 }
 
 // Learn teaches the redactor a secret value it was handed whole: the value of the named
-// flag or variable (its URL password only, for a URL-valued name). Unlike AddSecret it
-// leaves the values unsorted until Done: a face teaching thousands calls Done once.
+// flag or variable (its URL password only, for a URL-valued name). It leaves the
+// values unsorted until Done: a face teaching thousands calls Done once.
 func (r *Redactor) Learn(name, v string) {
 	if !r.on {
 		return

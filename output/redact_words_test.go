@@ -7,8 +7,8 @@ import "testing"
 // word (secret).
 func TestScrubWords(t *testing.T) {
 	r := NewTextRedactor(false)
-	r.AddSecret("token", "s3cr3t-Value")
-	r.AddSecret("agent-token", "secret")
+	r.addSecret("token", "s3cr3t-Value")
+	r.addSecret("agent-token", "secret")
 	tests := []struct{ name, in, want, reason string }{
 		{"flag-eq", "--token=abc123", "--token=REDACTED", "--flag=VALUE"},
 		{"flag-next", "k3s server --token abc123 --debug", "k3s server --token REDACTED --debug", "the word after a secret flag"},

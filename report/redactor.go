@@ -54,6 +54,38 @@ func NewRedactor(res *resolve.Result, show bool) *output.Redactor {
 			visit(ev.Name, a)
 		}
 	}
+	// The list rule (output.Redactor.FlagValue): the item after a secret flag on its own,
+	// kubelet-arg: ["--registry-password", "x"], is that flag's secret, in the list in force
+	// and in the history, where each item is an assignment of its own: learnt, so a text
+	// quoting it (a finding, its fix, explain's history) is redacted too.
+	for _, k := range res.Keys {
+		if k.Flag == nil || k.Flag.Type != profile.StringSlice {
+			continue
+		}
+		var words []string
+		for _, a := range k.History {
+			if len(a.Items) > 0 {
+				words = append(words, a.Items...)
+			} else {
+				words = append(words, a.Value)
+			}
+		}
+		learnFlagValues(r, words)
+		if v, ok := k.Value.([]string); ok {
+			learnFlagValues(r, v)
+		}
+	}
+	strays := map[string][]string{}
+	for _, a := range res.Stray {
+		if len(a.Items) > 0 {
+			strays[a.Name] = append(strays[a.Name], a.Items...)
+		} else {
+			strays[a.Name] = append(strays[a.Name], a.Value)
+		}
+	}
+	for _, words := range strays {
+		learnFlagValues(r, words)
+	}
 	// A secret flag whose value k3s never parsed (it sits inside a word k3s rejected, such
 	// as one ${VAR} holding "--token x --server y", or after a typo of the flag) is in no
 	// assignment: find it in the input words (command-line words, stray assignments,
@@ -77,3 +109,19 @@ func NewRedactor(res *resolve.Result, show bool) *output.Redactor {
 // KeyValue is the key's value for output, redacted when secret (by the node face's one
 // redaction step, internal/noderecord).
 func KeyValue(k *resolve.Key, red *output.Redactor) any { return noderecord.Value(k, red) }
+
+// learnFlagValues teaches r the items of a list that are the values of a secret flag on
+// its own before them (the list rule).
+func learnFlagValues(r *output.Redactor, items []string) {
+	prev := ""
+	for _, it := range items {
+		if v, ok := r.FlagValue(prev, it); ok {
+			if v != it {
+				r.Learn(prev, it)
+			}
+			prev = ""
+			continue
+		}
+		prev = it
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/k3sconf/k3sconf/diag"
+	"github.com/k3sconf/k3sconf/output"
 	"github.com/k3sconf/k3sconf/profile"
 	"github.com/k3sconf/k3sconf/provenance"
 	"github.com/k3sconf/k3sconf/sources"
@@ -213,8 +214,14 @@ func (r *resolver) checkConfigEntries(cmd *profile.Command) {
 	// One buffer for every entry: a slice per entry was 5 MB of garbage on 2,000 drop-ins.
 	var vals []scalar
 	looked, lastKey, lastF, lastGuessed := false, "", (*profile.Flag)(nil), ""
+	// lastItem is the item before, in the key's list: a secret flag on its own makes the
+	// next item its secret value (secretFlagWord).
+	lastItem := ""
 	for _, ce := range r.entries {
 		e := ce.entry
+		if !looked || e.Key != lastKey {
+			lastItem = ""
+		}
 		// A quoted key is a string whatever it holds: JSON (Rancher's 50-rancher.yaml drop-in
 		// is written by encoding/json) quotes every key, and yaml.v2 reads "node-label" as
 		// node-label, so only a plain key can be typed.
@@ -253,15 +260,20 @@ func (r *resolver) checkConfigEntries(cmd *profile.Command) {
 			vals = append(vals, scalar{e.Value, e.Raw, e.Type, e.Quoted, valuePos(e), false, false})
 		}
 		for _, s := range vals {
+			rendered := sources.ToString(s.v)
 			// A copy of a secret by YAML alias is checked on its value and quoted as REDACTED
-			// (secretcopy.go).
+			// (secretcopy.go), and so is the value of a secret flag given as the list item
+			// before (["--registry-password", "x"]).
+			hidden := e.SecretCopy || (s.isList && f.Type == profile.StringSlice && secretFlagWord(lastItem))
+			if s.isList {
+				lastItem = rendered
+			}
 			hid := func(x string) string {
-				if e.SecretCopy {
+				if hidden {
 					return redacted
 				}
 				return x
 			}
-			rendered := sources.ToString(s.v)
 			switch {
 			case f.Name == "write-kubeconfig-mode" && s.typ == "int" && !s.quoted && strings.HasPrefix(strings.TrimLeft(s.raw, "+-"), "0") && len(s.raw) > 1:
 				effect := "not a valid octal mode, so k3s logs an error and k3s.yaml keeps mode 0600"
@@ -321,6 +333,17 @@ func (r *resolver) checkConfigEntries(cmd *profile.Command) {
 			}
 		}
 	}
+}
+
+// secretFlagWord reports whether an item of a list is a secret flag on its own
+// ("--registry-password", "-password", "--token"; not "--token=x", not "--v"), whose value
+// is the next item: the list rule of the output's redactor (output.Redactor.FlagValue,
+// docs/secrets.md), by the one name rule, for the texts the resolver builds.
+func secretFlagWord(s string) bool {
+	if len(s) < 2 || s[0] != '-' || strings.ContainsAny(s, "= \t\n") {
+		return false
+	}
+	return output.SecretName(strings.TrimLeft(s, "-"))
 }
 
 func isYes(s string) bool {

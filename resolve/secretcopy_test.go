@@ -123,3 +123,33 @@ func excerpt(s, w string) string {
 	i := strings.Index(strings.ToLower(s), strings.ToLower(w))
 	return s[max(0, i-80):min(len(s), i+40)]
 }
+
+// TestSplitSecretNotQuoted: the value of a secret flag given as the list item before it
+// (kubelet-arg: ["--registry-password", "Zebra"]) is quoted as REDACTED by the texts the
+// resolver builds (config-component-arg-camelcase would quote it and its kebab form,
+// "zebra-code"); the value after a flag that is no secret is quoted as it is (the control).
+func TestSplitSecretNotQuoted(t *testing.T) {
+	tests := []struct {
+		name, cfg string
+		quoted    bool
+		reason    string
+	}{
+		{"secret-flag", `kubelet-arg: ["--registry-password", "ZebraCode"]`, false, "the next item is the flag's secret"},
+		{"one-dash", "kube-apiserver-arg:\n  - -password\n  - ZebraCode\n", false, "a one-dash flag, a block list"},
+		{"token", `kubelet-arg: ["--token", "ZebraCode"]`, false, "--token, no '='"},
+		{"not-secret", `kubelet-arg: ["--node-labels", "ZebraCode"]`, true, "a flag that is no secret: the item is checked and quoted"},
+		{"with-value", `kubelet-arg: ["--token=x", "ZebraCode"]`, true, "the flag carries its value: the next item is an item of its own"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			texts := resolveTexts(t, "k3s", "server", "", tc.cfg+"\n")
+			if !strings.Contains(texts, "looks like a configuration-file field") {
+				t.Fatalf("%s: the camelcase finding does not fire, the case tests nothing:\n%s", tc.reason, texts)
+			}
+			got := strings.Contains(texts, "ZebraCode") || strings.Contains(texts, "zebra-code")
+			if got != tc.quoted {
+				t.Errorf("%s: quoted = %v, want %v:\n%s", tc.reason, got, tc.quoted, texts)
+			}
+		})
+	}
+}

@@ -409,7 +409,7 @@ func matrixCases() []matrixCase {
 			}
 			return runs
 		}},
-	}, append(helmMatrixCases(), contentMatrixCases()...)...)
+	}, append(append(helmMatrixCases(), contentMatrixCases()...), splitMatrixCases()...)...)
 }
 
 // matrixResult runs one case under one generator: its runs and outputs.

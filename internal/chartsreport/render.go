@@ -115,7 +115,8 @@ func learnSecrets(rep *charts.Report, red *output.Redactor) {
 	}
 }
 
-// learnAll teaches the redactor every string and number under v (a value from a Secret).
+// learnAll teaches the redactor every string and number under v (a value from a Secret);
+// learnSecrets calls Done.
 func learnAll(red *output.Redactor, name string, v any) {
 	switch t := v.(type) {
 	case map[string]any:
@@ -127,10 +128,10 @@ func learnAll(red *output.Redactor, name string, v any) {
 			learnAll(red, name, x)
 		}
 	case string:
-		red.AddSecret(name, t)
+		red.Learn(name, t)
 	case float64, int64, int:
 		if s := fmt.Sprint(t); digits(s) >= minLearnedDigits {
-			red.AddSecret(name, s)
+			red.Learn(name, s)
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/k3sconf/k3sconf/diag"
 	"github.com/k3sconf/k3sconf/output"
+	"github.com/k3sconf/k3sconf/profile"
 	"github.com/k3sconf/k3sconf/provenance"
 	"github.com/k3sconf/k3sconf/resolve"
 	"github.com/k3sconf/k3sconf/sources"
@@ -18,11 +19,14 @@ type Key struct {
 	value  any
 	note   string
 	advice []string
+	// prev maps an assignment of a list key to the item before its first one in the key's
+	// history, when that item may be a secret flag on its own (PrevItems).
+	prev map[*resolve.Assignment]string
 }
 
 // Redact is the record of k as red redacts it.
 func Redact(k *resolve.Key, red *output.Redactor) *Key {
-	r := &Key{k: k, red: red, value: Value(k, red), note: red.Scrub(k.Note)}
+	r := &Key{k: k, red: red, value: Value(k, red), note: red.Scrub(k.Note), prev: PrevItems(k, red)}
 	for _, a := range k.Advice {
 		r.advice = append(r.advice, red.Scrub(a))
 	}
@@ -62,7 +66,7 @@ func (r *Key) SourceText() string {
 	if r.k.Source == nil {
 		return ""
 	}
-	return describe(r.k.Name(), r.k.Source, r.red)
+	return describe(r.k.Name(), r.k.Source, r.prev[r.k.Source], r.red)
 }
 
 // Form says which renderer an [Entry] is for: the JSON history leaves out the winner (it is
@@ -108,7 +112,7 @@ func (r *Key) History(f Form) iter.Seq[Entry] {
 			if f != Text && a == r.k.Source {
 				continue
 			}
-			if !yield(entry(name, a, r.red, f)) {
+			if !yield(entry(name, a, r.prev[a], r.red, f)) {
 				return
 			}
 		}
@@ -116,12 +120,65 @@ func (r *Key) History(f Form) iter.Seq[Entry] {
 }
 
 // Stray is an assignment of a name the command has no flag for (a config key k3s skipped,
-// an argument that stopped it), in the text form, redacted.
-func Stray(name string, a *resolve.Assignment, red *output.Redactor) Entry {
-	return entry(name, a, red, Text)
+// an argument that stopped it), in the text form, redacted. prev is the last item of the
+// name's assignment before it ("" for the first): a list under a mistyped key
+// (kublet-arg: ["--registry-password", "x"]) keeps the list rule.
+func Stray(name string, a *resolve.Assignment, prev string, red *output.Redactor) Entry {
+	return entry(name, a, prev, red, Text)
 }
 
-func entry(name string, a *resolve.Assignment, red *output.Redactor, f Form) Entry {
+// LastItem is the last item an assignment gives a list (its value for one item), the
+// prev of the assignment after it ([Stray]).
+func LastItem(a *resolve.Assignment) string {
+	if n := len(a.Items); n > 0 {
+		return a.Items[n-1]
+	}
+	return a.Value
+}
+
+// PrevItems maps each assignment of k, a list key (kubelet-arg, node-label, …), to the
+// item before its first one when that item is a secret flag on its own (the history in precedence
+// order is the list as k3s joins it: each item of a config list is an assignment of its
+// own): the list rule (output.Redactor.FlagValue) hides an item after a secret flag on
+// its own, `kubelet-arg: ["--registry-password", "x"]`, though x is a separate
+// assignment. nil when there is none, or nothing is redacted.
+func PrevItems(k *resolve.Key, red *output.Redactor) map[*resolve.Assignment]string {
+	if !red.On() || k.Flag == nil || k.Flag.Type != profile.StringSlice || len(k.History) < 2 {
+		return nil
+	}
+	var out map[*resolve.Assignment]string
+	prev := ""
+	for _, a := range k.History {
+		if _, ok := red.FlagValue(prev, a.Value); ok {
+			if out == nil {
+				out = map[*resolve.Assignment]string{}
+			}
+			out[a] = prev
+			if len(a.Items) < 2 {
+				prev = "" // a flag's value is no flag for the item after it
+				continue
+			}
+		}
+		prev = LastItem(a)
+	}
+	return out
+}
+
+// items redacts the items of a list in order, the first one after prev, by the list rule
+// (a secret flag on its own hides the next item) and otherwise by redact.
+func items(its []string, prev string, red *output.Redactor, redact func(string) string) []string {
+	out := make([]string, len(its))
+	for i, it := range its {
+		if v, ok := red.FlagValue(prev, it); ok {
+			out[i], prev = v, ""
+			continue
+		}
+		out[i], prev = redact(it), it
+	}
+	return out
+}
+
+func entry(name string, a *resolve.Assignment, prev string, red *output.Redactor, f Form) Entry {
 	e := Entry{Kind: a.Kind, Pos: a.Pos, Outcome: string(a.Outcome)}
 	if f == JSONWritten && !red.On() && a.Reason == "" {
 		e.Compact = a
@@ -129,7 +186,7 @@ func entry(name string, a *resolve.Assignment, red *output.Redactor, f Form) Ent
 		e.Reason = reason(red, a)
 	}
 	if f == Text {
-		e.Text = describe(name, a, red)
+		e.Text = describe(name, a, prev, red)
 		return e
 	}
 	e.Name, e.Raw, e.Value = red.Scrub(a.Name), red.String(name, a.Raw), red.String(name, a.Value)
@@ -141,16 +198,34 @@ func entry(name string, a *resolve.Assignment, red *output.Redactor, f Form) Ent
 		if e.Raw != "" {
 			e.Raw = red.Value(name, a.Raw)
 		}
+	} else if v, ok := red.FlagValue(prev, a.Value); ok && len(a.Items) == 0 {
+		// The value of a secret flag given as the item before (the list rule).
+		e.Value = v
+		if e.Raw != "" {
+			e.Raw, _ = red.FlagValue(prev, a.Raw)
+		}
 	}
 	if len(a.Items) > 0 {
-		e.Items = redactItems(a.Items, f == JSONWritten, func(it string) string {
-			if a.Secret() {
-				return red.Scrub(red.Value(name, it))
-			}
-			return red.String(name, it)
-		})
+		if a.Secret() {
+			e.Items = redactItems(a.Items, f == JSONWritten, func(it string) string { return red.Scrub(red.Value(name, it)) })
+		} else if prev != "" || hasFlagWord(a.Items) {
+			e.Items = items(a.Items, prev, red, func(it string) string { return red.String(name, it) })
+			e.Value = e.Items[0]
+		} else {
+			e.Items = redactItems(a.Items, f == JSONWritten, func(it string) string { return red.String(name, it) })
+		}
 	}
 	return e
+}
+
+// hasFlagWord: an item starts with '-' (it may be a secret flag on its own).
+func hasFlagWord(its []string) bool {
+	for _, it := range its {
+		if strings.HasPrefix(it, "-") {
+			return true
+		}
+	}
+	return false
 }
 
 // redactItems is items with redact applied to each, in a new slice; with share, items
@@ -190,15 +265,16 @@ func Value(k *resolve.Key, red *output.Redactor) any {
 		}
 		return red.String(k.Name(), v)
 	case []string:
-		out := make([]string, len(v))
-		for i, s := range v {
-			if secret {
+		if secret {
+			out := make([]string, len(v))
+			for i, s := range v {
 				out[i] = red.Scrub(red.Value(k.Name(), s))
-				continue
 			}
-			out[i] = red.String(k.Name(), s)
+			return out
 		}
-		return out
+		// Each item on its own, and the item after a secret flag on its own by the list
+		// rule (output.Redactor.FlagValue).
+		return items(v, "", red, func(s string) string { return red.String(k.Name(), s) })
 	}
 	return k.Value
 }
@@ -274,30 +350,35 @@ func reason(red *output.Redactor, a *resolve.Assignment) string {
 
 // describe shows an assignment as written: "write-kubeconfig-mode: 0644" or
 // "--token REDACTED" or "K3S_TOKEN=REDACTED".
-func describe(key string, a *resolve.Assignment, red *output.Redactor) string {
+func describe(key string, a *resolve.Assignment, prev string, red *output.Redactor) string {
 	v := a.Value
+	flagValue := false
 	if a.Secret() {
 		v = red.Value(key, v)
+	} else if fv, ok := red.FlagValue(prev, v); ok {
+		// The value of a secret flag given as the item before (the list rule).
+		v, flagValue = fv, true
 	} else {
 		v = red.String(key, v)
 	}
 	if len(a.Items) > 1 {
-		items := make([]string, len(a.Items))
-		for i, it := range a.Items {
-			if a.Secret() {
-				items[i] = red.Scrub(red.Value(key, it))
-				continue
+		var its []string
+		if a.Secret() {
+			its = make([]string, len(a.Items))
+			for i, it := range a.Items {
+				its[i] = red.Scrub(red.Value(key, it))
 			}
-			items[i] = red.String(key, it)
+		} else {
+			its = items(a.Items, prev, red, func(it string) string { return red.String(key, it) })
 		}
-		v = "[" + strings.Join(items, ", ") + "]"
+		v = "[" + strings.Join(its, ", ") + "]"
 	}
 	switch a.Kind {
 	case "env":
 		return a.Name + "=" + v
 	case "config":
 		raw := a.Raw
-		if raw == "" || a.Secret() || len(a.Items) > 0 {
+		if raw == "" || a.Secret() || flagValue || len(a.Items) > 0 {
 			raw = v
 		} else {
 			raw = red.String(key, raw)
@@ -307,7 +388,7 @@ func describe(key string, a *resolve.Assignment, red *output.Redactor) string {
 	if strings.HasSuffix(a.Name, ":") {
 		return a.Name + " " + v
 	}
-	if a.Raw != "" && !a.Secret() {
+	if a.Raw != "" && !a.Secret() && !flagValue {
 		// As written in the unit, quotes included.
 		return red.Arg(a.Raw)
 	}

@@ -298,8 +298,10 @@ func ExplainStray(w io.Writer, res *resolve.Result, name string, red *output.Red
 		return
 	}
 	fmt.Fprintf(w, "%s is set, but %s %s has no such flag:\n", name, res.Product, res.Command)
+	prev := ""
 	for i, a := range found {
-		e := noderecord.Stray(name, a, red)
+		e := noderecord.Stray(name, a, prev, red)
+		prev = noderecord.LastItem(a)
 		fmt.Fprintf(w, "  %2d. %-6s  %s  %s\n", i+1, e.Kind, e.Pos, e.Text)
 		fmt.Fprintf(w, "      %s: %s\n", e.Outcome, e.Reason)
 	}

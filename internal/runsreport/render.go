@@ -25,6 +25,14 @@ func where(src string, line int) string {
 	return safe(src) + ":" + strconv.Itoa(line)
 }
 
+// runSource names run i of the report by its log ("" when there is no such run).
+func runSource(r *runs.Report, i int) string {
+	if r == nil || i < 0 || i >= len(r.Runs) {
+		return ""
+	}
+	return r.Runs[i].Source
+}
+
 // source is the log of a run without the #N of a split log, for file:line.
 func source(r *runlog.Run) string {
 	if i := strings.LastIndexByte(r.Source, '#'); i > 0 {
@@ -309,7 +317,7 @@ func writeVar(w io.Writer, r *runs.Report) {
 	}
 	groups, order := map[string][]string{}, []string{}
 	for _, vh := range v.Hosts {
-		k := VarLine(vh)
+		k := VarLine(r, vh)
 		if vh.Verdict == runs.NotSelected {
 			k = safe("not selected: " + tagText(v.Tags, v.SkipTags) + " runs none of the tasks that use it (k3sconf kubespray where " + v.Name + " names the tags that do)")
 		}
@@ -353,8 +361,8 @@ func shortName(u runs.Use) string {
 }
 
 // VarLine is one host's answer about the variable, in one line (the text groups hosts with
-// the same line).
-func VarLine(vh runs.VarHost) string {
+// the same line); r is the report it is from (the runs an earlier change is named by).
+func VarLine(r *runs.Report, vh runs.VarHost) string {
 	var changed, ok, failed, unreachable []string
 	for _, t := range vh.Tasks {
 		l := strconv.Quote(shortName(t.Use))
@@ -399,7 +407,7 @@ func VarLine(vh runs.VarHost) string {
 		}
 	case runs.HandlerNotRun:
 		if o := vh.Owed; o != nil {
-			s = owedLine(o, vh)
+			s = owedLine(runSource(r, o.Run), o)
 			break
 		}
 		s = "changed but not picked up: " + strings.Join(changed, ", ") + " changed; " + strings.Join(hs, ", ")
@@ -420,30 +428,57 @@ func VarLine(vh runs.VarHost) string {
 	return safe(s)
 }
 
-// owedLine says which earlier run changed the file and never ran its handlers.
-func owedLine(o *runs.Owed, vh runs.VarHost) string {
-	var ts, hs, does []string
+// owedLine says which earlier run changed the file and never ran its handlers, and what
+// to do about it. Each part was checked with ansible-playbook 2.14.18 runs
+// (kubespray/runs/lost_test.go, forcehandlers_test.go): a re-run finds the file as the task
+// writes it and notifies nothing, touching the file first included (template and copy
+// compare contents, not times), --force-handlers on that re-run too; a later change that
+// notifies runs the handler; --force-handlers (or force_handlers in ansible.cfg) on the
+// failing run runs the handler on the failed host, as ansible-core 2.14's Play.compile puts
+// a flush_handlers in an always: after each section (playbook/play.py), but not in a play
+// with any_errors_fatal, which ends at the failure (plugins/strategy/linear.py), kubespray's
+// "{{ any_errors_fatal | default(true) }}" included whatever -e says (the strategy reads
+// it untemplated). A host lost to unreachable gets no handler either way.
+func owedLine(src string, o *runs.Owed) string {
+	var ts, hs, todo []string
+	daemon := false
 	for _, t := range o.Tasks {
 		ts = append(ts, strconv.Quote(shortName(t)))
 	}
 	for _, h := range o.Handlers {
 		hs = append(hs, strconv.Quote(h.Name))
-		if h.Does != "" {
-			does = appendOnce(does, h.Does)
+		if strings.HasPrefix(h.Does, "restarts ") || strings.HasPrefix(h.Does, "reloads ") || strings.Contains(h.Does, " and restarts ") {
+			daemon = true
 		}
+		if h.ByHand != "" {
+			todo = appendOnce(todo, fmt.Sprintf("`%s` (what %q does)", h.ByHand, h.Name))
+			continue
+		}
+		what := "what " + strconv.Quote(h.Name) + " does (" + where(h.Pos.File, h.Pos.Line)
+		if h.Does != "" {
+			what += ": " + h.Does
+		}
+		todo = appendOnce(todo, what+")")
 	}
 	why := "the run was cut off"
 	if o.FailedAt != "" {
 		why = fmt.Sprintf("run %d %s at %q", o.Run+1, map[runlog.Status]string{runlog.Failed: "failed", runlog.Unreachable: "lost the host"}[o.FailedStatus], o.FailedAt)
 	}
-	s := fmt.Sprintf("changed in run %d (%s): %s changed; its handler %s never ran (%s); unchanged since, so no later run notified it: ",
-		o.Run+1, o.Source, strings.Join(ts, ", "), strings.Join(hs, ", "), why)
-	if len(does) > 0 {
-		s += "the daemon still runs the old configuration (the handler " + strings.Join(does, ", ") + ") — do that by hand, or re-run with --force-handlers after touching the file"
-	} else {
-		s += "what the handler does has not happened — run it by hand, or re-run with --force-handlers after touching the file"
+	handler := "its handler"
+	if len(hs) > 1 {
+		handler = "its handlers"
 	}
-	_ = vh
+	s := fmt.Sprintf("changed in run %d (%s): %s changed; %s %s never ran (%s); unchanged since, so no later run notified it, and a re-run that writes the same contents will not (touching the file does not help: ansible compares contents, not times): ",
+		o.Run+1, src, strings.Join(ts, ", "), handler, strings.Join(hs, ", "), why)
+	if daemon {
+		s += "the daemon still runs the old configuration. "
+	} else {
+		s += "what the handler does has not happened since. "
+	}
+	s += "Do it by hand on the host: " + strings.Join(todo, "; then ") + fmt.Sprintf(" (runs cannot see that, and says this while run %d is among its logs)", o.Run+1)
+	if o.FailedAt != "" && o.FailedStatus == runlog.Failed {
+		s += ". In a play without any_errors_fatal, --force-handlers (or force_handlers = True in ansible.cfg) runs the handlers of a changed task when a later task fails; kubespray's plays set any_errors_fatal, and ansible-core 2.14 then ends the play at the failure before any handler runs, --force-handlers or not"
+	}
 	return s
 }
 
@@ -556,6 +591,10 @@ type handlerDoc struct {
 	Listen []string `json:"listen"`
 	File   string   `json:"file"`
 	Line   int      `json:"line"`
+	// Does and ByHand are runs.Handler's: what it does, and the command that does it by
+	// hand when the handler says it plainly.
+	Does   string `json:"does,omitempty"`
+	ByHand string `json:"byHand,omitempty"`
 }
 
 // VarHostDoc is the answer for a host.
@@ -647,7 +686,7 @@ func runsJSON(r *runs.Report) *runsDoc {
 			vd.Uses = append(vd.Uses, useDoc{Role: u.Role, Task: u.Task, Handler: u.Handler, File: u.Pos.File, Line: u.Pos.Line, Templates: nonNil(u.Templates), Notify: nonNil(u.Notify), Selected: v.Selected[i]})
 		}
 		for _, h := range v.Uses.Handlers {
-			vd.Handlers = append(vd.Handlers, handlerDoc{Role: h.Role, Name: h.Name, Listen: nonNil(h.Listen), File: h.Pos.File, Line: h.Pos.Line})
+			vd.Handlers = append(vd.Handlers, handlerDoc{Role: h.Role, Name: h.Name, Listen: nonNil(h.Listen), File: h.Pos.File, Line: h.Pos.Line, Does: h.Does, ByHand: h.ByHand})
 		}
 		for _, vh := range v.Hosts {
 			hd := varHostDoc{Host: vh.Host, Verdict: vh.Verdict, EveryRun: vh.EveryRun, Tasks: []outcomeDoc{}, Handlers: []outcomeDoc{}}
@@ -658,7 +697,7 @@ func runsJSON(r *runs.Report) *runsDoc {
 				hd.Handlers = append(hd.Handlers, outcomeDoc{Role: h.Handler.Role, Task: h.Handler.Name, Status: string(h.Status), Line: h.Line})
 			}
 			if o := vh.Owed; o != nil {
-				od := &owedDoc{Run: o.Run + 1, Source: o.Source, Tasks: []string{}, Handlers: []string{}, FailedAt: o.FailedAt, FailedStatus: string(o.FailedStatus)}
+				od := &owedDoc{Run: o.Run + 1, Source: runSource(r, o.Run), Tasks: []string{}, Handlers: []string{}, FailedAt: o.FailedAt, FailedStatus: string(o.FailedStatus)}
 				for _, t := range o.Tasks {
 					od.Tasks = append(od.Tasks, t.Task)
 				}

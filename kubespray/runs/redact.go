@@ -78,7 +78,7 @@ func (r *Report) Redact(red *output.Redactor) {
 	v.Name = sc(v.Name)
 	handler := func(h *Handler) {
 		h.Role, h.Name, h.Display = sc(h.Role), sc(h.Name), sc(h.Display)
-		h.By, h.Does, h.From = sc(h.By), sc(h.Does), sc(h.From)
+		h.By, h.Does, h.ByHand, h.From = sc(h.By), sc(h.Does), sc(h.ByHand), sc(h.From)
 		all(h.Listen)
 	}
 	use := func(u *Use) {
@@ -108,7 +108,7 @@ func (r *Report) Redact(red *output.Redactor) {
 			handler(&h.Handlers[j].Handler)
 		}
 		if o := h.Owed; o != nil {
-			o.Source, o.FailedAt = sc(o.Source), sc(o.FailedAt)
+			o.FailedAt = sc(o.FailedAt)
 			for j := range o.Tasks {
 				use(&o.Tasks[j])
 			}
@@ -138,6 +138,7 @@ func fieldValue(red *output.Redactor, msg string) string {
 	if hidden == value {
 		return msg
 	}
-	red.AddSecret(name, value)
+	red.Learn(name, value)
+	red.Done()
 	return msg[:m[4]] + hidden + msg[m[5]:]
 }

@@ -9,7 +9,7 @@ import "io"
 var Renderers struct {
 	Text    func(io.Writer, *Report)
 	JSON    func(*Report) any
-	VarLine func(VarHost) string
+	VarLine func(*Report, VarHost) string
 }
 
 // Text is runsreport.Text: the report as text.
@@ -19,4 +19,4 @@ func Text(w io.Writer, r *Report) { Renderers.Text(w, r) }
 func JSON(r *Report) any { return Renderers.JSON(r) }
 
 // varLine is runsreport.VarLine: one host's answer for the variable, in one line.
-func varLine(vh VarHost) string { return Renderers.VarLine(vh) }
+func varLine(r *Report, vh VarHost) string { return Renderers.VarLine(r, vh) }

@@ -106,9 +106,8 @@ type VarHost struct {
 
 // Owed is a change whose handlers never ran, in an earlier run.
 type Owed struct {
-	// Run is the index in Report.Runs of the run that changed it; Source names its log.
-	Run    int
-	Source string
+	// Run is the index in Report.Runs of the run that changed it.
+	Run int
 	// Tasks are the uses that changed there; Handlers those of their handlers that did not
 	// run.
 	Tasks    []Use
@@ -332,7 +331,7 @@ func varHosts(last *runlog.Run, uses *Uses, selected []bool, changes []runlog.Ho
 // made up for: a run that changed a use and failed before its handlers ran leaves the file
 // new and the daemon old, and the next run finds the file as it should be and notifies
 // nothing (ansible-core 2.14 runs a handler only when a task notifying it reports changed,
-// or on a failed host with --force-handlers). A later run clears it when a handler of the
+// or on a failed host with --force-handlers in a play without any_errors_fatal). A later run clears it when a handler of the
 // change ran on the host.
 func owedSince(runs []*runlog.Run, uses *Uses, hosts []VarHost) {
 	if len(runs) < 2 {
@@ -368,7 +367,7 @@ func owedSince(runs []*runlog.Run, uses *Uses, hosts []VarHost) {
 			if vh.Verdict != HandlerNotRun {
 				continue
 			}
-			o := &Owed{Run: k, Source: run.Source}
+			o := &Owed{Run: k}
 			for _, t := range vh.Tasks {
 				if t.Status == runlog.Changed {
 					o.Tasks = append(o.Tasks, t.Use)

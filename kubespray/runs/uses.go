@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/k3sconf/k3sconf/ansible"
 	"github.com/k3sconf/k3sconf/diag"
 	"github.com/k3sconf/k3sconf/kubespray"
 )
@@ -47,6 +48,12 @@ type Handler struct {
 	// By is the notify: entry that reached it; Does says what it does ("restarts containerd").
 	By   string
 	Does string
+	// ByHand is the shell command that does on the host what the handler does, when the
+	// handler says it plainly: a systemd or service restart, reload, start or stop of a unit
+	// named without Jinja ("systemctl daemon-reload && systemctl restart containerd"). ""
+	// otherwise: a handler with a when:, a templated argument, any other module (a command
+	// handler's line may need its environment:, chdir or Jinja, which the handler holds).
+	ByHand string
 	// From is the display name of the task or handler whose notify: names it; FromHandler is
 	// set when that is a handler (it notifies only if it reports changed itself).
 	From        string
@@ -98,7 +105,7 @@ func FindUses(dir, name string) (*Uses, error) {
 				}
 			}
 			for _, hr := range s.Handlers {
-				h := Handler{Role: hr.Handler.Role, Name: hr.Handler.Name, Display: hr.Handler.DisplayName(), Listen: hr.Handler.Listen, Pos: hr.Handler.Pos, By: hr.By, Does: hr.Does}
+				h := Handler{Role: hr.Handler.Role, Name: hr.Handler.Name, Display: hr.Handler.DisplayName(), Listen: hr.Handler.Listen, Pos: hr.Handler.Pos, By: hr.By, Does: hr.Does, ByHand: byHand(hr.Handler)}
 				if hr.From != nil && hr.From != n {
 					h.From, h.FromHandler = hr.From.DisplayName(), hr.From.Handler
 				}
@@ -148,4 +155,55 @@ func templateRel(rolesDir, role, file string) (string, bool) {
 		return "", false
 	}
 	return filepath.ToSlash(rel), true
+}
+
+// byHand is [Handler.ByHand] for the handler n, read from its module and arguments as
+// written: the systemd module family (ansible-core 2.14's systemd_service, alias systemd)
+// by systemctl, the service and sysvinit modules by service(8) (which is systemctl's
+// front on a systemd host). A handler with a when: is left out: whether it would have run
+// depends on the run.
+func byHand(n *kubespray.TaskNode) string {
+	if n == nil || len(n.When) > 0 {
+		return ""
+	}
+	a := n.Args
+	for _, v := range a {
+		if ansible.IsTemplated(v) {
+			return ""
+		}
+	}
+	switch n.Action {
+	case "systemd", "systemd_service", "service", "sysvinit":
+		name := a["name"]
+		if name == "" {
+			name = a["unit"]
+		}
+		verb := map[string]string{"restarted": "restart", "reloaded": "reload", "started": "start", "stopped": "stop"}[a["state"]]
+		if a["scope"] != "" && a["scope"] != "system" {
+			return "" // systemctl --user: not for a person to guess
+		}
+		if n.Action == "service" || n.Action == "sysvinit" {
+			if verb == "" || name == "" || strings.ContainsAny(name, " \t'\"$`;&|") {
+				return ""
+			}
+			return "service " + name + " " + verb
+		}
+		dr := a["daemon_reload"]
+		if dr == "" {
+			dr = a["daemon-reload"]
+		}
+		var cmds []string
+		switch strings.ToLower(dr) {
+		case "true", "yes", "1", "on":
+			cmds = append(cmds, "systemctl daemon-reload")
+		}
+		if verb != "" && name != "" {
+			if strings.ContainsAny(name, " \t'\"$`;&|") {
+				return ""
+			}
+			cmds = append(cmds, "systemctl "+verb+" "+name)
+		}
+		return strings.Join(cmds, " && ")
+	}
+	return ""
 }
