@@ -122,6 +122,8 @@ func writeVar(w io.Writer, r *kubespray.Report, ex *kubespray.Explained, v *ansi
 	}
 	if v == nil {
 		fmt.Fprintf(w, "%s is undefined on %s\n", ex.Name, r.Host)
+		// A task may still set it while the play runs: say which.
+		writeRuntimeSets(w, r, ex, nil)
 		return
 	}
 	fmt.Fprintf(w, "%s = %s  (%s)\n", ex.Name, ansible.Repr(v.Value), r.TypeName(v))
