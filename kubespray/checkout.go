@@ -45,19 +45,21 @@ type Checkout struct {
 	depTags map[[2]*ansible.Role][]string
 	// Diagnostics are problems reading the tree.
 	Diagnostics diag.Diagnostics
-	// roleNames are the roles under roles/ and allFiles the files there (scanRoles, once).
+	// roleNames are the roles under roles/ (scanRoleNames, once) and allFiles the files
+	// there (scanRoles, once).
 	roleNames []string
 	allFiles  []string
+	roleOnce  sync.Once
 	scanOnce  sync.Once
 	tree      *TaskTree
 	stats     map[string]cachedStat
-	vars      map[string][]ansible.Def
+	vars      map[string]*varsEntry
 	under     map[string][]string
 	// kinds are the files where searches (roleFileKinds).
 	kinds []roleFile
 	// patterns are the templated file and role names compiled (namePattern), by name.
 	patterns map[string]*compiledName
-	// mu guards files, listings and loaded, which the prefetcher fills too.
+	// mu guards files, listings, loaded and vars, which the prefetcher fills too.
 	mu sync.Mutex
 	// files are the files read and parsed, by path.
 	files map[string]*fileEntry
@@ -135,7 +137,12 @@ func (c *Checkout) node(path string) (*yaml.Node, error) {
 func (c *Checkout) read(path string) ([]byte, error) {
 	e := c.entry(path)
 	e.dataOnce.Do(func() {
-		if e.derr = c.absent(path); e.derr == nil {
+		if e.derr = c.absent(path); e.derr != nil {
+			return
+		}
+		if l := c.listed(path); l != nil && l.Type().IsRegular() {
+			e.data, e.derr = rootfs.ReadListedFile(path)
+		} else {
 			e.data, e.derr = rootfs.ReadHostFile(path)
 		}
 	})
@@ -176,14 +183,17 @@ func (c *Checkout) loadRole(name, path string) (*ansible.Role, error) {
 }
 
 // prefetch reads ahead, on a second goroutine (the machine's other core), what the
-// command reads next: the folders under roles/ (scanRoles), every role's defaults and
-// vars and meta/main.yml, then every tasks and handlers file's YAML document, last to
-// first (the command compiles the playbook first to last, so the two meet in the
-// middle), then the templates where searches. Each is read by the same code the command
-// runs, once (node, read, loadRole): the output does not depend on which goroutine read
-// what. A file the command never asks for is read for nothing; explain reads nearly all.
+// command reads next: the folders under roles/ that can hold roles (scanRoleNames), every
+// role's defaults and vars and meta/main.yml, last to first (the command loads the
+// playbook's roles first to last, so the two meet in the middle), the other folders under
+// roles/ (scanRoles), then every tasks and handlers file's YAML document, last to first
+// again, then the roles' other vars files (include_vars: the run-time pass reads them
+// after the compiler), then the templates where searches. Each is read by the same code
+// the command runs, once (node, read, loadRole, varsFile): the output does not depend on
+// which goroutine read what. A file the command never asks for is read for nothing;
+// explain reads nearly all.
 func (c *Checkout) prefetch() {
-	c.scanOnce.Do(c.scanRoles)
+	c.roleOnce.Do(c.scanRoleNames)
 	roles := filepath.Join(c.Dir, "roles")
 	for i := len(c.roleNames) - 1; i >= 0; i-- {
 		path := filepath.Join(roles, filepath.FromSlash(c.roleNames[i]))
@@ -200,7 +210,8 @@ func (c *Checkout) prefetch() {
 		e.once.Do(func() { e.r, e.err = ansible.LoadRole("", path) })
 		_, _ = c.node(filepath.Join(path, "meta", "main.yml"))
 	}
-	var templates []string
+	c.scanOnce.Do(c.scanRoles)
+	var templates, vars []string
 	for i := len(c.allFiles) - 1; i >= 0; i-- {
 		p := c.allFiles[i]
 		rel := filepath.ToSlash(p[len(roles):])
@@ -211,25 +222,40 @@ func (c *Checkout) prefetch() {
 			if strings.HasSuffix(rel, ".yml") || strings.HasSuffix(rel, ".yaml") {
 				_, _ = c.node(p)
 			}
+		case strings.Contains(rel, "/vars/") && !strings.HasSuffix(rel, "/vars/main.yml"):
+			vars = append(vars, p) // include_vars files (vars/main.yml is the role's, loadRole's)
 		}
+	}
+	for i := len(vars) - 1; i >= 0; i-- {
+		_ = c.varsFile(vars[i])
 	}
 	for _, p := range templates {
 		_, _ = c.read(p)
 	}
 }
 
+// varsEntry is one vars file's definitions, read once per checkout by whichever
+// goroutine asks first (the command's or the prefetcher's).
+type varsEntry struct {
+	once sync.Once
+	defs []ansible.Def
+}
+
 // varsFile is the definitions of a vars file (an include_vars file), read once per
 // checkout; a file that does not read sets nothing.
 func (c *Checkout) varsFile(path string) []ansible.Def {
-	if d, ok := c.vars[path]; ok {
-		return d
+	c.mu.Lock()
+	e := c.vars[path]
+	if e == nil {
+		if c.vars == nil {
+			c.vars = map[string]*varsEntry{}
+		}
+		e = &varsEntry{}
+		c.vars[path] = e
 	}
-	defs, _ := ansible.LoadVarsFile(path)
-	if c.vars == nil {
-		c.vars = map[string][]ansible.Def{}
-	}
-	c.vars[path] = defs
-	return defs
+	c.mu.Unlock()
+	e.once.Do(func() { e.defs, _ = ansible.LoadVarsFile(path) })
+	return e.defs
 }
 
 type cachedStat struct {
@@ -354,7 +380,7 @@ func (c *Checkout) filesUnder(base string) []string {
 // roleDirs lists the roles under the checkout's roles/ by their names
 // ("container-engine/containerd"): folders holding tasks/, defaults/, vars/ or meta/.
 func (c *Checkout) roleDirs() []string {
-	c.scanOnce.Do(c.scanRoles)
+	c.roleOnce.Do(c.scanRoleNames)
 	return c.roleNames
 }
 
@@ -363,22 +389,23 @@ func (c *Checkout) roleDirs() []string {
 var roleFolders = map[string]bool{"tasks": true, "defaults": true, "vars": true, "meta": true,
 	"templates": true, "files": true, "handlers": true, "molecule": true}
 
-// scanRoles walks the checkout's roles/ once (one directory listing per folder, in
-// lexical order as filepath.WalkDir) for both the files where searches (every non-folder
-// entry) and the role names (a folder is a role when its listing holds tasks/,
-// defaults/, vars/ or meta/; a link there is followed, as os.Stat does).
-func (c *Checkout) scanRoles() {
-	c.allFiles, c.roleNames = []string{}, []string{}
+// scanRoleNames walks the checkout's roles/ for the role names, in lexical order as
+// filepath.WalkDir: a folder is a role when its listing holds tasks/, defaults/, vars/ or
+// meta/ (a link there is followed, as os.Stat does). A role's own folders (roleFolders)
+// are not searched for roles, nor listed here: a third of the folders under kubespray's
+// roles/ are listed, so the prefetcher starts on the roles' defaults sooner (scanRoles
+// lists the rest).
+func (c *Checkout) scanRoleNames() {
+	c.roleNames = []string{}
 	root := filepath.Join(c.Dir, "roles")
-	var walk func(dir string, roles bool)
-	walk = func(dir string, roles bool) {
+	var walk func(dir string)
+	walk = func(dir string) {
 		l := c.listing(dir)
 		if l.err != nil {
 			return
 		}
-		ents := l.ents
-		if roles && dir != root {
-			for _, e := range ents {
+		if dir != root {
+			for _, e := range l.ents {
 				switch e.Name() {
 				case "tasks", "defaults", "vars", "meta":
 				default:
@@ -396,17 +423,39 @@ func (c *Checkout) scanRoles() {
 				}
 			}
 		}
-		roles = roles && !roleFolders[filepath.Base(dir)]
-		for _, e := range ents {
+		if roleFolders[filepath.Base(dir)] {
+			return
+		}
+		for _, e := range l.ents {
+			if e.IsDir() {
+				walk(filepath.Join(dir, e.Name()))
+			}
+		}
+	}
+	walk(root)
+}
+
+// scanRoles walks the checkout's roles/ once (one directory listing per folder, shared
+// with scanRoleNames and absent, in lexical order as filepath.WalkDir) for the files where
+// searches (every non-folder entry).
+func (c *Checkout) scanRoles() {
+	c.allFiles = []string{}
+	var walk func(dir string)
+	walk = func(dir string) {
+		l := c.listing(dir)
+		if l.err != nil {
+			return
+		}
+		for _, e := range l.ents {
 			p := filepath.Join(dir, e.Name())
 			if e.IsDir() {
-				walk(p, roles)
+				walk(p)
 			} else {
 				c.allFiles = append(c.allFiles, p)
 			}
 		}
 	}
-	walk(root, true)
+	walk(filepath.Join(c.Dir, "roles"))
 }
 
 func parseNode(path string, data []byte) (*yaml.Node, error) {

@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
+	"sync"
 )
 
 // GC tuning. k3sconf is a short-lived process: most of what it allocates while parsing is
@@ -20,16 +21,71 @@ const (
 	gcBudget     = 64 << 20
 	gcMinPercent = 100
 	gcMaxPercent = 400
+	// gcBoundedPercent is the ceiling of a command whose heap stays far below the budget
+	// (smallHeapGC): the percentage at which Go's smallest heap goal, 4 MiB*p/100, is the
+	// budget.
+	gcBoundedPercent = gcBudget / (4 << 20) * 100
 )
 
 // gcPercent is the GOGC that keeps the heap goal, live*(1+p/100), within the budget,
-// between gcMinPercent and gcMaxPercent.
-func gcPercent(live uint64) int {
+// between gcMinPercent and ceiling.
+func gcPercent(live uint64, ceiling int) int {
 	if live == 0 {
-		return gcMaxPercent
+		return ceiling
 	}
 	p := int((gcBudget*100)/live) - 100
-	return min(max(p, gcMinPercent), gcMaxPercent)
+	return min(max(p, gcMinPercent), ceiling)
+}
+
+// gcState is the live heap at the last collection, the ceiling of the percentage and
+// whether adviseHugePages is allocating its range, read and set under its lock (tuneGC's
+// finalizer, smallHeapGC and adviseHugePages all choose).
+var gcState struct {
+	sync.Mutex
+	live     uint64
+	ceiling  int
+	advising bool
+}
+
+// chooseGCPercent sets the percentage from the last live heap and the ceiling, or turns
+// the collector off while adviseHugePages allocates its range (the collection it runs
+// next frees the range: one started by the allocation itself would be for nothing); the
+// caller holds gcState's lock.
+func chooseGCPercent() {
+	p := gcPercent(gcState.live, gcState.ceiling)
+	if gcState.advising {
+		p = -1
+	}
+	debug.SetGCPercent(p)
+}
+
+// gcAdvising marks the start and end of adviseHugePages' allocation (see chooseGCPercent);
+// nothing when the environment chose the collector's settings.
+func gcAdvising(on bool) {
+	if !gcTuned {
+		return
+	}
+	gcState.Lock()
+	defer gcState.Unlock()
+	gcState.advising = on
+	chooseGCPercent()
+}
+
+// smallHeapGC raises the ceiling of the percentage to gcBoundedPercent for a command whose
+// heap stays well within the budget: kubespray explain and where (explain of ten variables
+// on kubespray's own tree allocates about 31 MB). Such a command collects once its heap
+// reaches the budget instead of at Go's smallest goal for GOGC=400, 16 MiB: that
+// collection, of about 10 MB of live data, was 9 % of that explain's instructions, for
+// nothing (docs/performance.md). The heap goal stays within the budget, and after a
+// collection the percentage is chosen by the same rule.
+func smallHeapGC() {
+	if !gcTuned {
+		return
+	}
+	gcState.Lock()
+	defer gcState.Unlock()
+	gcState.ceiling = gcBoundedPercent
+	chooseGCPercent()
 }
 
 // tuneGC sets the first percentage and re-chooses it after each collection (a finalizer on
@@ -42,7 +98,8 @@ func tuneGC() {
 		return
 	}
 	gcTuned = true
-	debug.SetGCPercent(gcMaxPercent)
+	gcState.ceiling = gcMaxPercent
+	chooseGCPercent()
 	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 	var arm func()
 	arm = func() {
@@ -50,7 +107,10 @@ func tuneGC() {
 		runtime.SetFinalizer(sentinel, func(*[16]byte) {
 			metrics.Read(sample)
 			if sample[0].Value.Kind() == metrics.KindUint64 {
-				debug.SetGCPercent(gcPercent(sample[0].Value.Uint64()))
+				gcState.Lock()
+				gcState.live = sample[0].Value.Uint64()
+				chooseGCPercent()
+				gcState.Unlock()
 			}
 			arm()
 		})

@@ -34,9 +34,12 @@ func adviseHugePages() {
 	if !wantHugePages(os.Getenv("GODEBUG"), string(thp), string(overcommit), unsafe.Sizeof(uintptr(0))) {
 		return
 	}
+	gcAdvising(true)
 	adviseRange(gcBudget)
-	// The allocation started a collection that saw the range in use: free it now, so the
-	// heap's next allocations take it.
+	gcAdvising(false)
+	// Free the range now, so the heap's next allocations take it (the collector was off
+	// while it was allocated: a collection started by the allocation would have seen it
+	// in use, and cost a second one).
 	runtime.GC()
 }
 

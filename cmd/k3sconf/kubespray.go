@@ -138,6 +138,7 @@ func runKubesprayWhere(vars []string, g globals, k kubesprayFlags, stdout, stder
 		fmt.Fprintln(stderr, "k3sconf kubespray where: name one variable, e.g. `k3sconf kubespray where containerd_version`")
 		return exitUsage
 	}
+	smallHeapGC()
 	uses, err := kubespray.Where(k.dir, vars[0])
 	if err != nil {
 		return kubesprayErr(stderr, err, g.showSecrets)
@@ -155,6 +156,7 @@ func runKubesprayExplain(vars []string, g globals, k kubesprayFlags, stdout, std
 		fmt.Fprintln(stderr, "k3sconf kubespray explain: needs VAR..., --host HOST and -i INVENTORY, e.g. `k3sconf kubespray explain container_manager --host node1 -i inventory/mycluster/inventory.ini`")
 		return exitUsage
 	}
+	smallHeapGC()
 	rep, err := kubespray.Explain(kubespray.Options{Dir: k.dir, Inventory: k.inventory, Host: k.host, Vars: vars, Extra: k.extraVars, ShowSecrets: g.showSecrets, Play: k.play, Facts: k.facts})
 	if err != nil {
 		return kubesprayErr(stderr, err, g.showSecrets)

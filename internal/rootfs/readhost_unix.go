@@ -18,14 +18,31 @@ import (
 // large). The buffer is sized from the open file's stat, so a file is read in one call
 // and one allocation (io.ReadAll grows its buffer from 512 bytes).
 func readHostFile(path string) ([]byte, error) {
-	slow := func() ([]byte, error) { return ReadFile(afero.NewOsFs(), path, MaxHostFile) }
 	fi, err := os.Stat(path)
 	if err != nil || !fi.Mode().IsRegular() || fi.Size() > MaxHostFile {
-		return slow()
+		return ReadFile(afero.NewOsFs(), path, MaxHostFile)
 	}
+	return openRead(path, 0)
+}
+
+// readListedFile is readHostFile without the stat before the open, for a path its
+// folder's listing has just shown as a regular file, not a link: the open is non-blocking
+// and does not follow a link (one put there since the listing goes to ReadFile, which
+// stats it first), and the stat of the open file still sends anything but a regular file
+// to ReadFile.
+func readListedFile(path string) ([]byte, error) {
+	return openRead(path, syscall.O_NOFOLLOW)
+}
+
+// openRead reads path in one sized read after opening it non-blocking with flags, or
+// leaves it to ReadFile when the open fails or the open file is not a regular file within
+// MaxHostFile.
+func openRead(path string, flags int) ([]byte, error) {
+	slow := func() ([]byte, error) { return ReadFile(afero.NewOsFs(), path, MaxHostFile) }
 	var fd int
+	var err error
 	for {
-		fd, err = syscall.Open(path, syscall.O_RDONLY|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
+		fd, err = syscall.Open(path, syscall.O_RDONLY|syscall.O_NONBLOCK|syscall.O_CLOEXEC|flags, 0)
 		if err != syscall.EINTR {
 			break
 		}
