@@ -600,6 +600,11 @@ func (c *Checkout) findings(inv *ansible.Inventory, o Options, name string, ex *
 			}
 		}
 	}
+	for i := range ds {
+		if ds[i].Code == "KS002" {
+			ds[i].Hint = ks002Hint(name, ex, ds[i].Hint)
+		}
+	}
 	// KS007: a commented-out line for the variable in the inventory's group_vars while
 	// nothing in the inventory sets it.
 	setInInventory := false
@@ -632,7 +637,7 @@ func (c *Checkout) findings(inv *ansible.Inventory, o Options, name string, ex *
 					col := strings.Index(sc.Text(), "#") + 1
 					ds = append(ds, diag.Diagnostic{Severity: diag.Info, Code: "KS007", Key: name, Pos: diag.Position{File: f, Line: ln, Column: col},
 						Message: fmt.Sprintf("%s is commented out here (%s:%s), so the value in force comes from %s", name, name, m[1], sourceName(ex)),
-						Hint:    "remove the '#' to set it"})
+						Hint:    ks007Fix(name, ex)})
 				}
 			}
 		}
@@ -926,7 +931,7 @@ func ownRoleValues(p *Play, ex *Explained) []diag.Diagnostic {
 			}
 			ds = append(ds, diag.Diagnostic{Severity: diag.Info, Code: "KS011", Key: ex.Name, Pos: own.Pos,
 				Message: fmt.Sprintf("tasks of role %s see %s = %s from their own role (a role's own defaults and vars are merged last for its tasks), not %s", r.Name, ex.Name, ansible.Repr(own.Value), ansible.Repr(src.Value)),
-				Hint:    "set the variable in the inventory (or with -e) to give every role the same value"})
+				Hint:    ownRoleHint(ex.Name, src.Kind == ansible.KindRoleVars)})
 		}
 	}
 	return ds

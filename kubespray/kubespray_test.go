@@ -290,6 +290,28 @@ func TestRealCheckout(t *testing.T) {
 	if err != nil || len(uses) == 0 {
 		t.Errorf("where containerd_version: %v, %d uses", err, len(uses))
 	}
+	// A play's own tasks are uses (issue 28, F2): "Check Ansible version" asserts
+	// minimal_ansible_version, set in that play's vars: (F3: no KS006, its value there);
+	// the group_by task of install_etcd.yml reads cilium_deploy_additionally.
+	for v, file := range map[string]string{"minimal_ansible_version": "playbooks/ansible_version.yml", "cilium_deploy_additionally": "playbooks/install_etcd.yml"} {
+		uses, err := Where(dir, v)
+		found := false
+		for _, u := range uses {
+			found = found || strings.HasSuffix(filepath.ToSlash(u.Pos.File), file) && len(u.Sites) > 0
+		}
+		if err != nil || !found {
+			t.Errorf("where %s: %v; no use in %s run by a play", v, err, file)
+		}
+	}
+	r = explain(t, Options{Dir: dir, Inventory: []string{ini}, Host: "node1", Vars: []string{"minimal_ansible_version"}})
+	if ex := r.Vars[0]; ex.NotUsed || ex.Var == nil || ex.Var.Source.Kind != ansible.KindPlayVars || ex.Play == nil || ex.Play.Name != "Check Ansible version" {
+		t.Errorf("minimal_ansible_version on node1: not used %v, %+v at %+v; want the play vars of Check Ansible version", ex.NotUsed, ex.Var, ex.Play)
+	}
+	for _, d := range r.Diagnostics {
+		if d.Code == "KS006" {
+			t.Errorf("KS006 for a play's vars: %s", d.Message)
+		}
+	}
 	// The sample's group_vars (hundreds of values of every YAML type) against
 	// ansible-inventory --host, with k8s_cluster declared statically (ansible-inventory does
 	// not run dynamic_groups).

@@ -45,11 +45,12 @@ func (r *Report) redact() {
 	}
 }
 
-// exVars are the variables an explained variable shows: its value, the values it refers
-// to, and its value at every use site (the same *Var may be shared between them: redacting
+// exVars are the variables an explained variable shows: its value, its value at the play
+// before the host joins its run-time groups (Before), the values it refers to, and its
+// value at every use site (the same *Var may be shared between them: redacting
 // is idempotent).
 func exVars(ex *Explained) []*ansible.Var {
-	vs := append([]*ansible.Var{ex.Var}, ex.Refs...)
+	vs := append([]*ansible.Var{ex.Var, ex.Before}, ex.Refs...)
 	for _, s := range ex.Sites {
 		vs = append(vs, s.Var)
 	}

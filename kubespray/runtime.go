@@ -561,6 +561,10 @@ func (rt *runtimeRun) includeVars(pr *PlayRun, n *TaskNode, runs, why string, un
 		for _, d := range deps {
 			if v, ok := lookup(d); strings.HasPrefix(d, "ansible_") || ok && v == ansible.Unknown || rt.hr.setNames[d] {
 				facts = append(facts, d)
+			} else if from := runDeps(v, lookup, 0); len(from) > 0 {
+				// A value built on results of the run (bootstrap_os's os_release_dict,
+				// a block var over the registered os_release).
+				facts = append(facts, d+" (from "+strings.Join(from, ", ")+")")
 			} else {
 				other = append(other, d)
 			}
@@ -597,6 +601,22 @@ func (rt *runtimeRun) includeVars(pr *PlayRun, n *TaskNode, runs, why string, un
 			}
 		}
 	}
+}
+
+// runDeps are the facts and results of the run a templated value is built on, through
+// the variables it names (a few levels down).
+func runDeps(v any, lookup ansible.Lookup, depth int) []string {
+	x, ok := v.(string)
+	if !ok || !ansible.IsTemplated(x) || depth > 3 {
+		return nil
+	}
+	out := unknownRefs(x, lookup)
+	for _, r := range ansible.Refs(x) {
+		if w, known := lookup(r); known && w != ansible.Unknown {
+			out = appendUniq(out, runDeps(w, lookup, depth+1)...)
+		}
+	}
+	return out
 }
 
 // chooseVarsFile is the file an include_vars loads: its one file, or the first of its

@@ -54,8 +54,12 @@ var (
 
 // rtScenarios are the named scenarios, the first rtDiffDefault of them run by go test.
 var rtScenarios = []rtScenario{
-	{name: "ubuntu-kubeadm-cilium-ipsec-cgroupfs-proxy", facts: factsUbuntu, sysLnk: true,
-		vars: "etcd_deployment_type: kubeadm\nkube_network_plugin: cilium\ncilium_ipsec_enabled: true\nkubelet_cgroup_driver: cgroupfs\nhttp_proxy: http://proxy:3128\n"},
+	// kubelet_runtime_cgroups set in group_vars/all and -e kubelet_kubelet_cgroups, both also
+	// set by the cgroupfs set_fact: the set_fact beats the inventory's line, -e beats the
+	// set_fact (what KS007's fix says: ks007_test.go).
+	{name: "ubuntu-kubeadm-cilium-ipsec-cgroupfs-proxy", facts: factsUbuntu, sysLnk: true, extra: []string{"kubelet_kubelet_cgroups=/from/extra"},
+		vars: "etcd_deployment_type: kubeadm\nkube_network_plugin: cilium\ncilium_ipsec_enabled: true\nkubelet_cgroup_driver: cgroupfs\nhttp_proxy: http://proxy:3128\n" +
+			"kubelet_runtime_cgroups: /from/inventory\n"},
 	{name: "debian-host-etcd-calico", facts: factsDebian, vars: "etcd_deployment_type: host\nkube_network_plugin: calico\n"},
 	{name: "fedora-docker-systemd-extra", facts: factsFedora, extra: []string{"kube_etcd_cert_file=from-extra-vars", "bin_dir=/from/extra"},
 		vars: "etcd_deployment_type: kubeadm\ncontainer_manager: docker\nkubelet_cgroup_driver: systemd\n"},
@@ -260,6 +264,19 @@ func TestDifferentialRuntime(t *testing.T) {
 			o.Facts = facts
 			withFacts := explainSites(t, o)
 			got := runMarkersRT(t, dir, ks, inv, "node1", facts, sc.extra)
+			if i == 0 {
+				// What KS007's fix says, as ansible-playbook runs it: the inventory's line
+				// holds before the set_fact and loses to it after; -e beats the set_fact.
+				for _, c := range []struct{ label, v, want, why string }{
+					{"node-start", "kubelet_runtime_cgroups", "/from/inventory", "the group_vars line, before the set_fact"},
+					{"node-end", "kubelet_runtime_cgroups", "/system.slice/containerd.service", "the set_fact beats the group_vars line"},
+					{"node-end", "kubelet_kubelet_cgroups", "/from/extra", "-e beats the set_fact"},
+				} {
+					if v := got[c.label][c.v]; v == nil || !strings.Contains(v[0], c.want) {
+						t.Errorf("ansible-playbook at %s: %s = %v, want %s (%s)", c.label, c.v, v, c.want, c.why)
+					}
+				}
+			}
 			for name, exp := range map[string]map[string]map[string]*rtSite{"with facts": withFacts, "without facts": without} {
 				agree, all, decided := 0, 0, 0
 				for _, s := range compareRT(exp, got, rtDiffVars) {

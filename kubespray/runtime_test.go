@@ -511,3 +511,31 @@ func TestIncludeVarsNotReadSaysSo(t *testing.T) {
 		t.Errorf("x_v: %s", got)
 	}
 }
+
+// TestIncludeVarsChoiceWording: which file an include_vars loads is said to depend on
+// facts or results of the run only when it does (a block var over a registered result,
+// as bootstrap_os's os_release_dict), and on a variable k3sconf cannot evaluate when that
+// is the reason (a role default through a filter it does not know): before, a role
+// default was called a fact or result.
+func TestIncludeVarsChoiceWording(t *testing.T) {
+	plays := boiler + "- name: P\n  hosts: all\n  gather_facts: false\n  roles: [r]\n"
+	ks, inv := siteTree(t, plays, map[string]string{
+		"ks/roles/r/defaults/main.yml": "f_pick: \"{{ 'a' | no_such_filter }}\"\n",
+		"ks/roles/r/vars/a.yml":        "y_v: from-a\n",
+		"ks/roles/r/tasks/main.yml": "- command: cat /etc/os\n  register: os_out\n" +
+			"- vars:\n    os_vars: \"{{ os_out.stdout }}\"\n  block:\n    - include_vars: \"{{ os_vars }}.yml\"\n" +
+			"- include_vars: \"{{ f_pick }}.yml\"\n- debug:\n    msg: \"{{ y_v }}\"\n",
+	})
+	r, err := Explain(Options{Dir: ks, Inventory: []string{inv}, Host: "w1", Vars: []string{"y_v"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	Text(&b, r)
+	for _, want := range []string{"may run: depends on facts or results of the run (os_vars (from os_out))",
+		"may run: which file it loads depends on f_pick, which k3sconf cannot evaluate here"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("the text lacks %q:\n%s", want, b.String())
+		}
+	}
+}

@@ -362,7 +362,8 @@ func TestWherePlayOwnTasks(t *testing.T) {
 		"  tasks:\n    - name: Check\n      assert:\n        that:\n          - w_v == 2\n" + // 18-22: a bare expression
 		"    - name: Block\n      when: w_v | int > 1\n      block:\n        - debug:\n            msg: \"{{ w_v }}\"\n" + // 23-27: the block's when: is its task's
 		"    - include_tasks: own.yml\n" +
-		"  post_tasks:\n    - name: With vars\n      vars:\n        w_v: 3\n      debug: msg=hi\n"
+		"  post_tasks:\n    - name: With vars\n      vars:\n        w_v: 3\n      debug: msg=hi\n      notify: h\n" + // 29-34
+		"  handlers:\n    - name: h\n      debug:\n        msg: \"{{ w_v }}\"\n" // 35-38: a handler of the play
 	ks, _ := siteTree(t, plays, map[string]string{"ks/playbooks/own.yml": "- debug:\n    msg: \"{{ w_v + 1 }}\"\n"})
 	uses, err := Where(ks, "w_v")
 	if err != nil {
@@ -372,7 +373,7 @@ func TestWherePlayOwnTasks(t *testing.T) {
 	for _, u := range uses {
 		got = append(got, fmt.Sprintf("%s:%d %s %d sites", filepath.Base(u.Pos.File), u.Pos.Line, u.Kind, len(u.Sites)))
 	}
-	want := []string{"cluster.yml:22 task 1 sites", "cluster.yml:24 task 1 sites", "cluster.yml:27 task 1 sites", "own.yml:2 task 1 sites"}
+	want := []string{"cluster.yml:22 task 1 sites", "cluster.yml:24 task 1 sites", "cluster.yml:27 task 1 sites", "own.yml:2 task 1 sites", "cluster.yml:38 handler 1 sites"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("uses mismatch (-want +got):\n%s", diff)
 	}

@@ -113,7 +113,7 @@ func (c *Checkout) usesIn(tt *TaskTree, files []roleFile, name string) []Use {
 		var refs map[int]bool
 		if kind == "task" || kind == "handler" {
 			spans = c.taskSpans(p, data)
-			refs = c.useLines(p, name)
+			refs = c.useLines(p, name, kind == "handler")
 		}
 		for _, ln := range lines {
 			if refs != nil && !refs[ln[0]] {
@@ -463,7 +463,7 @@ var bareKeys = map[string]bool{"when": true, "changed_when": true, "failed_when"
 // (bareKeys). A set_fact's or vars: key assigns it, a task's plain name or a comment
 // mentions it: no use. A value spans its lines up to the next node of the file. In a
 // playbook only the plays' task sections count (play vars are no task's).
-func (c *Checkout) useLines(path, name string) map[int]bool {
+func (c *Checkout) useLines(path, name string, handlers bool) map[int]bool {
 	root, err := c.node(path)
 	if err != nil || root == nil {
 		return nil
@@ -516,9 +516,12 @@ func (c *Checkout) useLines(path, name string) map[int]bool {
 		}
 	}
 	if isPlaybook(root) {
+		// The task sections for a task use, the handlers section for a handler's.
 		for _, p := range root.Content {
 			for _, k := range playSections {
-				walk(get(p, k), false, 0)
+				if (k == "handlers") == handlers {
+					walk(get(p, k), false, 0)
+				}
 			}
 		}
 	} else {

@@ -122,6 +122,8 @@ func writeVar(w io.Writer, r *kubespray.Report, ex *kubespray.Explained, v *ansi
 	}
 	if v == nil {
 		fmt.Fprintf(w, "%s is undefined on %s\n", ex.Name, r.Host)
+		// A task may still set it while the play runs: say which.
+		writeRuntimeSets(w, r, ex, nil)
 		return
 	}
 	fmt.Fprintf(w, "%s = %s  (%s)\n", ex.Name, ansible.Repr(v.Value), r.TypeName(v))
@@ -310,6 +312,20 @@ type keyDoc struct {
 	UseSites []useSiteDoc `json:"useSites"`
 	// SetAtRunTime are the set_fact and include_vars tasks assigning it (runtime_render.go).
 	SetAtRunTime []runtimeSetDoc `json:"setAtRunTime"`
+	// Before, for a variable no task of the host uses, is its value at play level of an
+	// earlier play the host runs before it joins the groups kubespray adds at run time,
+	// when that differs from the one shown (the text's "before that, at play …").
+	Before *beforeDoc `json:"before,omitempty"`
+}
+
+// BeforeDoc is Explained.Before: the play, the groups not yet joined there, the value.
+type beforeDoc struct {
+	Play    playDoc        `json:"play"`
+	Joins   []string       `json:"joins"`
+	Defined bool           `json:"defined"`
+	Value   any            `json:"value"`
+	Type    string         `json:"type"`
+	Source  *output.Source `json:"source,omitempty"`
 }
 
 // UseSiteDoc is one use site as one play and role run it on the host.
@@ -396,6 +412,15 @@ func explainJSON(r *kubespray.Report) *explainDoc {
 			}
 		}
 		k.Used = !ex.NotUsed
+		if ex.NotUsed && ex.Var != nil && ex.BeforePlay != nil {
+			b := &beforeDoc{Play: playDoc{Name: ex.BeforePlay.Play.Name, File: ex.BeforePlay.Play.Pos.File, Line: ex.BeforePlay.Play.Pos.Line},
+				Joins: nonNilStrings(r.Added), Type: "undefined"}
+			if v := ex.Before; v != nil {
+				src := source(v.Source)
+				b.Defined, b.Value, b.Type, b.Source = true, ansible.ToJSONValue(v.Value), r.TypeName(v), &src
+			}
+			k.Before = b
+		}
 		k.SetAtRunTime = runtimeDocs(ex)
 		k.DistinctValues = len(ex.Values)
 		k.UseSites = []useSiteDoc{}
@@ -437,6 +462,13 @@ func explainJSON(r *kubespray.Report) *explainDoc {
 			Column: dg.Pos.Column, Key: dg.Key, Message: dg.Message, Hint: dg.Hint})
 	}
 	return d
+}
+
+func nonNilStrings(xs []string) []string {
+	if xs == nil {
+		return []string{}
+	}
+	return xs
 }
 
 // short keeps a referenced value to one readable line (--json has it whole).
