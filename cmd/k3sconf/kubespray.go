@@ -221,11 +221,26 @@ func splitTags(vals []string) []string {
 }
 
 func kubesprayErr(stderr io.Writer, err error, showSecrets bool) int {
-	msg := err.Error()
-	if !showSecrets {
-		msg = output.NewTextRedactor(false).Scrub(msg) // a malformed -e is echoed back
+	red := output.NewTextRedactor(showSecrets) // a malformed -e is echoed back
+	// The findings that may be why (an unknown --host in an inventory k3sconf did not read
+	// whole: a host range over its bound), first, at their file:line:column.
+	var ds diag.Diagnostics
+	if errors.As(err, &ds) {
+		for _, d := range ds {
+			fmt.Fprintf(stderr, "k3sconf kubespray: %s[%s]", d.Severity, d.Code)
+			if !d.Pos.IsZero() {
+				fmt.Fprintf(stderr, " %s:", d.Pos)
+			}
+			fmt.Fprintf(stderr, " %s\n", red.Scrub(d.Message))
+			if d.Hint != "" {
+				fmt.Fprintf(stderr, "  fix: %s\n", red.Scrub(d.Hint))
+			}
+		}
 	}
-	fmt.Fprintf(stderr, "k3sconf kubespray: %s\n", msg)
+	fmt.Fprintf(stderr, "k3sconf kubespray: %s\n", red.Scrub(err.Error()))
+	if ds.HasErrors() {
+		return exitInput // the inventory was not read whole: the report cannot be made
+	}
 	var pe *diag.ParseError
 	if errors.As(err, &pe) {
 		return exitProblem // the file does not parse: ansible-playbook stops on it too
