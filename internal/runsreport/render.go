@@ -426,7 +426,7 @@ func VarLine(r *runs.Report, vh runs.VarHost) string {
 			s = owedLine(runSource(r, o.Run), o)
 			break
 		}
-		s = "changed but not picked up: " + strings.Join(changed, ", ") + " changed; " + strings.Join(hs, ", ")
+		s = "changed but not picked up: " + strings.Join(changed, ", ") + " changed; " + strings.Join(hs, ", ") + notRunAdvice(r, vh)
 	case runs.UseFailed:
 		s = "failed: " + strings.Join(failed, ", ") + " failed"
 		if len(unreachable) > 0 {
@@ -435,7 +435,7 @@ func VarLine(r *runs.Report, vh runs.VarHost) string {
 	case runs.UseUnreachable:
 		s = "unreachable: the host could not be reached at " + strings.Join(unreachable, ", ") + " (the connection failed, not the task: is the host up, is ssh reachable?); nothing was applied there"
 	case runs.Unchanged:
-		s = "not changed: " + strings.Join(ok, ", ") + ": the value the tasks write is what the host already had (did your edit reach this host? k3sconf kubespray explain VAR --host HOST)"
+		s = "not changed: " + strings.Join(ok, ", ") + ": the value the tasks write is what the host already had (did your edit reach this host? k3sconf kubespray explain " + varName(r) + " --host HOST)"
 	case runs.NotInRun:
 		s = "not in the last run: the inventory has the host, the run has no result for it (no play targets it, --limit, or unreachable before its first task)"
 	case runs.NotRun:
@@ -456,26 +456,14 @@ func VarLine(r *runs.Report, vh runs.VarHost) string {
 // "{{ any_errors_fatal | default(true) }}" included whatever -e says (the strategy reads
 // it untemplated). A host lost to unreachable gets no handler either way.
 func owedLine(src string, o *runs.Owed) string {
-	var ts, hs, todo []string
-	daemon := false
+	var ts, hs []string
 	for _, t := range o.Tasks {
 		ts = append(ts, strconv.Quote(shortName(t)))
 	}
 	for _, h := range o.Handlers {
 		hs = append(hs, strconv.Quote(h.Name))
-		if strings.HasPrefix(h.Does, "restarts ") || strings.HasPrefix(h.Does, "reloads ") || strings.Contains(h.Does, " and restarts ") {
-			daemon = true
-		}
-		if h.ByHand != "" {
-			todo = appendOnce(todo, fmt.Sprintf("`%s` (what %q does)", h.ByHand, h.Name))
-			continue
-		}
-		what := "what " + strconv.Quote(h.Name) + " does (" + where(h.Pos.File, h.Pos.Line)
-		if h.Does != "" {
-			what += ": " + h.Does
-		}
-		todo = appendOnce(todo, what+")")
 	}
+	todo, daemon := byHandText(o.Handlers)
 	why := "the run was cut off"
 	if o.FailedAt != "" {
 		why = fmt.Sprintf("run %d %s at %q", o.Run+1, map[runlog.Status]string{runlog.Failed: "failed", runlog.Unreachable: "lost the host"}[o.FailedStatus], o.FailedAt)
@@ -491,9 +479,90 @@ func owedLine(src string, o *runs.Owed) string {
 	} else {
 		s += "what the handler does has not happened since. "
 	}
-	s += "Do it by hand on the host: " + strings.Join(todo, "; then ") + fmt.Sprintf(" (runs cannot see that, and says this while run %d is among its logs)", o.Run+1)
+	s += "Do it by hand on the host: " + todo + fmt.Sprintf(" (runs cannot see that, and says this while run %d is among its logs)", o.Run+1)
 	if o.FailedAt != "" && o.FailedStatus == runlog.Failed {
-		s += ". In a play without any_errors_fatal, --force-handlers (or force_handlers = True in ansible.cfg) runs the handlers of a changed task when a later task fails; kubespray's plays set any_errors_fatal, and ansible-core 2.14 then ends the play at the failure before any handler runs, --force-handlers or not"
+		s += forceHandlersNote
+	}
+	return s
+}
+
+// varName is the report's variable ("VAR" without one).
+func varName(r *runs.Report) string {
+	if r == nil || r.Var == nil || r.Var.Name == "" {
+		return "VAR"
+	}
+	return r.Var.Name
+}
+
+// forceHandlersNote is what --force-handlers does for a failed run (checked in
+// kubespray/runs/forcehandlers_test.go).
+const forceHandlersNote = ". In a play without any_errors_fatal, --force-handlers (or force_handlers = True in ansible.cfg) runs the handlers of a changed task when a later task fails; kubespray's plays set any_errors_fatal, and ansible-core 2.14 then ends the play at the failure before any handler runs, --force-handlers or not"
+
+// byHandText says what to do by hand for handlers that did not run: each one's command
+// when it says it plainly (runs.Handler.ByHand), else the handler and what it does;
+// daemon: one of them restarts or reloads a service.
+func byHandText(hs []runs.Handler) (string, bool) {
+	var todo []string
+	daemon := false
+	for _, h := range hs {
+		if strings.HasPrefix(h.Does, "restarts ") || strings.HasPrefix(h.Does, "reloads ") || strings.Contains(h.Does, " and restarts ") {
+			daemon = true
+		}
+		if h.ByHand != "" {
+			todo = appendOnce(todo, fmt.Sprintf("`%s` (what %q does)", h.ByHand, h.Name))
+			continue
+		}
+		what := "what " + strconv.Quote(h.Name) + " does (" + where(h.Pos.File, h.Pos.Line)
+		if h.Does != "" {
+			what += ": " + h.Does
+		}
+		todo = appendOnce(todo, what+")")
+	}
+	return strings.Join(todo, "; then "), daemon
+}
+
+// notRunAdvice follows the last run's "handler … did not run" on host vh.Host: where the
+// run stopped on the host (failed, unreachable, cut off), a re-run will not notify the
+// handler either, so it says what to do by hand; where the run went on, the handler's
+// missing result is no loss ansible-playbook shows (a handler skipped by its own when:
+// prints nothing with display_skipped_hosts = no, ansible-core 2.14.18).
+func notRunAdvice(r *runs.Report, vh runs.VarHost) string {
+	if r == nil || len(r.Runs) == 0 {
+		return ""
+	}
+	last := r.Runs[len(r.Runs)-1]
+	var missing []runs.Handler
+	for _, h := range vh.Handlers {
+		if h.Status != runlog.Changed && h.Status != runlog.OK {
+			missing = append(missing, h.Handler)
+		}
+	}
+	if len(missing) == 0 {
+		return ""
+	}
+	stoppedAt, st, stopped := "", runlog.Status(""), last.Verdict() == runlog.Incomplete
+	found := false
+	for _, rc := range last.Recap {
+		if rc.Host == vh.Host {
+			found = true
+			stopped = stopped || rc.Failed > 0 || rc.Unreachable > 0
+		}
+	}
+	if !found {
+		stopped = true
+	}
+	for _, e := range last.Events(vh.Host) {
+		if s := e.Result.Status(); s == runlog.Failed || s == runlog.Unreachable {
+			stoppedAt, st = e.Task.Name, s
+		}
+	}
+	if !stopped {
+		return " (no result for it, though the run went on on this host: a handler skipped by its own when: prints nothing with display_skipped_hosts = no)"
+	}
+	todo, _ := byHandText(missing)
+	s := "; a re-run that writes the same contents will not notify it (touching the file does not help: ansible compares contents, not times): do it by hand on the host: " + todo
+	if stoppedAt != "" && st == runlog.Failed {
+		s += forceHandlersNote
 	}
 	return s
 }

@@ -374,7 +374,11 @@ func owedSince(runs []*runlog.Run, uses *Uses, hosts []VarHost) {
 			break
 		}
 		for _, vh := range varHosts(run, uses, all, nil) {
-			if vh.Verdict != HandlerNotRun {
+			// Only a run that stopped on the host (failed, unreachable, cut off) loses a
+			// notified handler. In a run that went on, a handler with no result was skipped
+			// by its own when:, which display_skipped_hosts = no prints nothing for
+			// (ansible-core 2.14.18, checked: no banner, the recap counts it skipped).
+			if vh.Verdict != HandlerNotRun || !stopped(run, vh.Host) {
 				continue
 			}
 			o := &Owed{Run: k}
@@ -388,10 +392,11 @@ func owedSince(runs []*runlog.Run, uses *Uses, hosts []VarHost) {
 					o.Handlers = append(o.Handlers, ho.Handler)
 				}
 			}
+			// The failure that stopped the host is its last (an ignored or rescued one
+			// comes before it).
 			for _, e := range run.Events(vh.Host) {
 				if st := e.Result.Status(); st == runlog.Failed || st == runlog.Unreachable {
 					o.FailedAt, o.FailedStatus = e.Task.Name, st
-					break
 				}
 			}
 			owed[vh.Host] = o
@@ -421,4 +426,18 @@ func (r *Report) Failed() bool {
 		return true
 	}
 	return r.Runs[len(r.Runs)-1].Verdict() != runlog.Succeeded
+}
+
+// stopped: the run stopped on host before its end: the recap counts a failure or an
+// unreachable for it, it has no recap line, or the run has none (cut off).
+func stopped(run *runlog.Run, host string) bool {
+	if run.Verdict() == runlog.Incomplete {
+		return true
+	}
+	for _, rc := range run.Recap {
+		if rc.Host == host {
+			return rc.Failed > 0 || rc.Unreachable > 0
+		}
+	}
+	return true
 }
