@@ -93,7 +93,8 @@ func (a *app) kubesprayCommand() (*cobra.Command, []*cobra.Command) {
 			"--var: did the tasks that use the variable change, and did their handlers run? With\n" +
 			"--tags/--skip-tags (the last run's: its log does not print them): which of those tasks\n" +
 			"the run could reach, as ansible-core 2.14 selects them. Task output is never printed.\n" +
-			"Exit 1 when the last run failed or has no PLAY RECAP; 3 when a log cannot be read.\n" +
+			"Exit 1 when the last run failed or has no PLAY RECAP; 3 when a log cannot be read or -i's\n" +
+			"inventory is not read whole (a host range over k3sconf's bound).\n" +
 			"Reference: docs/kubespray.md.",
 		Example: "ansible-playbook -i inventory/mycluster cluster.yml > run1.log   # and run2.log, run3.log\n" +
 			"k3sconf kubespray runs run1.log run2.log run3.log --var containerd_max_container_log_line_size",

@@ -55,3 +55,53 @@ func TestKubesprayHostInUnreadRange(t *testing.T) {
 		})
 	}
 }
+
+// TestKubesprayRunsUnreadRange: `kubespray runs -i` with an inventory k3sconf did not read
+// whole prints the range's finding (text, and `findings` in --json, which validates
+// against the schema), says the hosts left out are not compared, and exits 3; under the
+// bound the missing hosts are listed and nothing else changes.
+func TestKubesprayRunsUnreadRange(t *testing.T) {
+	schemas := loadSchemas(t)
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"run1.log": "PLAY [p] ***\n\nTASK [t] ***\nchanged: [h0]\n\nPLAY RECAP ***\nh0 : ok=1 changed=1 unreachable=0 failed=0 skipped=0 rescued=0 ignored=0\n",
+		"a.ini":    "[kube_node]\nh[0:999999]\n[kube_control_plane]\nh0\n",
+		"c.ini":    "[kube_node]\nh[0:2]\n",
+	})
+	for _, tc := range []struct {
+		inv      string
+		code     int
+		want     []string
+		not      []string
+		findings int
+	}{
+		{"a.ini", exitInput, []string{"error[input-unreadable] " + filepath.Join(dir, "a.ini") + ":2:1:", "bound of 10000", "the inventory was not read whole"}, nil, 1},
+		{"c.ini", exitOK, []string{"not in the last run (in the inventory", "h1, h2"}, []string{"input-unreadable", "not read whole"}, 0},
+	} {
+		t.Run(tc.inv, func(t *testing.T) {
+			args := []string{"kubespray", "runs", filepath.Join(dir, "run1.log"), "-i", filepath.Join(dir, tc.inv)}
+			code, out, errOut := runCLI(args...)
+			if code != tc.code {
+				t.Errorf("exit %d, want %d:\n%s%s", code, tc.code, out, errOut)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("the text lacks %q:\n%s", w, out)
+				}
+			}
+			for _, w := range tc.not {
+				if strings.Contains(out, w) {
+					t.Errorf("the text holds %q:\n%s", w, out)
+				}
+			}
+			code, js, _ := runCLI(append(append([]string{}, args[:1]...), append([]string{"runs", "--json"}, args[2:]...)...)...)
+			if code != tc.code {
+				t.Errorf("--json: exit %d, want %d", code, tc.code)
+			}
+			validate(t, schemas, tc.inv, []byte(js), "kubespray runs")
+			if n := strings.Count(js, `"code":"input-unreadable"`); n != tc.findings {
+				t.Errorf("--json: %d input-unreadable findings, want %d:\n%s", n, tc.findings, js)
+			}
+		})
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/k3sconf/k3sconf/ansible/runlog"
+	"github.com/k3sconf/k3sconf/diag"
 	"github.com/k3sconf/k3sconf/internal/termesc"
 	"github.com/k3sconf/k3sconf/kubespray/runs"
 	"github.com/k3sconf/k3sconf/output"
@@ -58,6 +59,18 @@ func taskLabel(play, task string, handler bool) string {
 func Text(w io.Writer, r *runs.Report) {
 	for _, u := range r.Unread {
 		fmt.Fprintf(w, "error: %s: %s (the report is incomplete)\n", safe(u.Log), safe(u.Error))
+	}
+	// The inventory's findings (-i): a host range over k3sconf's bound leaves hosts out of
+	// the "not in the last run" list.
+	for _, d := range r.Findings {
+		fmt.Fprintf(w, "%s[%s]", d.Severity, d.Code)
+		if !d.Pos.IsZero() {
+			fmt.Fprintf(w, " %s:", safe(d.Pos.String()))
+		}
+		fmt.Fprintf(w, " %s\n", safe(d.Message))
+		if d.Hint != "" {
+			fmt.Fprintf(w, "  fix: %s\n", safe(d.Hint))
+		}
 	}
 	if len(r.Runs) == 0 {
 		fmt.Fprintln(w, "no run to read")
@@ -267,6 +280,9 @@ func writeLast(w io.Writer, r *runs.Report) {
 	}
 	if len(r.Missing) > 0 {
 		fmt.Fprintf(w, "  not in the last run (in the inventory, no result: no play targets it, --limit, or unreachable before its first task): %s\n", safe(strings.Join(r.Missing, ", ")))
+	}
+	if diag.Diagnostics(r.Findings).HasErrors() {
+		fmt.Fprintln(w, "  the inventory was not read whole (the findings at the top): the hosts k3sconf left out of it are not compared with the run")
 	}
 }
 
@@ -544,7 +560,11 @@ func notRunAdvice(r *runs.Report, vh runs.VarHost) string {
 		return " (no result for it, though the run went on on this host: a handler skipped by its own when: prints nothing with display_skipped_hosts = no)"
 	}
 	todo, _ := byHandText(missing)
-	s := "; a re-run that writes the same contents will not notify it (touching the file does not help: ansible compares contents, not times): do it by hand on the host: " + todo
+	it := "it"
+	if len(missing) > 1 {
+		it = "them"
+	}
+	s := "; a re-run that writes the same contents will not notify " + it + " (touching the file does not help: ansible compares contents, not times): do it by hand on the host: " + todo
 	if stoppedAt != "" && st == runlog.Failed {
 		s += forceHandlersNote
 	}
@@ -566,12 +586,14 @@ func appendOnce(xs []string, x string) []string {
 type runsDoc struct {
 	output.Envelope
 	// Verdict is the last run's: ok, failed, incomplete ("" with no run).
-	Verdict  string        `json:"verdict"`
-	Runs     []runDoc      `json:"runs"`
-	Unread   []runs.Unread `json:"unread"`
-	Last     []hostDoc     `json:"last"`
-	Missing  []string      `json:"missing"`
-	Variable *variableDoc  `json:"variable,omitempty"`
+	Verdict string        `json:"verdict"`
+	Runs    []runDoc      `json:"runs"`
+	Unread  []runs.Unread `json:"unread"`
+	Last    []hostDoc     `json:"last"`
+	Missing []string      `json:"missing"`
+	// Findings are the inventory's errors and warnings (-i).
+	Findings []output.Diagnostic `json:"findings"`
+	Variable *variableDoc        `json:"variable,omitempty"`
 }
 
 // RunDoc is one run.
@@ -719,7 +741,11 @@ func changeDocs(cs []runlog.Change) []changeDoc {
 func JSON(r *runs.Report) any { return runsJSON(r) }
 
 func runsJSON(r *runs.Report) *runsDoc {
-	d := &runsDoc{Envelope: output.NewEnvelope("kubespray", "kubespray runs", "kubespray runs"), Runs: []runDoc{}, Unread: nonNil(r.Unread), Last: []hostDoc{}, Missing: nonNil(r.Missing)}
+	d := &runsDoc{Envelope: output.NewEnvelope("kubespray", "kubespray runs", "kubespray runs"), Runs: []runDoc{}, Unread: nonNil(r.Unread), Last: []hostDoc{}, Missing: nonNil(r.Missing), Findings: []output.Diagnostic{}}
+	for _, f := range r.Findings {
+		d.Findings = append(d.Findings, output.Diagnostic{Severity: string(f.Severity), Code: f.Code, File: f.Pos.File, Line: f.Pos.Line,
+			Column: f.Pos.Column, Key: f.Key, Message: f.Message, Hint: f.Hint})
+	}
 	if len(r.Runs) > 0 {
 		d.Verdict = string(r.Runs[len(r.Runs)-1].Verdict())
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/k3sconf/k3sconf/ansible"
 	"github.com/k3sconf/k3sconf/ansible/runlog"
+	"github.com/k3sconf/k3sconf/diag"
 	"github.com/k3sconf/k3sconf/internal/rootfs"
 )
 
@@ -64,7 +65,11 @@ type Report struct {
 	Last []runlog.HostChanges
 	// Missing are the inventory's hosts the last run has no result or recap line for.
 	Missing []string
-	Var     *VarReport
+	// Findings are the inventory's errors and warnings (a host range over
+	// ansible.MaxRangeHosts, at its file:line:column): with an error, k3sconf did not read
+	// the inventory whole, and Missing may lack hosts (exit 3).
+	Findings []diag.Diagnostic
+	Var      *VarReport
 }
 
 // Unread is a log that could not be read.
@@ -167,6 +172,11 @@ func Build(o Options) (*Report, error) {
 		inv, err := ansible.LoadInventory(o.Inventory)
 		if err != nil {
 			return r, err
+		}
+		for _, d := range inv.Diagnostics {
+			if d.Severity == diag.Error || d.Severity == diag.Warning {
+				r.Findings = append(r.Findings, d)
+			}
 		}
 		if len(r.Runs) > 0 {
 			in := map[string]bool{}
@@ -405,8 +415,10 @@ func owedSince(runs []*runlog.Run, uses *Uses, hosts []VarHost) {
 	}
 }
 
-// Incomplete: a log could not be read.
-func (r *Report) Incomplete() bool { return len(r.Unread) > 0 }
+// Incomplete: a log could not be read, or the inventory was not read whole.
+func (r *Report) Incomplete() bool {
+	return len(r.Unread) > 0 || diag.Diagnostics(r.Findings).HasErrors()
+}
 
 // Failed: the last run failed or has no verdict (no PLAY RECAP), or there is no run.
 func (r *Report) Failed() bool {
