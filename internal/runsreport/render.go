@@ -560,7 +560,11 @@ func notRunAdvice(r *runs.Report, vh runs.VarHost) string {
 		return " (no result for it, though the run went on on this host: a handler skipped by its own when: prints nothing with display_skipped_hosts = no)"
 	}
 	todo, _ := byHandText(missing)
-	s := "; a re-run that writes the same contents will not notify it (touching the file does not help: ansible compares contents, not times): do it by hand on the host: " + todo
+	it := "it"
+	if len(missing) > 1 {
+		it = "them"
+	}
+	s := "; a re-run that writes the same contents will not notify " + it + " (touching the file does not help: ansible compares contents, not times): do it by hand on the host: " + todo
 	if stoppedAt != "" && st == runlog.Failed {
 		s += forceHandlersNote
 	}

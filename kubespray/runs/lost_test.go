@@ -116,7 +116,7 @@ func TestLostHandlerRealRuns(t *testing.T) {
 		}
 		// The failed run itself: its handlers did not run, and a re-run will not notify
 		// them (run 3 shows it).
-		if h, line := answer(t, dir, logs[:2]); h.Verdict != HandlerNotRun || !strings.Contains(line, "a re-run that writes the same contents will not notify it") || !strings.Contains(line, "do it by hand on the host: what \"Containerd | restart containerd\" does (") {
+		if h, line := answer(t, dir, logs[:2]); h.Verdict != HandlerNotRun || !strings.Contains(line, "a re-run that writes the same contents will not notify them") || !strings.Contains(line, "do it by hand on the host: what \"Containerd | restart containerd\" does (") {
 			t.Errorf("%s: verdict %s: %s", logs[1].Name, h.Verdict, line)
 		}
 		// Fires: run 3 finds config.toml unchanged; run 2's handler never ran. The advice
