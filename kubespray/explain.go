@@ -135,13 +135,7 @@ func Explain(o Options) (*Report, error) {
 		note(le)
 	}
 	if inv.Hosts[o.Host] == nil {
-		why := ""
-		for _, d := range inv.Diagnostics {
-			if d.Code == "AN001" {
-				why += "; " + d.Pos.File + " was " + d.Message
-			}
-		}
-		return nil, fmt.Errorf("host %q is not in the inventory %s (hosts: %s)%s", o.Host, strings.Join(o.Inventory, ", "), strings.Join(inv.HostOrder, ", "), why)
+		return nil, hostNotFound(o.Host, o.Inventory, inv)
 	}
 	added := addDynamicGroups(inv)[o.Host]
 	var extra []ansible.ExtraVars
@@ -951,4 +945,61 @@ func (r *Report) HasErrors() bool {
 		}
 	}
 	return false
+}
+
+// hostError is a --host the inventory does not have. When k3sconf did not read the
+// inventory whole (a host range over ansible.MaxRangeHosts, a value it does not expand), the
+// host may be among what it left out: the error wraps those findings (a diag.Diagnostics,
+// for errors.As), which the command prints first, with their file:line:column.
+type hostError struct {
+	msg   string
+	diags diag.Diagnostics
+}
+
+func (e *hostError) Error() string { return e.msg }
+
+func (e *hostError) Unwrap() error {
+	if len(e.diags) == 0 {
+		return nil
+	}
+	return e.diags
+}
+
+// maxHostsNamed is how many of the inventory's hosts the message names.
+const maxHostsNamed = 20
+
+// hostNotFound is the error for a host the inventory does not have: the hosts it has (the
+// first maxHostsNamed), "no host" said as such, and the findings about the inventory that
+// may be why (warnings and errors; ansible's ignored *.ini files in a folder are named in
+// the message).
+func hostNotFound(host string, sources []string, inv *ansible.Inventory) error {
+	hosts := "it has no host"
+	if n := len(inv.HostOrder); n > maxHostsNamed {
+		hosts = "hosts: " + strings.Join(inv.HostOrder[:maxHostsNamed], ", ") + fmt.Sprintf(", … (%d in all)", n)
+	} else if n > 0 {
+		hosts = "hosts: " + strings.Join(inv.HostOrder, ", ")
+	}
+	e := &hostError{}
+	why := ""
+	for _, d := range inv.Diagnostics {
+		switch {
+		case d.Code == "AN001":
+			why += "; " + d.Pos.File + " was " + d.Message
+		case d.Severity == diag.Error || d.Severity == diag.Warning:
+			e.diags = append(e.diags, d)
+		}
+	}
+	e.msg = fmt.Sprintf("host %q is not in the inventory %s (%s)%s", host, strings.Join(sources, ", "), hosts, why)
+	if n := len(e.diags); n > 0 {
+		what := "the finding above"
+		if n > 1 {
+			what = fmt.Sprintf("the %d findings above", n)
+		}
+		if e.diags.HasErrors() {
+			e.msg += fmt.Sprintf("; k3sconf did not read the inventory whole (%s): %q may be among the hosts it left out", what, host)
+		} else {
+			e.msg += fmt.Sprintf(" (see %s)", what)
+		}
+	}
+	return e
 }

@@ -44,7 +44,7 @@ func ks007Fix(name string, ex *Explained) string {
 	if len(strong) > 1 {
 		more = fmt.Sprintf(" (and %d more such sources at other uses)", len(strong)-1)
 	}
-	return fmt.Sprintf("removing the '#' would change nothing: %s%s beats every inventory value (ansible-core 2.14's precedence); to set it pass -e %s=… (extra vars beat it; -e @file.yml keeps its type)%s", winner, more, name, changeText(a, ex))
+	return fmt.Sprintf("removing the '#' would change nothing: %s%s beats every inventory value (ansible-core 2.14's precedence); to set it pass -e %s=… (extra vars beat it, on every host and in every play; -e @file.yml keeps its type)%s", winner, more, name, changeText(a, ex))
 }
 
 // ks002Hint is KS002's fix (the variable is set for a group the host is not in): adding the
@@ -58,7 +58,7 @@ func ks002Hint(name string, ex *Explained, hint string) string {
 	if strong[0].Kind == ansible.KindExtra {
 		return "an inventory value would change nothing here: -e sets it, and extra vars beat every inventory value"
 	}
-	return fmt.Sprintf("an inventory value would change nothing here: %s beats every inventory value; pass -e %s=… to set it", winnerText(strong[0], ex), name)
+	return fmt.Sprintf("an inventory value would change nothing here: %s beats every inventory value; pass -e %s=… to set it (on every host and in every play)", winnerText(strong[0], ex), name)
 }
 
 // aboveInventory sorts the winners at the use sites the host runs (or at play level, for a

@@ -336,6 +336,7 @@ func TestSetFactBool(t *testing.T) {
 // TestRuntimeJSON: --json carries the run-time sets (setAtRunTime) and a use site after a
 // set_fact that runs has it as its source; the document matches the schema.
 func TestRuntimeJSON(t *testing.T) {
+	t.Parallel() // python3 jsonschema: overlaps the package's other subprocesses
 	ks, inv := siteTree(t, runtimePlays, runtimeFiles)
 	facts := filepath.Join(filepath.Dir(ks), "facts")
 	writeFactsCache(t, facts, "w1", map[string]any{"ansible_os_family": "Debian"})

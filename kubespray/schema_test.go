@@ -11,6 +11,7 @@ import (
 // TestJSONSchemas validates both --json documents against docs/schema/*.schema.json with
 // python3's jsonschema module; skipped where it is missing.
 func TestJSONSchemas(t *testing.T) {
+	t.Parallel() // python3 jsonschema: overlaps the package's other subprocesses
 	if exec.Command("python3", "-c", "import jsonschema").Run() != nil {
 		t.Skip("python3 with jsonschema not available (apt-get install python3-jsonschema)")
 	}

@@ -253,6 +253,7 @@ func TestWhereSeedAnswer(t *testing.T) {
 // when the notifying task is not selected; listen: and "role : name" reach it; a handler
 // notified by a handler runs too. The model (Notified, Selected) agrees on each run.
 func TestHandlersRunWhateverTags(t *testing.T) {
+	t.Parallel() // ansible-playbook runs, one per case, each case on its own: they overlap
 	if _, err := exec.LookPath("ansible-playbook"); err != nil {
 		t.Skip("ansible-playbook not installed (apt-get install ansible-core)")
 	}
@@ -311,6 +312,7 @@ func TestHandlersRunWhateverTags(t *testing.T) {
 		{"never task named", []string{"b"}, nil, []string{"H4", "M2"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			got := runTagMarkers(t, dir, tc.only, tc.skip)
 			if d := cmp.Diff(tc.want, got); d != "" {
 				t.Errorf("ansible-playbook ran (-want +got):\n%s", d)
@@ -356,6 +358,7 @@ func TestWhereSeedText(t *testing.T) {
 // TestWhereSeedJSONSchema: the where document with sites, handlers and answers matches
 // docs/schema/kubespray-where.schema.json.
 func TestWhereSeedJSONSchema(t *testing.T) {
+	t.Parallel() // python3 jsonschema: overlaps the package's other subprocesses
 	if exec.Command("python3", "-c", "import jsonschema").Run() != nil {
 		t.Skip("python3 with jsonschema not available (apt-get install python3-jsonschema)")
 	}
@@ -423,6 +426,7 @@ func TestIncludeRoleKeyValueForm(t *testing.T) {
 // import_role (r1 tagged t0); under --tags t0, r5's t2 task is not run at the second place
 // because r5's t0 task ran at the first. Compared with ansible-playbook run by run.
 func TestRoleRunsOncePerPlay(t *testing.T) {
+	t.Parallel() // ansible-playbook runs, one per case, each case on its own: they overlap
 	if _, err := exec.LookPath("ansible-playbook"); err != nil {
 		t.Skip("ansible-playbook not installed (apt-get install ansible-core)")
 	}
@@ -456,6 +460,7 @@ func TestRoleRunsOncePerPlay(t *testing.T) {
 		{"role_complete skipped: no dedup", nil, []string{"always"}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			got := runTagMarkers(t, dir, tc.only, tc.skip)
 			if tc.want != nil {
 				if d := cmp.Diff(tc.want, got); d != "" {

@@ -149,7 +149,11 @@ func (r *Redactor) Argv(words []string) []string {
 	var pending pend
 	for i, w := range words {
 		if pending.k != notSecret {
-			out[i] = r.hide(pending.k, pending.name, r.known(w))
+			if o := pending.outer; o != "" && len(w) > len(o) && strings.HasPrefix(w, o) {
+				out[i] = o + r.hide(pending.k, pending.name, r.known(w[len(o):]))
+			} else {
+				out[i] = r.hide(pending.k, pending.name, r.known(w))
+			}
 			pending = pend{}
 			continue
 		}
@@ -187,6 +191,10 @@ type pend struct {
 	quoted bool
 	// until: the value is quoted with this byte and goes on to the word that closes it.
 	until byte
+	// outer: the name came inside a pass-through flag ("--kubelet-arg=" of
+	// --kubelet-arg=--registry-password); the next argv word may repeat it
+	// (--kubelet-arg=VALUE, a config list spliced in), and only VALUE is hidden.
+	outer string
 }
 
 // known replaces the distinctive secret values in s.
@@ -437,6 +445,10 @@ func (r *Redactor) word(w string, argv bool, pending *pend) string {
 			return w[:1] + Redacted
 		}
 		quoted := (w[0] == '"' || w[0] == '\'') && p.quoted
+		if o := p.outer; o != "" && len(core) > len(o) && strings.HasPrefix(core, o) {
+			// --kubelet-arg=--registry-password --kubelet-arg=VALUE: only VALUE.
+			return w[:lo] + o + r.hide(p.k, p.name, core[len(o):]) + w[hi:]
+		}
 		if core != "" && (argv || quoted || r.plain[core] || valueLike(core)) {
 			if red := r.hide(p.k, p.name, core); red != core {
 				return w[:lo] + red + w[hi:]
@@ -466,7 +478,7 @@ func (r *Redactor) word(w string, argv bool, pending *pend) string {
 		// word.
 		if n := core[i+1:]; isName(strings.TrimLeft(n, "-")) {
 			if k, isBool := r.nameKind(n); k != notSecret && !isBool {
-				*pending = pend{k: k, name: n}
+				*pending = pend{k: k, name: n, outer: core[:i+1]}
 			}
 		}
 	}

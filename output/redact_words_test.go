@@ -1,6 +1,10 @@
 package output
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
 
 // TestScrubWords: the word rules on text that quotes input, and on prose they must leave
 // alone. The redactor knows one distinctive secret (s3cr3t-Value) and one that spells a
@@ -58,5 +62,34 @@ func TestArgv(t *testing.T) {
 	show := NewTextRedactor(true)
 	if got := show.Scrub("--token abc123"); got != "--token abc123" {
 		t.Errorf("--show-secrets redacts nothing: %q", got)
+	}
+}
+
+// TestPassThroughSplitArgv: a pass-through flag whose value is the next word
+// (--kubelet-arg=--registry-password) hides only the value of the next word when that word
+// repeats the pass-through flag (--kubelet-arg=VALUE: a config list spliced into argv), and
+// the whole next word otherwise; a flag that is no secret hides nothing.
+func TestPassThroughSplitArgv(t *testing.T) {
+	r := NewTextRedactor(false)
+	tests := []struct {
+		name   string
+		in     []string
+		want   []string
+		reason string
+	}{
+		{"spliced", []string{"--kubelet-arg=--registry-password", "--kubelet-arg=QQsplit1"}, []string{"--kubelet-arg=--registry-password", "--kubelet-arg=REDACTED"}, "the value only"},
+		{"bare", []string{"--kubelet-arg=--registry-password", "QQsplit1"}, []string{"--kubelet-arg=--registry-password", "REDACTED"}, "the next word is the value"},
+		{"other-flag", []string{"--kubelet-arg=--registry-password", "--v=QQsplit1"}, []string{"--kubelet-arg=--registry-password", "REDACTED"}, "another flag after it: the whole word, as before"},
+		{"not-secret", []string{"--kubelet-arg=--v", "--kubelet-arg=2"}, []string{"--kubelet-arg=--v", "--kubelet-arg=2"}, "no secret"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if diff := cmp.Diff(tc.want, r.Argv(tc.in)); diff != "" {
+				t.Errorf("%s: Argv mismatch (-want +got):\n%s", tc.reason, diff)
+			}
+		})
+	}
+	if got, want := r.Scrub("ExecStart=k3s server --kubelet-arg=--registry-password --kubelet-arg=QQsplit1 --v=2"), "ExecStart=k3s server --kubelet-arg=--registry-password --kubelet-arg=REDACTED --v=2"; got != want {
+		t.Errorf("Scrub (a command line quoted in text):\n got %q\nwant %q", got, want)
 	}
 }

@@ -93,7 +93,8 @@ func (a *app) kubesprayCommand() (*cobra.Command, []*cobra.Command) {
 			"--var: did the tasks that use the variable change, and did their handlers run? With\n" +
 			"--tags/--skip-tags (the last run's: its log does not print them): which of those tasks\n" +
 			"the run could reach, as ansible-core 2.14 selects them. Task output is never printed.\n" +
-			"Exit 1 when the last run failed or has no PLAY RECAP; 3 when a log cannot be read.\n" +
+			"Exit 1 when the last run failed or has no PLAY RECAP; 3 when a log cannot be read or -i's\n" +
+			"inventory is not read whole (a host range over k3sconf's bound).\n" +
 			"Reference: docs/kubespray.md.",
 		Example: "ansible-playbook -i inventory/mycluster cluster.yml > run1.log   # and run2.log, run3.log\n" +
 			"k3sconf kubespray runs run1.log run2.log run3.log --var containerd_max_container_log_line_size",
@@ -221,11 +222,26 @@ func splitTags(vals []string) []string {
 }
 
 func kubesprayErr(stderr io.Writer, err error, showSecrets bool) int {
-	msg := err.Error()
-	if !showSecrets {
-		msg = output.NewTextRedactor(false).Scrub(msg) // a malformed -e is echoed back
+	red := output.NewTextRedactor(showSecrets) // a malformed -e is echoed back
+	// The findings that may be why (an unknown --host in an inventory k3sconf did not read
+	// whole: a host range over its bound), first, at their file:line:column.
+	var ds diag.Diagnostics
+	if errors.As(err, &ds) {
+		for _, d := range ds {
+			fmt.Fprintf(stderr, "k3sconf kubespray: %s[%s]", d.Severity, d.Code)
+			if !d.Pos.IsZero() {
+				fmt.Fprintf(stderr, " %s:", d.Pos)
+			}
+			fmt.Fprintf(stderr, " %s\n", red.Scrub(d.Message))
+			if d.Hint != "" {
+				fmt.Fprintf(stderr, "  fix: %s\n", red.Scrub(d.Hint))
+			}
+		}
 	}
-	fmt.Fprintf(stderr, "k3sconf kubespray: %s\n", msg)
+	fmt.Fprintf(stderr, "k3sconf kubespray: %s\n", red.Scrub(err.Error()))
+	if ds.HasErrors() {
+		return exitInput // the inventory was not read whole: the report cannot be made
+	}
 	var pe *diag.ParseError
 	if errors.As(err, &pe) {
 		return exitProblem // the file does not parse: ansible-playbook stops on it too

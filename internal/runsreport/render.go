@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/k3sconf/k3sconf/ansible/runlog"
+	"github.com/k3sconf/k3sconf/diag"
 	"github.com/k3sconf/k3sconf/internal/termesc"
 	"github.com/k3sconf/k3sconf/kubespray/runs"
 	"github.com/k3sconf/k3sconf/output"
@@ -58,6 +59,18 @@ func taskLabel(play, task string, handler bool) string {
 func Text(w io.Writer, r *runs.Report) {
 	for _, u := range r.Unread {
 		fmt.Fprintf(w, "error: %s: %s (the report is incomplete)\n", safe(u.Log), safe(u.Error))
+	}
+	// The inventory's findings (-i): a host range over k3sconf's bound leaves hosts out of
+	// the "not in the last run" list.
+	for _, d := range r.Findings {
+		fmt.Fprintf(w, "%s[%s]", d.Severity, d.Code)
+		if !d.Pos.IsZero() {
+			fmt.Fprintf(w, " %s:", safe(d.Pos.String()))
+		}
+		fmt.Fprintf(w, " %s\n", safe(d.Message))
+		if d.Hint != "" {
+			fmt.Fprintf(w, "  fix: %s\n", safe(d.Hint))
+		}
 	}
 	if len(r.Runs) == 0 {
 		fmt.Fprintln(w, "no run to read")
@@ -268,6 +281,9 @@ func writeLast(w io.Writer, r *runs.Report) {
 	if len(r.Missing) > 0 {
 		fmt.Fprintf(w, "  not in the last run (in the inventory, no result: no play targets it, --limit, or unreachable before its first task): %s\n", safe(strings.Join(r.Missing, ", ")))
 	}
+	if diag.Diagnostics(r.Findings).HasErrors() {
+		fmt.Fprintln(w, "  the inventory was not read whole (the findings at the top): the hosts k3sconf left out of it are not compared with the run")
+	}
 }
 
 func writeVar(w io.Writer, r *runs.Report) {
@@ -410,7 +426,7 @@ func VarLine(r *runs.Report, vh runs.VarHost) string {
 			s = owedLine(runSource(r, o.Run), o)
 			break
 		}
-		s = "changed but not picked up: " + strings.Join(changed, ", ") + " changed; " + strings.Join(hs, ", ")
+		s = "changed but not picked up: " + strings.Join(changed, ", ") + " changed; " + strings.Join(hs, ", ") + notRunAdvice(r, vh)
 	case runs.UseFailed:
 		s = "failed: " + strings.Join(failed, ", ") + " failed"
 		if len(unreachable) > 0 {
@@ -419,7 +435,7 @@ func VarLine(r *runs.Report, vh runs.VarHost) string {
 	case runs.UseUnreachable:
 		s = "unreachable: the host could not be reached at " + strings.Join(unreachable, ", ") + " (the connection failed, not the task: is the host up, is ssh reachable?); nothing was applied there"
 	case runs.Unchanged:
-		s = "not changed: " + strings.Join(ok, ", ") + ": the value the tasks write is what the host already had (did your edit reach this host? k3sconf kubespray explain VAR --host HOST)"
+		s = "not changed: " + strings.Join(ok, ", ") + ": the value the tasks write is what the host already had (did your edit reach this host? k3sconf kubespray explain " + varName(r) + " --host HOST)"
 	case runs.NotInRun:
 		s = "not in the last run: the inventory has the host, the run has no result for it (no play targets it, --limit, or unreachable before its first task)"
 	case runs.NotRun:
@@ -440,26 +456,14 @@ func VarLine(r *runs.Report, vh runs.VarHost) string {
 // "{{ any_errors_fatal | default(true) }}" included whatever -e says (the strategy reads
 // it untemplated). A host lost to unreachable gets no handler either way.
 func owedLine(src string, o *runs.Owed) string {
-	var ts, hs, todo []string
-	daemon := false
+	var ts, hs []string
 	for _, t := range o.Tasks {
 		ts = append(ts, strconv.Quote(shortName(t)))
 	}
 	for _, h := range o.Handlers {
 		hs = append(hs, strconv.Quote(h.Name))
-		if strings.HasPrefix(h.Does, "restarts ") || strings.HasPrefix(h.Does, "reloads ") || strings.Contains(h.Does, " and restarts ") {
-			daemon = true
-		}
-		if h.ByHand != "" {
-			todo = appendOnce(todo, fmt.Sprintf("`%s` (what %q does)", h.ByHand, h.Name))
-			continue
-		}
-		what := "what " + strconv.Quote(h.Name) + " does (" + where(h.Pos.File, h.Pos.Line)
-		if h.Does != "" {
-			what += ": " + h.Does
-		}
-		todo = appendOnce(todo, what+")")
 	}
+	todo, daemon := byHandText(o.Handlers)
 	why := "the run was cut off"
 	if o.FailedAt != "" {
 		why = fmt.Sprintf("run %d %s at %q", o.Run+1, map[runlog.Status]string{runlog.Failed: "failed", runlog.Unreachable: "lost the host"}[o.FailedStatus], o.FailedAt)
@@ -475,9 +479,94 @@ func owedLine(src string, o *runs.Owed) string {
 	} else {
 		s += "what the handler does has not happened since. "
 	}
-	s += "Do it by hand on the host: " + strings.Join(todo, "; then ") + fmt.Sprintf(" (runs cannot see that, and says this while run %d is among its logs)", o.Run+1)
+	s += "Do it by hand on the host: " + todo + fmt.Sprintf(" (runs cannot see that, and says this while run %d is among its logs)", o.Run+1)
 	if o.FailedAt != "" && o.FailedStatus == runlog.Failed {
-		s += ". In a play without any_errors_fatal, --force-handlers (or force_handlers = True in ansible.cfg) runs the handlers of a changed task when a later task fails; kubespray's plays set any_errors_fatal, and ansible-core 2.14 then ends the play at the failure before any handler runs, --force-handlers or not"
+		s += forceHandlersNote
+	}
+	return s
+}
+
+// varName is the report's variable ("VAR" without one).
+func varName(r *runs.Report) string {
+	if r == nil || r.Var == nil || r.Var.Name == "" {
+		return "VAR"
+	}
+	return r.Var.Name
+}
+
+// forceHandlersNote is what --force-handlers does for a failed run (checked in
+// kubespray/runs/forcehandlers_test.go).
+const forceHandlersNote = ". In a play without any_errors_fatal, --force-handlers (or force_handlers = True in ansible.cfg) runs the handlers of a changed task when a later task fails; kubespray's plays set any_errors_fatal, and ansible-core 2.14 then ends the play at the failure before any handler runs, --force-handlers or not"
+
+// byHandText says what to do by hand for handlers that did not run: each one's command
+// when it says it plainly (runs.Handler.ByHand), else the handler and what it does;
+// daemon: one of them restarts or reloads a service.
+func byHandText(hs []runs.Handler) (string, bool) {
+	var todo []string
+	daemon := false
+	for _, h := range hs {
+		if strings.HasPrefix(h.Does, "restarts ") || strings.HasPrefix(h.Does, "reloads ") || strings.Contains(h.Does, " and restarts ") {
+			daemon = true
+		}
+		if h.ByHand != "" {
+			todo = appendOnce(todo, fmt.Sprintf("`%s` (what %q does)", h.ByHand, h.Name))
+			continue
+		}
+		what := "what " + strconv.Quote(h.Name) + " does (" + where(h.Pos.File, h.Pos.Line)
+		if h.Does != "" {
+			what += ": " + h.Does
+		}
+		todo = appendOnce(todo, what+")")
+	}
+	return strings.Join(todo, "; then "), daemon
+}
+
+// notRunAdvice follows the last run's "handler … did not run" on host vh.Host: where the
+// run stopped on the host (failed, unreachable, cut off), a re-run will not notify the
+// handler either, so it says what to do by hand; where the run went on, the handler's
+// missing result is no loss ansible-playbook shows (a handler skipped by its own when:
+// prints nothing with display_skipped_hosts = no, ansible-core 2.14.18).
+func notRunAdvice(r *runs.Report, vh runs.VarHost) string {
+	if r == nil || len(r.Runs) == 0 {
+		return ""
+	}
+	last := r.Runs[len(r.Runs)-1]
+	var missing []runs.Handler
+	for _, h := range vh.Handlers {
+		if h.Status != runlog.Changed && h.Status != runlog.OK {
+			missing = append(missing, h.Handler)
+		}
+	}
+	if len(missing) == 0 {
+		return ""
+	}
+	stoppedAt, st, stopped := "", runlog.Status(""), last.Verdict() == runlog.Incomplete
+	found := false
+	for _, rc := range last.Recap {
+		if rc.Host == vh.Host {
+			found = true
+			stopped = stopped || rc.Failed > 0 || rc.Unreachable > 0
+		}
+	}
+	if !found {
+		stopped = true
+	}
+	for _, e := range last.Events(vh.Host) {
+		if s := e.Result.Status(); s == runlog.Failed || s == runlog.Unreachable {
+			stoppedAt, st = e.Task.Name, s
+		}
+	}
+	if !stopped {
+		return " (no result for it, though the run went on on this host: a handler skipped by its own when: prints nothing with display_skipped_hosts = no)"
+	}
+	todo, _ := byHandText(missing)
+	it := "it"
+	if len(missing) > 1 {
+		it = "them"
+	}
+	s := "; a re-run that writes the same contents will not notify " + it + " (touching the file does not help: ansible compares contents, not times): do it by hand on the host: " + todo
+	if stoppedAt != "" && st == runlog.Failed {
+		s += forceHandlersNote
 	}
 	return s
 }
@@ -497,12 +586,14 @@ func appendOnce(xs []string, x string) []string {
 type runsDoc struct {
 	output.Envelope
 	// Verdict is the last run's: ok, failed, incomplete ("" with no run).
-	Verdict  string        `json:"verdict"`
-	Runs     []runDoc      `json:"runs"`
-	Unread   []runs.Unread `json:"unread"`
-	Last     []hostDoc     `json:"last"`
-	Missing  []string      `json:"missing"`
-	Variable *variableDoc  `json:"variable,omitempty"`
+	Verdict string        `json:"verdict"`
+	Runs    []runDoc      `json:"runs"`
+	Unread  []runs.Unread `json:"unread"`
+	Last    []hostDoc     `json:"last"`
+	Missing []string      `json:"missing"`
+	// Findings are the inventory's errors and warnings (-i).
+	Findings []output.Diagnostic `json:"findings"`
+	Variable *variableDoc        `json:"variable,omitempty"`
 }
 
 // RunDoc is one run.
@@ -650,7 +741,11 @@ func changeDocs(cs []runlog.Change) []changeDoc {
 func JSON(r *runs.Report) any { return runsJSON(r) }
 
 func runsJSON(r *runs.Report) *runsDoc {
-	d := &runsDoc{Envelope: output.NewEnvelope("kubespray", "kubespray runs", "kubespray runs"), Runs: []runDoc{}, Unread: nonNil(r.Unread), Last: []hostDoc{}, Missing: nonNil(r.Missing)}
+	d := &runsDoc{Envelope: output.NewEnvelope("kubespray", "kubespray runs", "kubespray runs"), Runs: []runDoc{}, Unread: nonNil(r.Unread), Last: []hostDoc{}, Missing: nonNil(r.Missing), Findings: []output.Diagnostic{}}
+	for _, f := range r.Findings {
+		d.Findings = append(d.Findings, output.Diagnostic{Severity: string(f.Severity), Code: f.Code, File: f.Pos.File, Line: f.Pos.Line,
+			Column: f.Pos.Column, Key: f.Key, Message: f.Message, Hint: f.Hint})
+	}
 	if len(r.Runs) > 0 {
 		d.Verdict = string(r.Runs[len(r.Runs)-1].Verdict())
 	}

@@ -114,6 +114,11 @@ func TestLostHandlerRealRuns(t *testing.T) {
 		if logs == nil {
 			continue
 		}
+		// The failed run itself: its handlers did not run, and a re-run will not notify
+		// them (run 3 shows it).
+		if h, line := answer(t, dir, logs[:2]); h.Verdict != HandlerNotRun || !strings.Contains(line, "a re-run that writes the same contents will not notify them") || !strings.Contains(line, "do it by hand on the host: what \"Containerd | restart containerd\" does (") {
+			t.Errorf("%s: verdict %s: %s", logs[1].Name, h.Verdict, line)
+		}
 		// Fires: run 3 finds config.toml unchanged; run 2's handler never ran. The advice
 		// names what to do by hand, and --force-handlers only for runs to come.
 		h, line := answer(t, dir, logs[:3])

@@ -58,3 +58,37 @@ func TestOwedLineAdvice(t *testing.T) {
 		}
 	}
 }
+
+// TestHandlerSkippedNotOwed: a run that went on (its recap counts no failure for the host)
+// and has no result for a notified handler did not lose it: with display_skipped_hosts = no,
+// ansible-core 2.14.18 prints nothing for a handler skipped by its own when: (checked: no
+// RUNNING HANDLER banner, the recap counts it in skipped=). The last run's line says so
+// instead of advising a restart by hand, and a later unchanged run owes nothing. The logs
+// are shaped as that run printed them, with the seed tree's names.
+func TestHandlerSkippedNotOwed(t *testing.T) {
+	dir := writeTree(t, seedTree)
+	log := func(status string, changed int) []byte {
+		return []byte("\nPLAY [Prepare hosts] ***********************************************************\n\n" +
+			"TASK [container-engine/containerd : Containerd | Copy containerd config file] ***\n" + status + ": [n1]\n\n" +
+			"TASK [container-engine/containerd : Containerd | Write hosts.toml] *************\nok: [n1]\n\n" +
+			"PLAY RECAP *********************************************************************\n" +
+			"n1                         : ok=2    changed=" + string(rune('0'+changed)) + "    unreachable=0    failed=0    skipped=2    rescued=0    ignored=0   \n\n")
+	}
+	edited, rerun := Log{Name: "edited.log", Data: log("changed", 1)}, Log{Name: "rerun.log", Data: log("ok", 0)}
+	rep, err := Build(Options{Logs: []Log{edited}, Var: "containerd_max_container_log_line_size", Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := rep.Var.Hosts[0]
+	line := varLine(rep, h)
+	if h.Verdict != HandlerNotRun || !strings.Contains(line, "no result for it, though the run went on on this host") || strings.Contains(line, "by hand") {
+		t.Errorf("edited.log alone: %s: %s", h.Verdict, line)
+	}
+	rep, err = Build(Options{Logs: []Log{edited, rerun}, Var: "containerd_max_container_log_line_size", Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h := rep.Var.Hosts[0]; h.Owed != nil || h.Verdict != Unchanged {
+		t.Errorf("after a run that went on: %s, owed %+v: nothing is owed", h.Verdict, h.Owed)
+	}
+}

@@ -71,6 +71,10 @@ func (r *Report) Redact(red *output.Redactor) {
 		changes(r.Last[i].New)
 	}
 	all(r.Missing)
+	for i := range r.Findings {
+		f := &r.Findings[i]
+		f.Message, f.Hint, f.Key = sc(f.Message), sc(f.Hint), red.Key(f.Key)
+	}
 	if r.Var == nil {
 		return
 	}

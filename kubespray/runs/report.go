@@ -7,6 +7,7 @@ import (
 
 	"github.com/k3sconf/k3sconf/ansible"
 	"github.com/k3sconf/k3sconf/ansible/runlog"
+	"github.com/k3sconf/k3sconf/diag"
 	"github.com/k3sconf/k3sconf/internal/rootfs"
 )
 
@@ -64,7 +65,11 @@ type Report struct {
 	Last []runlog.HostChanges
 	// Missing are the inventory's hosts the last run has no result or recap line for.
 	Missing []string
-	Var     *VarReport
+	// Findings are the inventory's errors and warnings (a host range over
+	// ansible.MaxRangeHosts, at its file:line:column): with an error, k3sconf did not read
+	// the inventory whole, and Missing may lack hosts (exit 3).
+	Findings []diag.Diagnostic
+	Var      *VarReport
 }
 
 // Unread is a log that could not be read.
@@ -167,6 +172,11 @@ func Build(o Options) (*Report, error) {
 		inv, err := ansible.LoadInventory(o.Inventory)
 		if err != nil {
 			return r, err
+		}
+		for _, d := range inv.Diagnostics {
+			if d.Severity == diag.Error || d.Severity == diag.Warning {
+				r.Findings = append(r.Findings, d)
+			}
 		}
 		if len(r.Runs) > 0 {
 			in := map[string]bool{}
@@ -364,7 +374,11 @@ func owedSince(runs []*runlog.Run, uses *Uses, hosts []VarHost) {
 			break
 		}
 		for _, vh := range varHosts(run, uses, all, nil) {
-			if vh.Verdict != HandlerNotRun {
+			// Only a run that stopped on the host (failed, unreachable, cut off) loses a
+			// notified handler. In a run that went on, a handler with no result was skipped
+			// by its own when:, which display_skipped_hosts = no prints nothing for
+			// (ansible-core 2.14.18, checked: no banner, the recap counts it skipped).
+			if vh.Verdict != HandlerNotRun || !stopped(run, vh.Host) {
 				continue
 			}
 			o := &Owed{Run: k}
@@ -378,10 +392,11 @@ func owedSince(runs []*runlog.Run, uses *Uses, hosts []VarHost) {
 					o.Handlers = append(o.Handlers, ho.Handler)
 				}
 			}
+			// The failure that stopped the host is its last (an ignored or rescued one
+			// comes before it).
 			for _, e := range run.Events(vh.Host) {
 				if st := e.Result.Status(); st == runlog.Failed || st == runlog.Unreachable {
 					o.FailedAt, o.FailedStatus = e.Task.Name, st
-					break
 				}
 			}
 			owed[vh.Host] = o
@@ -400,8 +415,10 @@ func owedSince(runs []*runlog.Run, uses *Uses, hosts []VarHost) {
 	}
 }
 
-// Incomplete: a log could not be read.
-func (r *Report) Incomplete() bool { return len(r.Unread) > 0 }
+// Incomplete: a log could not be read, or the inventory was not read whole.
+func (r *Report) Incomplete() bool {
+	return len(r.Unread) > 0 || diag.Diagnostics(r.Findings).HasErrors()
+}
 
 // Failed: the last run failed or has no verdict (no PLAY RECAP), or there is no run.
 func (r *Report) Failed() bool {
@@ -409,4 +426,18 @@ func (r *Report) Failed() bool {
 		return true
 	}
 	return r.Runs[len(r.Runs)-1].Verdict() != runlog.Succeeded
+}
+
+// stopped: the run stopped on host before its end: the recap counts a failure or an
+// unreachable for it, it has no recap line, or the run has none (cut off).
+func stopped(run *runlog.Run, host string) bool {
+	if run.Verdict() == runlog.Incomplete {
+		return true
+	}
+	for _, rc := range run.Recap {
+		if rc.Host == host {
+			return rc.Failed > 0 || rc.Unreachable > 0
+		}
+	}
+	return true
 }
