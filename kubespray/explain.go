@@ -532,7 +532,7 @@ func (c *Checkout) findings(inv *ansible.Inventory, o Options, name string, ex *
 		known := c.knownVars()
 		if !known[name] {
 			d := diag.Diagnostic{Severity: diag.Error, Code: "KS006", Key: name,
-				Message: fmt.Sprintf("%s is not defined anywhere: not in the inventory, -e, or any role's defaults or vars in %s", name, o.Dir)}
+				Message: fmt.Sprintf("%s is not defined anywhere: not in the inventory, -e, any role's defaults or vars, or any play's vars in %s", name, o.Dir)}
 			if s := suggest(name, known); s != "" {
 				d.Hint = "did you mean " + s + "?"
 			} else {
