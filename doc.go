@@ -36,7 +36,8 @@
 //	  diag/             Diagnostic, Diagnostics (an error with HasErrors), ParseError
 //	  output/           envelope, JSON writer, redaction, control-character escaping
 //	  internal/         rootfs (the read-only node), termesc, yamlalias, fuzzy
-//	                    (did-you-mean), dnslabel, tsv; kubetables (what each Kubernetes
+//	                    (did-you-mean), dnslabel, tsv; startgc (the CLI's collector
+//	                    setting while the packages initialise); kubetables (what each Kubernetes
 //	                    minor accepts: admission plugins, API groups, component flags,
 //	                    feature gates; resolve's checks read it); noderecord (the node
 //	                    face's one redaction step), nodereport (its documents and text

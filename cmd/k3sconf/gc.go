@@ -6,6 +6,8 @@ import (
 	"runtime/debug"
 	"runtime/metrics"
 	"sync"
+
+	"github.com/k3sconf/k3sconf/internal/startgc"
 )
 
 // GC tuning. k3sconf is a short-lived process: most of what it allocates while parsing is
@@ -20,7 +22,7 @@ import (
 const (
 	gcBudget     = 64 << 20
 	gcMinPercent = 100
-	gcMaxPercent = 400
+	gcMaxPercent = startgc.Percent // 400, set already while the packages initialise
 	// gcBoundedPercent is the ceiling of a command whose heap stays far below the budget
 	// (smallHeapGC): the percentage at which Go's smallest heap goal, 4 MiB*p/100, is the
 	// budget.

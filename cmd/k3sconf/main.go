@@ -13,6 +13,9 @@ import (
 	"github.com/k3sconf/k3sconf/findings"
 	"github.com/k3sconf/k3sconf/internal/fuzzy"
 	"github.com/k3sconf/k3sconf/internal/nodereport"
+	// The collector's first percentage before the packages' initialisation allocates
+	// (internal/startgc); tuneGC takes over in main.
+	_ "github.com/k3sconf/k3sconf/internal/startgc"
 	"github.com/k3sconf/k3sconf/internal/termesc"
 	"github.com/k3sconf/k3sconf/output"
 	"github.com/k3sconf/k3sconf/profile"
