@@ -364,7 +364,7 @@ func TestWherePlayOwnTasks(t *testing.T) {
 		"    - include_tasks: own.yml\n" +
 		"  post_tasks:\n    - name: With vars\n      vars:\n        w_v: 3\n      debug: msg=hi\n      notify: h\n" + // 29-34
 		"  handlers:\n    - name: h\n      debug:\n        msg: \"{{ w_v }}\"\n" // 35-38: a handler of the play
-	ks, _ := siteTree(t, plays, map[string]string{"ks/playbooks/own.yml": "- debug:\n    msg: \"{{ w_v + 1 }}\"\n"})
+	ks, _ := siteTree(t, plays, map[string]string{"ks/playbooks/own.yml": "- debug:\n    msg: \"{{ w_v + 1 }}\"\n- debug: var=w_v\n- debug: msg=w_v\n"})
 	uses, err := Where(ks, "w_v")
 	if err != nil {
 		t.Fatal(err)
@@ -373,7 +373,7 @@ func TestWherePlayOwnTasks(t *testing.T) {
 	for _, u := range uses {
 		got = append(got, fmt.Sprintf("%s:%d %s %d sites", filepath.Base(u.Pos.File), u.Pos.Line, u.Kind, len(u.Sites)))
 	}
-	want := []string{"cluster.yml:22 task 1 sites", "cluster.yml:24 task 1 sites", "cluster.yml:27 task 1 sites", "own.yml:2 task 1 sites", "cluster.yml:38 handler 1 sites"}
+	want := []string{"cluster.yml:22 task 1 sites", "cluster.yml:24 task 1 sites", "cluster.yml:27 task 1 sites", "own.yml:2 task 1 sites", "own.yml:3 task 1 sites", "cluster.yml:38 handler 1 sites"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("uses mismatch (-want +got):\n%s", diff)
 	}

@@ -509,7 +509,10 @@ func (c *Checkout) useLines(path, name string, handlers bool) map[int]bool {
 			}
 		case yaml.MappingNode:
 			for i := 0; i+1 < len(n.Content); i += 2 {
-				walk(n.Content[i+1], bare || bareKeys[n.Content[i].Value], depth+1)
+				k, v := n.Content[i].Value, n.Content[i+1]
+				// debug: var=NAME (the k=v form) is a bare expression too.
+				kv := v.Kind == yaml.ScalarNode && strings.HasPrefix(v.Value, "var=") && strings.TrimPrefix(strings.TrimPrefix(k, "ansible.builtin."), "ansible.legacy.") == "debug"
+				walk(v, bare || kv || bareKeys[k], depth+1)
 			}
 		case yaml.AliasNode:
 			walk(n.Alias, bare, depth+1)
