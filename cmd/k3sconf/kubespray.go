@@ -49,7 +49,8 @@ func (a *app) kubesprayCommand() (*cobra.Command, []*cobra.Command) {
 			"value with its type, its source (file:line:column and precedence level), every other\n" +
 			"assignment in precedence order with why it lost, the variables a templated value uses,\n" +
 			"and findings with a fix each. Exit 1 on an error finding (a variable defined nowhere) or a\n" +
-			"file that does not parse; 2 on usage or an unknown host; 3 when an input cannot be read.",
+			"file that does not parse; 2 on usage or a host the inventory does not have; 3 when an input\n" +
+			"cannot be read, or the host may be among hosts of a range k3sconf did not expand.",
 		Example: "k3sconf kubespray explain container_manager --host node1 -i inventory/mycluster/inventory.ini\n" +
 			"k3sconf kubespray explain kube_version --host node1 -i inventory/mycluster -e kube_version=v1.31.1",
 		ValidArgsFunction: a.completeKubesprayVars,

@@ -188,7 +188,40 @@ func WhereText(w io.Writer, name string, uses []kubespray.Use) {
 		}
 		fmt.Fprintf(w, "\n--tags that reach a use of %s: every tag (a use runs under always); other uses: %s\n", name, strings.Join(only, ","))
 	} else {
-		fmt.Fprintf(w, "\n--tags that reach a use of %s: %s\n", name, strings.Join(all, ","))
+		// A use no tag selects runs only without --tags or with --tags all or untagged
+		// (ansible-core 2.14 Taggable.evaluate_tags); say so rather than print no tag.
+		// A use no single tag reaches is run either by untagged tasks (no tags, no tagged
+		// include on the way) or only by tags named together (include [a] then task [b]).
+		unreached, untagged := false, true
+		for _, u := range uses {
+			if len(u.Sites) == 0 || len(u.Tags) > 0 {
+				continue
+			}
+			unreached = true
+			for _, s := range u.Sites {
+				runners := []*kubespray.TaskNode{s.Task}
+				if s.Task.Handler {
+					runners = s.NotifiedBy
+				}
+				for _, r := range runners {
+					untagged = untagged && len(r.Tags) == 0 && len(r.Gates) == 0
+				}
+			}
+		}
+		why := "its tasks are untagged: they run without --tags, or with --tags all or untagged"
+		if !untagged {
+			why = "no one tag selects both an include and the task after it: see selected by above; untagged tasks run without --tags, or with --tags all or untagged"
+		}
+		switch {
+		case len(all) == 0 && unreached:
+			fmt.Fprintf(w, "\n--tags that reach a use of %s: none of cluster.yml's tags alone (%s)\n", name, why)
+		case len(all) == 0:
+			fmt.Fprintf(w, "\n--tags that reach a use of %s: none (no task of cluster.yml runs a use)\n", name)
+		case unreached:
+			fmt.Fprintf(w, "\n--tags that reach a use of %s: %s; other uses: no tag alone (%s)\n", name, strings.Join(all, ","), why)
+		default:
+			fmt.Fprintf(w, "\n--tags that reach a use of %s: %s\n", name, strings.Join(all, ","))
+		}
 	}
 	ans := kubespray.Answers(uses)
 	if len(ans) > 0 {
