@@ -98,6 +98,25 @@ type FileRun struct {
 	// lines bound a play section's run to its lines of the playbook file (zero: the
 	// whole file).
 	lines [2]int
+	// skipped are the blocks of the file whose when: is false on the host (their tasks'
+	// lines, and the reason): ansible skips every task of such a block.
+	skipped []blockSkip
+}
+
+type blockSkip struct {
+	lines [2]int
+	why   string
+}
+
+// blockSkipped says why a task of the file at line is not run because of a block's
+// when: ("" when no such block holds it).
+func (f *FileRun) blockSkipped(line int) string {
+	for _, b := range f.skipped {
+		if b.lines[0] <= line && line <= b.lines[1] {
+			return b.why
+		}
+	}
+	return ""
 }
 
 // holds: line is one of the file run's (a play's pre_tasks and post_tasks share their
@@ -655,6 +674,10 @@ func (v *hostPass) items(list []*taskStep, rr *RoleRun, unsure []string, skip st
 		before := v.epoch()
 		switch st.kind {
 		case "block":
+			if skip == "" && tskip != "" && v.cur != nil && st.body[0] > 0 {
+				// Its when: is false: its plain tasks, which are no steps, need the lines.
+				v.cur.skipped = append(v.cur.skipped, blockSkip{st.body, tskip})
+			}
 			v.items(st.children, rr, tunsure, tskip)
 		case "import_tasks", "include_tasks":
 			v.includeTasks(st, rr, tskip, tunsure)

@@ -138,6 +138,10 @@ type taskStep struct {
 	// node is the task of a "sets" step: a set_fact, include_vars or register: task,
 	// whose names the host's pass takes as set by the run from there on.
 	node *TaskNode
+	// body are the first and last lines of a block's tasks (its block:, rescue: and
+	// always: lists), which its when: skips; the block's own when: and vars: lines are
+	// outside when written after them.
+	body [2]int
 }
 
 type includedFile struct {
@@ -942,6 +946,14 @@ func (b *treeBuilder) tasks(seq *yaml.Node, sc scope) {
 				sc.play.blocks = append(sc.play.blocks, blockSpan{sc.file, t.Line, lastLine(t)})
 			}
 			st := &taskStep{kind: "block", pos: diag.Position{File: sc.file, Line: t.Line, Column: t.Column}, when: get(t, "when"), locals: taskLocals(sc.file, t)}
+			for _, k := range []string{"block", "rescue", "always"} {
+				if l := get(t, k); l != nil && len(l.Content) > 0 {
+					if st.body[0] == 0 || l.Content[0].Line < st.body[0] {
+						st.body[0] = l.Content[0].Line
+					}
+					st.body[1] = max(st.body[1], lastLine(l))
+				}
+			}
 			sc.addStep(st)
 			inner.items = &st.children
 			for _, k := range []string{"block", "rescue", "always"} {

@@ -89,6 +89,9 @@ func (hr *HostRun) Sites(uses []Use, name string) []Site {
 					continue
 				}
 				s := Site{Use: u, Play: pr, Role: f.Role, Skip: f.Skip, Unsure: f.Unsure, seq: seq}
+				if s.Skip == "" && u.Kind != "template" {
+					s.Skip = f.blockSkipped(u.Pos.Line)
+				}
 				if !pr.Runs {
 					s.Skip = "the play does not run on " + hr.Host + " (hosts: " + pr.Play.Hosts + ")"
 				}

@@ -383,3 +383,62 @@ func TestWherePlayOwnTasks(t *testing.T) {
 		t.Errorf("where text:\n%s", b.String())
 	}
 }
+
+// TestUseSiteBlockWhenFalse: a task in a block whose when: is false does not run (nor do
+// the block's rescue and always tasks), in a play's own tasks and in a role; the use site
+// is listed with the reason, and a task after the block still runs. Found by
+// TestDifferentialUseSites (seeds 2 and 3): k3sconf counted the marker in the block as
+// run where ansible-core 2.14.18 skipped it. A use in the block's own when: is evaluated
+// whatever the condition gives.
+func TestUseSiteBlockWhenFalse(t *testing.T) {
+	plays := boiler + "- name: Prepare\n  hosts: all\n  gather_facts: false\n  roles: [kubespray_defaults, engine]\n" +
+		"  tasks:\n    - block:\n        - name: in block\n          debug: msg={{ bv }}\n      vars:\n        bv: blockv\n" +
+		"      when: net == 'cilium'\n    - name: after\n      debug: msg={{ av }}\n  vars:\n    av: 1\n"
+	ks, inv := siteTree(t, plays, map[string]string{
+		"ks/roles/kubespray_defaults/defaults/main.yml": "net: calico\n",
+		"ks/roles/engine/tasks/main.yml": "- block:\n    - block:\n        - name: use\n          debug: msg={{ engine_opt }}\n" +
+			"      rescue:\n        - debug: msg={{ engine_opt }}\n    - name: check\n      debug: msg={{ net_used }}\n" +
+			"  always:\n    - debug: msg={{ engine_opt }}\n  when: net != 'calico' and net_used is defined\n",
+		"ks/roles/engine/defaults/main.yml": "engine_opt: 7\nnet_used: 1\n",
+	})
+	for _, c := range []struct {
+		v, skip string
+		extra   []string
+	}{
+		{"bv", "when: net == 'cilium'", nil},
+		{"engine_opt", "when: net != 'calico' and net_used is defined", nil},
+		{"bv", "", []string{"net=cilium"}},
+		{"engine_opt", "", []string{"net=cilium"}},
+	} {
+		ex := siteExplain(t, ks, inv, "w1", c.v, c.extra...)
+		if c.skip != "" {
+			// Every use is in the block: none runs.
+			if !ex.NotUsed || len(ex.Sites) == 0 {
+				t.Errorf("%s %v: want its use sites skipped, got NotUsed %v, %d sites", c.v, c.extra, ex.NotUsed, len(ex.Sites))
+			}
+			for _, s := range ex.Sites {
+				if !strings.HasPrefix(s.Skip, c.skip) {
+					t.Errorf("%s %v: site %s skipped for %q, want %q", c.v, c.extra, s.Use.Pos, s.Skip, c.skip)
+				}
+			}
+			continue
+		}
+		if ex.NotUsed || len(ex.Sites) == 0 || !ex.Sites[0].Runs() {
+			t.Errorf("%s %v: want a use site that runs, got NotUsed %v, %+v", c.v, c.extra, ex.NotUsed, ex.Sites)
+		}
+	}
+	if ex := siteExplain(t, ks, inv, "w1", "av"); ex.NotUsed || val(ex.Var) != "1 from play vars" {
+		t.Errorf("av after the block: %s, NotUsed %v", val(ex.Var), ex.NotUsed)
+	}
+	// net_used: in the block (skipped) and in the block's when: (run).
+	ex := siteExplain(t, ks, inv, "w1", "net_used")
+	var runs []int
+	for _, s := range ex.Sites {
+		if s.Runs() {
+			runs = append(runs, s.Use.Pos.Line)
+		}
+	}
+	if len(ex.Sites) != 2 || !slices.Equal(runs, []int{11}) {
+		t.Errorf("net_used: want the use in the when: (line 11) run and the one in the block not, got runs at %v of %d sites", runs, len(ex.Sites))
+	}
+}
