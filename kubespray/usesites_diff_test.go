@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/k3sconf/k3sconf/ansible"
+	"github.com/k3sconf/k3sconf/diag"
 )
 
 // TestDifferentialUseSites runs ansible-playbook on generated kubespray-like trees whose
@@ -38,9 +39,9 @@ func TestDifferentialUseSites(t *testing.T) {
 		first = 0
 	}
 	var mu sync.Mutex
-	files, cases, agree := 0, 0, 0
+	files, own, cases, agree := 0, 0, 0, 0
 	t.Cleanup(func() {
-		t.Logf("use-site differential: %d trees, %d play×host×file runs, %d file×variable cases, %d agree", n, files, cases, agree)
+		t.Logf("use-site differential: %d trees, %d play×host×file runs (%d of them a play's own markers), %d file×variable cases, %d agree", n, files, own, cases, agree)
 	})
 	for seed := first; seed < first+n; seed++ {
 		t.Run(fmt.Sprintf("seed%d", seed), func(t *testing.T) {
@@ -76,10 +77,13 @@ func TestDifferentialUseSites(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				// play -> file -> the runs k3sconf expects, in walk order.
+				rt := hr.newRuntime(c.Tasks()) // for markerSite
+				// play -> file (a role's: its path under roles/; the play's own: the
+				// marker's name) -> the runs k3sconf expects, in walk order.
 				type run struct {
 					f  *FileRun
 					pr *PlayRun
+					n  *TaskNode // a play's own marker
 				}
 				got := map[string]map[string][]run{}
 				unsure := map[string]bool{}
@@ -88,20 +92,47 @@ func TestDifferentialUseSites(t *testing.T) {
 						continue
 					}
 					for _, f := range pr.Files {
-						if f.Handlers || f.Role == nil {
+						if f.Handlers {
 							continue
 						}
-						rel, _ := filepath.Rel(filepath.Join(dir, "ks", "roles"), f.File)
-						if len(f.Unsure) > 0 || pr.Unsure != "" {
-							unsure[pr.Play.Name+"\x00"+rel] = true
+						var rs []run
+						var keys []string
+						if f.Role != nil {
+							rel, _ := filepath.Rel(filepath.Join(dir, "ks", "roles"), f.File)
+							rs, keys = append(rs, run{f, pr, nil}), append(keys, rel)
+						} else {
+							// A play's own tasks file (a section of the playbook, or a file
+							// it includes): its markers.
+							for _, n := range pr.tree.Tasks {
+								if n.Role == "" && strings.HasPrefix(n.Name, "M ") && filepath.Clean(n.Pos.File) == filepath.Clean(f.File) && f.holds(n.Pos.Line) {
+									rs, keys = append(rs, run{f, pr, n}), append(keys, strings.TrimPrefix(n.Name, "M "))
+								}
+							}
 						}
-						if f.Skip != "" || !pr.Runs {
-							continue
+						for i, x := range rs {
+							key := keys[i]
+							fileUnsure, skip := f.Unsure, f.Skip
+							if x.n != nil {
+								// A marker of the play's own: whether it runs is its use
+								// site's (the file's, and the when: of its blocks).
+								s, ok := markerSite(hr, rt, pr, x.n, vars[0])
+								if !ok {
+									t.Errorf("host %s play %s marker %s: no use site", h, pr.Play.Name, key)
+									continue
+								}
+								fileUnsure, skip = s.Unsure, s.Skip
+							}
+							if len(fileUnsure) > 0 || pr.Unsure != "" {
+								unsure[pr.Play.Name+"\x00"+key] = true
+							}
+							if skip != "" || !pr.Runs {
+								continue
+							}
+							if got[pr.Play.Name] == nil {
+								got[pr.Play.Name] = map[string][]run{}
+							}
+							got[pr.Play.Name][key] = append(got[pr.Play.Name][key], x)
 						}
-						if got[pr.Play.Name] == nil {
-							got[pr.Play.Name] = map[string][]run{}
-						}
-						got[pr.Play.Name][rel] = append(got[pr.Play.Name][rel], run{f, pr})
 					}
 				}
 				keys := map[string]bool{}
@@ -136,23 +167,42 @@ func TestDifferentialUseSites(t *testing.T) {
 					for i := range g {
 						mu.Lock()
 						files++
+						if g[i].n != nil {
+							own++
+						}
 						mu.Unlock()
 						res := hr.Resolve(g[i].pr, g[i].f.Role, g[i].f.Epoch)
+						at := func(v string) *ansible.Var {
+							n := g[i].n
+							if n == nil {
+								return res.Var(v)
+							}
+							s, ok := markerSite(hr, rt, g[i].pr, n, v)
+							if !ok {
+								return nil
+							}
+							return s.Var
+						}
+						where := "play"
+						if g[i].f.Role != nil {
+							where = g[i].f.Role.Path()
+						}
 						for _, v := range vars {
 							mu.Lock()
 							cases++
 							mu.Unlock()
+							x := at(v)
 							gv, gok := [2]string{}, false
-							if x := res.Var(v); x != nil {
+							if x != nil {
 								gv, gok = [2]string{ansible.PyJSON(x.Value), ansible.TypeName(x.Value)}, true
 							}
 							av, aok := wv[i][v]
 							if gok != aok || gv != av {
 								src := ""
-								if x := res.Var(v); x != nil {
+								if x != nil {
 									src = x.Source.Level + " " + x.Source.Pos.String()
 								}
-								t.Errorf("host %s play %s file %s (%s) var %s: k3sconf %v (defined %v, %s), ansible %v (defined %v)", h, p, f, g[i].f.Role.Path(), v, gv, gok, src, av, aok)
+								t.Errorf("host %s play %s file %s (%s) var %s: k3sconf %v (defined %v, %s), ansible %v (defined %v)", h, p, f, where, v, gv, gok, src, av, aok)
 								continue
 							}
 							mu.Lock()
@@ -169,8 +219,25 @@ func TestDifferentialUseSites(t *testing.T) {
 	}
 }
 
+// markerSite is the use site in play pr of a play's own marker n for name, as explain
+// gives it (hr.Sites, then the task vars and include params of runtime.go: Resolve alone
+// is the file's, without the vars of the blocks and includes around the task).
+func markerSite(hr *HostRun, rt *runtimeRun, pr *PlayRun, n *TaskNode, name string) (Site, bool) {
+	// The marker's debug msg line, as where finds the use.
+	u := Use{Kind: "task", Pos: diag.Position{File: n.Pos.File, Line: n.Pos.Line + 2, Column: 5}, Task: n.Name}
+	sites := hr.Sites([]Use{u}, name)
+	rt.applySites(sites, name)
+	for _, s := range sites {
+		if s.Play == pr {
+			return s, true
+		}
+	}
+	return Site{}, false
+}
+
 func genSiteTree(t *testing.T, seed uint64, dir string) (vars, extra []string) {
 	r := rand.New(rand.NewPCG(seed, 2114))
+	r2 := rand.New(rand.NewPCG(seed, 2115))
 	write := func(p, content string) {
 		p = filepath.Join(dir, p)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -281,6 +348,10 @@ func genSiteTree(t *testing.T, seed uint64, dir string) (vars, extra []string) {
 	if r.IntN(2) == 0 {
 		etcdParams = ", " + vars[r.IntN(len(vars))] + ": rparam"
 	}
+	// The plays' own parts (pre_tasks, tasks, post_tasks, vars:, vars_files:, block and
+	// include vars) come from a second source, so the first stream, and with it every part
+	// of the trees earlier seeds made, stays as it was.
+	own, own2vals := playOwn(r2, vars, write, marker)
 	write("ks/playbooks/cluster.yml", `- name: Common
   import_playbook: boilerplate.yml
 - name: Pg needs etcd
@@ -288,31 +359,35 @@ func genSiteTree(t *testing.T, seed uint64, dir string) (vars, extra []string) {
   gather_facts: false
   roles:
     - { role: kubespray_defaults }
-  tasks:
-    - name: needs
+`+own("Pg", `    - name: needs
       group_by:
         key: _needs
       when:
         - net in ["cilium", "flannel"]
-- name: Px etcd
+`)+`- name: Px etcd
   hosts: etcd:_needs
   gather_facts: false
   roles:
     - { role: kubespray_defaults }
     - { role: etcdr, tags: etcd`+etcdParams+` }
-- name: P1 prepare
+`+own("Px", "")+`- name: P1 prepare
   hosts: k8s_cluster:etcd
   gather_facts: false
   roles:
     - { role: kubespray_defaults }
     - { role: engine, tags: engine, when: deploy_engine }
-- name: P2 control plane
+`+own("P1", "")+`- name: P2 control plane
   hosts: kube_control_plane
   gather_facts: false
   roles:
     - { role: kubespray_defaults }
     - { role: cp, tags: cp }
-`)
+`+own("P2", ""))
+	if r2.IntN(3) == 0 {
+		// The group the Pg play's group_by adds has group_vars: the play's tasks below it
+		// and the later plays see them.
+		write("inv/group_vars/_needs.yml", "---\n"+own2vals(""))
+	}
 	// kubespray_defaults: the switches, deploy_engine templated over group_names as
 	// kubespray's deploy_container_engine is.
 	write("ks/roles/kubespray_defaults/defaults/main/main.yml", "---\n"+vals("")+
@@ -369,6 +444,124 @@ func genSiteTree(t *testing.T, seed uint64, dir string) (vars, extra []string) {
 		extra = append(extra, vars[r.IntN(len(vars))]+"=fromcli")
 	}
 	return vars, extra
+}
+
+// playOwn gives, for each play, the play's own parts drawn from r: vars: and vars_files:
+// (a file in the playbook's vars/ folder, beside it, or both; written plainly or as a
+// first-found list) setting some of vars (strings, and values PyYAML reads as other
+// types); a group_by in pre_tasks whose group has group_vars; a marker in pre_tasks,
+// tasks (after the play's own tasks, written in tasks) and post_tasks; in tasks, a block
+// with vars: (and when:, or not) around a marker (with task vars of its own or not), and
+// an include_tasks or import_tasks of a file beside the playbook (with vars:, with when:,
+// or not). The markers are named "<playbook>:<section>" for the playbook's own tasks,
+// "playbooks/<file>" for an included one. The second result sets some of vars from r
+// (for other files).
+func playOwn(r *rand.Rand, vars []string, write func(p, content string), marker func(string) string) (func(play, tasks string) string, func(indent string) string) {
+	n := 0
+	vals := func(indent string) string {
+		var b strings.Builder
+		for _, v := range vars {
+			if r.IntN(4) == 0 {
+				n++
+				// Some of YAML 1.1's types as PyYAML reads them (yes, an octal, a list).
+				val := []string{"own%d", "%d", "yes", "[own%d, 1]", "0%d", "'%d'"}[r.IntN(6)]
+				if strings.Contains(val, "%") {
+					val = fmt.Sprintf(val, n)
+				}
+				fmt.Fprintf(&b, "%s%s: %s\n", indent, v, val)
+			}
+		}
+		return b.String()
+	}
+	// indent puts a task written at column 0 under a section's list.
+	indent := func(s, pre string) string {
+		lines := strings.SplitAfter(s, "\n")
+		for i, l := range lines {
+			if l != "" {
+				lines[i] = pre + l
+			}
+		}
+		return strings.Join(lines, "")
+	}
+	const pb = "playbooks/cluster.yml"
+	return func(play, tasks string) string {
+		var b strings.Builder
+		if r.IntN(2) == 0 {
+			if v := vals("    "); v != "" {
+				b.WriteString("  vars:\n" + v)
+			}
+		}
+		if r.IntN(2) == 0 {
+			f := "vf_" + play + ".yml"
+			// ansible reads a vars_files name in the playbook's vars/ folder first, then
+			// beside the playbook: one there, one beside, or both (the one beside unread).
+			switch r.IntN(3) {
+			case 0:
+				write("ks/playbooks/vars/"+f, "---\n"+vals(""))
+			case 1:
+				write("ks/playbooks/"+f, "---\n"+vals(""))
+			default:
+				write("ks/playbooks/vars/"+f, "---\n"+vals(""))
+				write("ks/playbooks/"+f, "---\n"+vals(""))
+			}
+			if r.IntN(3) == 0 {
+				// A list entry loads the first file found.
+				fmt.Fprintf(&b, "  vars_files:\n    - [missing_%s.yml, %s]\n", play, f)
+			} else {
+				fmt.Fprintf(&b, "  vars_files:\n    - %s\n", f)
+			}
+		}
+		pre := ""
+		if r.IntN(4) == 0 {
+			// A group pre_tasks adds, with group_vars: the tasks below it, the play's
+			// roles and the later plays see them.
+			g := "own_" + play
+			write("inv/group_vars/"+g+".yml", "---\n"+vals(""))
+			pre += "    - group_by:\n        key: " + g + "\n"
+		}
+		if r.IntN(2) == 0 {
+			pre += indent(marker(pb+":pre_tasks"), "    ")
+		}
+		if pre != "" {
+			b.WriteString("  pre_tasks:\n" + pre)
+		}
+		own := ""
+		if r.IntN(2) == 0 {
+			own += indent(marker(pb+":tasks"), "    ")
+		}
+		if r.IntN(2) == 0 {
+			m := marker(pb + ":tasks:block")
+			if r.IntN(2) == 0 {
+				if v := vals("    "); v != "" {
+					m += "  vars:\n" + v
+				}
+			}
+			own += "    - block:\n" + indent(m, "        ") + "      vars:\n" + vals("        ") + "        unused_block_var: 1\n"
+			if r.IntN(3) == 0 {
+				own += "      when: net " + []string{"==", "!="}[r.IntN(2)] + " 'cilium'\n"
+			}
+		}
+		if r.IntN(2) == 0 {
+			write("ks/playbooks/own_tasks.yml", marker("playbooks/own_tasks.yml"))
+			inc := []string{"include_tasks", "import_tasks"}[r.IntN(2)]
+			own += "    - " + inc + ": own_tasks.yml\n"
+			if r.IntN(2) == 0 {
+				if v := vals("        "); v != "" {
+					own += "      vars:\n" + v
+				}
+			}
+			if r.IntN(3) == 0 {
+				own += "      when: net == 'cilium'\n"
+			}
+		}
+		if tasks+own != "" {
+			b.WriteString("  tasks:\n" + tasks + own)
+		}
+		if r.IntN(2) == 0 {
+			b.WriteString("  post_tasks:\n" + indent(marker(pb+":post_tasks"), "    "))
+		}
+		return b.String()
+	}, vals
 }
 
 // runMarkers runs the tree and returns play -> roles-relative file -> host -> the values
