@@ -19,20 +19,23 @@ import (
 // TestDifferentialUseSites runs ansible-playbook on generated kubespray-like trees whose
 // every tasks file starts with a marker task printing the variables, and compares with
 // the play/role walk (Checkout.Walk) and the resolution at each tasks file run
-// (HostRun.Resolve): which files run on which host in which play (roles: entries with
-// when:, meta dependencies with role params, import_role with tasks_from, include_role
-// over a loop with when: item.enabled and over a name from a task-vars dict,
-// include_role with defaults_from, import_tasks, include_tasks with when:, a group_by play
-// as kubespray's install_etcd.yml has, a templated when: over group_names that changes
-// after dynamic_groups), and the value and type of every variable there.
+// (HostRun.Resolve; for a play's own markers, their use site as explain resolves it, with
+// the block and include vars around them: playOwn lists what the plays get): which files
+// run on which host in which play (roles: entries with when:, meta dependencies with role
+// params, import_role with tasks_from, include_role over a loop with when: item.enabled
+// and over a name from a task-vars dict, include_role with defaults_from, import_tasks,
+// include_tasks with when:, a group_by play as kubespray's install_etcd.yml has, a
+// templated when: over group_names that changes after dynamic_groups), and the value and
+// type of every variable there.
 func TestDifferentialUseSites(t *testing.T) {
 	t.Parallel() // ansible-playbook runs: overlaps the package's other runs (2 cores)
 	if _, err := exec.LookPath("ansible-playbook"); err != nil {
 		t.Skip("ansible-playbook not installed (apt-get install ansible-core); the use-site differential test is skipped")
 	}
-	// go test runs one tree, seed 1 (20 play×host×file runs, about 9 s of CPU on a quiet
-	// machine); seed 0 has 50 and costs 23 s, which took the package over the time budget
-	// of docs/testing.md. K3SCONF_USESITES_DIFF_N=N runs seeds 0 to N-1 (CI: 4).
+	// go test runs one tree, seed 1 (35 play×host×file runs with the plays' own markers,
+	// 3.3 s of CPU measured at load 2.8); seed 0 had 50 runs before them and cost 23 s,
+	// which took the package over the time budget of docs/testing.md.
+	// K3SCONF_USESITES_DIFF_N=N runs seeds 0 to N-1 (CI: 4).
 	n, first := 1, 1
 	if s := os.Getenv("K3SCONF_USESITES_DIFF_N"); s != "" {
 		fmt.Sscan(s, &n)
