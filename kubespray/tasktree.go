@@ -1094,6 +1094,11 @@ func (b *treeBuilder) tasks(seq *yaml.Node, sc scope) {
 				b.addTags(ex.tags)
 				rst := b.includedRole(ex.role, sc.playDir, args)
 				rst.via, rst.pos = kind, pos
+				// The task's vars: are the role's vars too (role_include.py
+				// get_block_list: ri.vars.update(self.vars)): an import's role is in
+				// play.get_roles(), so every task of the play sees them as role vars.
+				rst.role = withEntryVars(rst.role, sc.file, t)
+				rst.paramsKey += entryVarsKey(t)
 				if rst.role != nil {
 					st.roles = append(st.roles, rst)
 					if kind == "import_role" && sc.static() && !ansible.IsTemplated(name) {

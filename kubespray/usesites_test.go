@@ -442,3 +442,43 @@ func TestUseSiteBlockWhenFalse(t *testing.T) {
 		t.Errorf("net_used: want the use in the when: (line 11) run and the one in the block not, got runs at %v of %d sites", runs, len(ex.Sites))
 	}
 }
+
+// TestImportRoleVarsArePlayRoleVars: the vars: of an import_role are the imported role's
+// vars (ansible-core 2.14.18 playbook/role_include.py get_block_list: ri.vars.update(
+// self.vars), and a static import joins play.get_roles()), so every task of the play sees
+// them at role-vars level, above play vars: pre_tasks, another role, the tasks after it;
+// not a later play. An include_role's vars: (not public) stay with its role's tasks.
+// Found by TestDifferentialUseSites: k3sconf kept them for the imported role's tasks.
+func TestImportRoleVarsArePlayRoleVars(t *testing.T) {
+	dbg := func(name string) string { return "- name: " + name + "\n  debug: msg={{ x }}\n" }
+	plays := boiler + "- name: Prepare\n  hosts: all\n  gather_facts: false\n  vars:\n    x: playvar\n  roles: [kubespray_defaults, a]\n" +
+		"  pre_tasks:\n    - name: pre\n      debug: msg={{ x }}\n" +
+		"  tasks:\n    - import_role:\n        name: b\n      vars:\n        x: fromimport\n" +
+		"    - include_role:\n        name: c\n      vars:\n        x: frominclude\n" +
+		"    - name: after\n      debug: msg={{ x }}\n" +
+		"- name: Next\n  hosts: all\n  gather_facts: false\n  tasks:\n    - name: next\n      debug: msg={{ x }}\n"
+	ks, inv := siteTree(t, plays, map[string]string{
+		"ks/roles/a/tasks/main.yml": dbg("a"),
+		"ks/roles/b/tasks/main.yml": dbg("b"),
+		"ks/roles/c/tasks/main.yml": dbg("c"),
+	})
+	ex := siteExplain(t, ks, inv, "w1", "x")
+	var got []string
+	for _, s := range ex.Sites {
+		if s.Runs() {
+			v := "undefined"
+			if s.Var != nil {
+				v = ansible.Repr(s.Var.Value)
+			}
+			got = append(got, filepath.Base(filepath.Dir(filepath.Dir(s.Use.Pos.File)))+"/"+strings.Fields(s.Use.Task + " -")[0]+"="+v)
+		}
+	}
+	// ansible-playbook 2.14.18 on this tree prints: pre fromimport, a fromimport, b
+	// fromimport, c frominclude, after fromimport, next undefined. (Sites lists a play
+	// section's file run before the roles its tasks import: compared sorted.)
+	want := []string{"a/a='fromimport'", "b/b='fromimport'", "c/c='frominclude'", "ks/after='fromimport'", "ks/next=undefined", "ks/pre='fromimport'"}
+	slices.Sort(got)
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("x at each use site (-want +got):\n%s", d)
+	}
+}
