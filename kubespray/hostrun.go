@@ -53,6 +53,10 @@ type RoleRun struct {
 	Skip string
 	// Unsure lists conditions on the way to the role that could not be decided.
 	Unsure []string
+	// inst is the compiled role instance whose tasks this run runs (nodeOf: a role
+	// imported or included twice in a play is two instances, each with the vars: of
+	// its own import or include).
+	inst *roleInst
 }
 
 // Name is the role's name with its tasks_from.
@@ -564,7 +568,7 @@ func (v *hostPass) sets(n *TaskNode) {
 func (v *hostPass) play(pl *TreePlay) {
 	hr, pr := v.hr, v.pr
 	for _, st := range pl.getRoles {
-		pr.Roles = append(pr.Roles, &RoleRun{Role: st.role, Params: st.params, Via: st.via, Pos: st.pos, TasksFrom: st.tasksFrom})
+		pr.Roles = append(pr.Roles, &RoleRun{Role: st.role, Params: st.params, Via: st.via, Pos: st.pos, TasksFrom: st.tasksFrom, inst: st.inst})
 	}
 	section := func(fs *fileStep) {
 		if fs == nil {
@@ -620,7 +624,7 @@ func (v *hostPass) role(rr *RoleRun, st *roleStep) {
 	}
 	chain := append(append([]*RoleRun(nil), rr.Chain...), rr)
 	for _, ds := range st.deps {
-		dr := &RoleRun{Role: ds.role, Params: ds.params, Pos: ds.pos, Chain: chain, Via: "dependency", Skip: rr.Skip, Unsure: rr.Unsure}
+		dr := &RoleRun{Role: ds.role, Params: ds.params, Pos: ds.pos, Chain: chain, Via: "dependency", Skip: rr.Skip, Unsure: rr.Unsure, inst: ds.inst}
 		if dr.Skip == "" && ds.when != nil {
 			if c, why := when(ds.when, v.lookup(dr, nil)); c == condFalse {
 				dr.Skip = why
@@ -806,7 +810,7 @@ func (v *hostPass) includeRole(st *taskStep, rr *RoleRun, skip string, unsure []
 		if rr != nil {
 			chain = append(append([]*RoleRun(nil), rr.Chain...), rr)
 		}
-		nr := &RoleRun{Role: tg.st.role, Chain: chain, Via: st.kind, Pos: st.pos, TasksFrom: tg.st.tasksFrom, Skip: tg.skip, Unsure: tg.unsure}
+		nr := &RoleRun{Role: tg.st.role, Chain: chain, Via: st.kind, Pos: st.pos, TasksFrom: tg.st.tasksFrom, Skip: tg.skip, Unsure: tg.unsure, inst: tg.st.inst}
 		if st.kind == "include_role" && st.public && tg.skip == "" {
 			v.pr.Roles = append(v.pr.Roles, nr)
 		}

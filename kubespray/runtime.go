@@ -775,10 +775,21 @@ func (rt *runtimeRun) nodeOf(s Site) *TaskNode {
 	uf := filepath.Clean(s.Use.Pos.File)
 	switch s.Use.Kind {
 	case "task", "handler":
+		// The task of the site's role run: a role imported or included twice in the play
+		// has a node per instance, each with the vars: of its import or include.
+		var first *TaskNode
 		for _, n := range ix.byFile[fileKind{uf, s.Use.Kind == "handler"}] {
 			if n.Pos.Line <= s.Use.Pos.Line && s.Use.Pos.Line <= n.End {
-				return n
+				if s.Role == nil || s.Role.inst == nil || n.inst == s.Role.inst {
+					return n
+				}
+				if first == nil {
+					first = n
+				}
 			}
+		}
+		if first != nil {
+			return first
 		}
 	case "template":
 		if ns := ix.byTemplate[uf]; len(ns) > 0 {

@@ -93,6 +93,8 @@ type roleStep struct {
 	deps      []*roleStep
 	// tasks and handlers are its tasks/<from> and handlers/<from> files (nil: none).
 	tasks, handlers *fileStep
+	// inst is the role instance its compiled tasks belong to (TaskNode.inst).
+	inst *roleInst
 }
 
 func newRoleStep(r *ansible.Role, via string, pos diag.Position, params []ansible.Def, when *yaml.Node) *roleStep {
@@ -660,6 +662,7 @@ func (b *treeBuilder) role(st *roleStep, name, parentPath string, sc scope, tags
 		inst.earlier = b.insts[key]
 		b.insts[key] = append(b.insts[key], inst)
 	}
+	st.inst = inst
 	rs := scope{play: sc.play, playDir: sc.playDir, role: name, rolePath: path, tags: tags, gates: sc.gates, depth: sc.depth + 1, choices: sc.choices, inst: inst, tvars: sc.tvars, iparams: sc.iparams, nostatic: sc.nostatic}
 	if from == "" {
 		from = "main"

@@ -482,3 +482,30 @@ func TestImportRoleVarsArePlayRoleVars(t *testing.T) {
 		t.Errorf("x at each use site (-want +got):\n%s", d)
 	}
 }
+
+// TestRoleReachedTwiceGetsItsOwnVars: a role included (or imported) twice in a play runs
+// each time with the vars: of that include or import. Found by TestDifferentialUseSites:
+// explain gave both runs the vars of the first (the task of the first compiled instance).
+// ansible-playbook 2.14.18 on this tree prints c inc1, b imp1, c inc2, b imp2.
+func TestRoleReachedTwiceGetsItsOwnVars(t *testing.T) {
+	plays := boiler + "- name: Prepare\n  hosts: all\n  gather_facts: false\n  roles: [kubespray_defaults]\n" +
+		"  tasks:\n    - include_role:\n        name: c\n      vars:\n        x: inc1\n" +
+		"    - import_role:\n        name: b\n      vars:\n        y: imp1\n" +
+		"    - include_role:\n        name: c\n      vars:\n        x: inc2\n" +
+		"  post_tasks:\n    - import_role:\n        name: b\n      vars:\n        y: imp2\n"
+	ks, inv := siteTree(t, plays, map[string]string{
+		"ks/roles/b/tasks/main.yml": "- name: b\n  debug: msg={{ y }}\n",
+		"ks/roles/c/tasks/main.yml": "- name: c\n  debug: msg={{ x }}\n",
+	})
+	for v, want := range map[string][]string{"x": {"'inc1'", "'inc2'"}, "y": {"'imp1'", "'imp2'"}} {
+		var got []string
+		for _, s := range siteExplain(t, ks, inv, "w1", v).Sites {
+			if s.Runs() && s.Var != nil {
+				got = append(got, ansible.Repr(s.Var.Value))
+			}
+		}
+		if d := cmp.Diff(want, got); d != "" {
+			t.Errorf("%s at the role's two runs (-want +got):\n%s", v, d)
+		}
+	}
+}
