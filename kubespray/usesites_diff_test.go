@@ -18,15 +18,14 @@ import (
 
 // TestDifferentialUseSites runs ansible-playbook on generated kubespray-like trees whose
 // every tasks file starts with a marker task printing the variables, and compares with
-// the play/role walk (Checkout.Walk) and the resolution at each tasks file run
-// (HostRun.Resolve; for a play's own markers, their use site as explain resolves it, with
-// the block and include vars around them: playOwn lists what the plays get): which files
-// run on which host in which play (roles: entries with when:, meta dependencies with role
-// params, import_role with tasks_from, include_role over a loop with when: item.enabled
-// and over a name from a task-vars dict, include_role with defaults_from, import_tasks,
-// include_tasks with when:, a group_by play as kubespray's install_etcd.yml has, a
-// templated when: over group_names that changes after dynamic_groups), and the value and
-// type of every variable there.
+// the play/role walk (Checkout.Walk) and the value at each marker's use site as explain
+// resolves it (HostRun.Sites, with the block and include vars around it; playOwn lists
+// what the plays themselves get): which files run on which host in which play (roles:
+// entries with when:, meta dependencies with role params, import_role with tasks_from,
+// include_role over a loop with when: item.enabled and over a name from a task-vars
+// dict, include_role with defaults_from, import_tasks, include_tasks with when:, a
+// group_by play as kubespray's install_etcd.yml has, a templated when: over group_names
+// that changes after dynamic_groups), and the value and type of every variable there.
 func TestDifferentialUseSites(t *testing.T) {
 	t.Parallel() // ansible-playbook runs: overlaps the package's other runs (2 cores)
 	if _, err := exec.LookPath("ansible-playbook"); err != nil {
@@ -118,7 +117,8 @@ func TestDifferentialUseSites(t *testing.T) {
 							if x.n != nil {
 								// A marker of the play's own: whether it runs is its use
 								// site's (the file's, and the when: of its blocks).
-								s, ok := markerSite(hr, rt, pr, x.n, vars[0])
+								// The marker's debug msg line, as where finds the use.
+								s, ok := markerSite(hr, rt, pr, nil, x.n.Pos.File, x.n.Pos.Line+2, vars[0])
 								if !ok {
 									t.Errorf("host %s play %s marker %s: no use site", h, pr.Play.Name, key)
 									continue
@@ -174,14 +174,15 @@ func TestDifferentialUseSites(t *testing.T) {
 							own++
 						}
 						mu.Unlock()
-						res := hr.Resolve(g[i].pr, g[i].f.Role, g[i].f.Epoch)
 						at := func(v string) *ansible.Var {
-							n := g[i].n
-							if n == nil {
-								return res.Var(v)
+							// A role's marker is its file's first task: its msg is line 3.
+							file, line := g[i].f.File, 3
+							if n := g[i].n; n != nil {
+								file, line = n.Pos.File, n.Pos.Line+2
 							}
-							s, ok := markerSite(hr, rt, g[i].pr, n, v)
+							s, ok := markerSite(hr, rt, g[i].pr, g[i].f.Role, file, line, v)
 							if !ok {
+								t.Errorf("host %s play %s file %s: no use site", h, p, f)
 								return nil
 							}
 							return s.Var
@@ -222,16 +223,16 @@ func TestDifferentialUseSites(t *testing.T) {
 	}
 }
 
-// markerSite is the use site in play pr of a play's own marker n for name, as explain
-// gives it (hr.Sites, then the task vars and include params of runtime.go: Resolve alone
-// is the file's, without the vars of the blocks and includes around the task).
-func markerSite(hr *HostRun, rt *runtimeRun, pr *PlayRun, n *TaskNode, name string) (Site, bool) {
-	// The marker's debug msg line, as where finds the use.
-	u := Use{Kind: "task", Pos: diag.Position{File: n.Pos.File, Line: n.Pos.Line + 2, Column: 5}, Task: n.Name}
+// markerSite is the use site in play pr, role run rr (nil: the play's own) of the marker
+// whose debug msg is at file:line, for name, as explain gives it (hr.Sites, then the task
+// vars and include params of runtime.go: Resolve alone is the file's, without the vars
+// of the blocks and includes around the task).
+func markerSite(hr *HostRun, rt *runtimeRun, pr *PlayRun, rr *RoleRun, file string, line int, name string) (Site, bool) {
+	u := Use{Kind: "task", Pos: diag.Position{File: file, Line: line, Column: 5}}
 	sites := hr.Sites([]Use{u}, name)
 	rt.applySites(sites, name)
 	for _, s := range sites {
-		if s.Play == pr {
+		if s.Play == pr && s.Role == rr {
 			return s, true
 		}
 	}
@@ -456,7 +457,8 @@ func genSiteTree(t *testing.T, seed uint64, dir string) (vars, extra []string) {
 // tasks (after the play's own tasks, written in tasks) and post_tasks; in tasks, a block
 // with vars: (and when:, or not) around a marker (with task vars of its own or not), and
 // an include_tasks or import_tasks of a file beside the playbook (with vars:, with when:,
-// or not). The markers are named "<playbook>:<section>" for the playbook's own tasks,
+// or not); an include_role or import_role of own_role in tasks and in post_tasks (so
+// maybe twice in a play), with vars: or not. The markers are named "<playbook>:<section>" for the playbook's own tasks,
 // "playbooks/<file>" for an included one. The second result sets some of vars from r
 // (for other files).
 func playOwn(r *rand.Rand, vars []string, write func(p, content string), marker func(string) string) (func(play, tasks string) string, func(indent string) string) {
@@ -487,6 +489,7 @@ func playOwn(r *rand.Rand, vars []string, write func(p, content string), marker 
 		return strings.Join(lines, "")
 	}
 	const pb = "playbooks/cluster.yml"
+	wroteRole := false
 	return func(play, tasks string) string {
 		var b strings.Builder
 		if r.IntN(2) == 0 {
@@ -557,11 +560,35 @@ func playOwn(r *rand.Rand, vars []string, write func(p, content string), marker 
 				own += "      when: net == 'cilium'\n"
 			}
 		}
+		// ownRole: an include_role or import_role of a role with defaults, from the
+		// play's tasks and post_tasks, with vars: (include params, or task vars of an
+		// import) or not.
+		ownRole := func() string {
+			if r.IntN(3) > 0 {
+				return ""
+			}
+			if !wroteRole {
+				wroteRole = true
+				write("ks/roles/own_role/defaults/main.yml", "---\n"+vals(""))
+				write("ks/roles/own_role/tasks/main.yml", marker("own_role/tasks/main.yml"))
+			}
+			x := "    - " + []string{"include_role", "import_role"}[r.IntN(2)] + ":\n        name: own_role\n"
+			if v := vals("        "); v != "" {
+				x += "      vars:\n" + v
+			}
+			return x
+		}
+		own += ownRole()
 		if tasks+own != "" {
 			b.WriteString("  tasks:\n" + tasks + own)
 		}
+		post := ""
 		if r.IntN(2) == 0 {
-			b.WriteString("  post_tasks:\n" + indent(marker(pb+":post_tasks"), "    "))
+			post += indent(marker(pb+":post_tasks"), "    ")
+		}
+		post += ownRole()
+		if post != "" {
+			b.WriteString("  post_tasks:\n" + post)
 		}
 		return b.String()
 	}, vals
