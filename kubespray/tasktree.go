@@ -581,9 +581,13 @@ func (b *treeBuilder) playbook(path string, inherit []string, depth int) {
 			section(3, s, hs)
 		}
 		pl.Handlers = append(append(roleHandlers, pl.Handlers...), own...)
+		// The imports join play.get_roles() as the play loads its parts: roles: (their
+		// tasks' imports), then the task lists in base.py load_data's order (priority,
+		// then as play.py declares them): handlers, pre_tasks, post_tasks, tasks. The
+		// last one listed wins a variable they share.
 		pl.getRoles = append([]*roleStep(nil), pl.roleEntries...)
-		for _, im := range b.imports {
-			pl.getRoles = append(pl.getRoles, im...)
+		for _, k := range []int{0, 4, 1, 3, 2} {
+			pl.getRoles = append(pl.getRoles, b.imports[k]...)
 		}
 		b.tt.Plays = append(b.tt.Plays, pl)
 	}

@@ -509,3 +509,34 @@ func TestRoleReachedTwiceGetsItsOwnVars(t *testing.T) {
 		}
 	}
 }
+
+// TestImportRoleVarsLoadOrder: when several import_role tasks of a play set the same
+// variable, the one play.get_roles() lists last wins for the play's other tasks. Play
+// loads its task lists as base.py load_data orders the fields (priority, then as play.py
+// declares them: handlers, pre_tasks, post_tasks, tasks), so an import in tasks beats one
+// in post_tasks, which beats one in pre_tasks. Found by TestDifferentialUseSites (seed 20
+// of 40): k3sconf took post_tasks' as the last. ansible-playbook 2.14.18 on this tree
+// prints: pre POST, b PRE, b POST; b PRE, tasks TASKS, b TASKS, b POST.
+func TestImportRoleVarsLoadOrder(t *testing.T) {
+	imp := func(v string) string {
+		return "    - import_role:\n        name: b\n      vars:\n        y: " + v + "\n"
+	}
+	plays := boiler + "- name: One\n  hosts: all\n  gather_facts: false\n  roles: [kubespray_defaults]\n" +
+		"  pre_tasks:\n    - name: pre\n      debug: msg={{ y }}\n" + imp("PRE") + "  post_tasks:\n" + imp("POST") +
+		"- name: Two\n  hosts: all\n  gather_facts: false\n  pre_tasks:\n" + imp("PRE") +
+		"  tasks:\n    - name: tasks\n      debug: msg={{ y }}\n" + imp("TASKS") + "  post_tasks:\n" + imp("POST")
+	ks, inv := siteTree(t, plays, map[string]string{
+		"ks/roles/b/tasks/main.yml": "- name: b\n  debug: msg={{ y }}\n",
+	})
+	var got []string
+	for _, s := range siteExplain(t, ks, inv, "w1", "y").Sites {
+		if s.Runs() && s.Var != nil {
+			got = append(got, s.Play.Play.Name+" "+strings.Fields(s.Use.Task + " -")[0]+" "+ansible.Repr(s.Var.Value))
+		}
+	}
+	want := []string{"One b 'POST'", "One b 'PRE'", "One pre 'POST'", "Two b 'POST'", "Two b 'PRE'", "Two b 'TASKS'", "Two tasks 'TASKS'"}
+	slices.Sort(got)
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("y at each use site (-want +got):\n%s", d)
+	}
+}
