@@ -31,8 +31,8 @@ func TestDifferentialUseSites(t *testing.T) {
 	if _, err := exec.LookPath("ansible-playbook"); err != nil {
 		t.Skip("ansible-playbook not installed (apt-get install ansible-core); the use-site differential test is skipped")
 	}
-	// go test runs one tree, seed 1 (35 play×host×file runs with the plays' own markers,
-	// 3.3 s of CPU measured at load 2.8); seed 0 had 50 runs before them and cost 23 s,
+	// go test runs one tree, seed 1 (38 play×host×file runs with the plays' own parts,
+	// 3.7 s of CPU measured at load 8); seed 0 had 50 runs before them and cost 23 s,
 	// which took the package over the time budget of docs/testing.md.
 	// K3SCONF_USESITES_DIFF_N=N runs seeds 0 to N-1 (CI: 4).
 	n, first := 1, 1
