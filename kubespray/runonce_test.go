@@ -28,7 +28,7 @@ const runOncePlays = boiler + `- name: Nodes
 
 var runOnceFiles = map[string]string{
 	"inv/hosts.ini": "[kube_control_plane]\ncp1\n[kube_node]\nn1\nn2\n[all:vars]\nansible_connection=local\nansible_python_interpreter=/usr/bin/python3\n",
-	"ks/roles/kubespray_defaults/defaults/main.yml": "o_n2: inventory\no_n1: inventory\no_name: inventory\no_blk: inventory\no_iv: inventory\no_no: inventory\no_yes: inventory\no_plain: inventory\n",
+	"ks/roles/kubespray_defaults/defaults/main.yml": "o_n2: inventory\no_n1: inventory\no_name: inventory\no_blk: inventory\no_iv: inventory\no_no: inventory\no_yes: inventory\no_plain: inventory\no_src: a\no_src2: b\n",
 	"ks/roles/once/tasks/main.yml": `- name: Set when n2
   set_fact:
     o_n2: from-n2-cond
@@ -49,6 +49,9 @@ var runOnceFiles = map[string]string{
     - name: Set in the block
       set_fact:
         o_blk: in-block
+    - name: Use in the block
+      debug:
+        msg: "{{ o_src }}"
 - name: Read vars when n1
   include_vars:
     file: once.yml
@@ -58,6 +61,10 @@ var runOnceFiles = map[string]string{
   set_fact:
     o_plain: plain
   when: inventory_hostname == 'n2'
+  run_once: false
+- name: Use not once
+  debug:
+    msg: "{{ o_src2 }}"
   run_once: false
 ` + markerTask("after", runOnceVars, ""),
 	"ks/roles/once/vars/once.yml": "o_iv: from-file\n",
@@ -128,6 +135,22 @@ func TestRunOnceSets(t *testing.T) {
 	} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("the text lacks %q:\n%s", want, b.String())
+		}
+	}
+	// where marks the task with run_once (inherited from its block) and not the one with
+	// run_once: false.
+	for _, tc := range []struct {
+		v    string
+		want bool
+	}{{"o_src", true}, {"o_src2", false}} {
+		uses, err := Where(ks, tc.v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var w strings.Builder
+		WhereText(&w, tc.v, uses)
+		if got := strings.Contains(w.String(), "run_once: true: only the play's first host runs it"); got != tc.want {
+			t.Errorf("where %s: run_once line %v, want %v:\n%s", tc.v, got, tc.want, w.String())
 		}
 	}
 	if _, err := exec.LookPath("ansible-playbook"); err != nil {
