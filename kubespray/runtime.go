@@ -169,6 +169,11 @@ func (hr *HostRun) newRuntime(tt *TaskTree) *runtimeRun {
 			seen[n.Pos.String()] = true
 			fr := rt.fileRun(pr, n)
 			lookup := rt.lookupAt(pr, fr, n, facts, incl)
+			once := rt.runOnce(pr, n, lookup)
+			if once != "" {
+				lookup = anotherHost(lookup)
+			}
+			from := len(rt.events)
 			runs, why, unknown := rt.decideSet(pr, fr, n, lookup)
 			switch n.Action {
 			case "set_fact":
@@ -180,6 +185,9 @@ func (hr *HostRun) newRuntime(tt *TaskTree) *runtimeRun {
 			case "include_vars":
 				rt.includeVars(pr, n, runs, why, unknown, lookup, incl)
 			}
+			if once != "" {
+				onceEvents(rt.events[from:], once)
+			}
 			if n.Register != "" && fr != nil && fr.Skip == "" {
 				// A registered result exists even when the task is skipped by its when:;
 				// its content is known only to the run.
@@ -188,6 +196,93 @@ func (hr *HostRun) newRuntime(tt *TaskTree) *runtimeRun {
 		}
 	}
 	return rt
+}
+
+// runOnce says, for a set_fact or include_vars task with run_once, why what it sets is
+// not decided by this host's variables ("" when it is, or the task has no run_once).
+// ansible-core 2.14 runs such a task once, on the first host of the play still running
+// (plugins/strategy/linear.py: the other hosts skip it), templating its when:, loop and
+// value with that host's variables, and gives what it sets to every host of the play
+// (plugins/strategy/__init__.py _process_pending_results, get_task_hosts; include_vars
+// too). Checked with ansible-playbook 2.14.18 (TestRunOnceSets). Which host is first
+// depends on the play's hosts: pattern, its order: and the hosts that failed before, which
+// this pass does not follow: unless this host is the play's only host, the answer is left
+// open.
+func (rt *runtimeRun) runOnce(pr *PlayRun, n *TaskNode, lookup ansible.Lookup) string {
+	v := strings.TrimSpace(n.RunOnce)
+	decided := true
+	if ansible.IsTemplated(v) {
+		x, err := ansible.Template(v, lookup)
+		if err != nil || x == ansible.Unknown {
+			decided = false
+		} else {
+			v = fmt.Sprint(x)
+		}
+	}
+	if decided {
+		switch strings.ToLower(v) {
+		case "true", "yes", "on", "1":
+		default:
+			return "" // false, or no run_once
+		}
+	}
+	if rt.soleHost(pr) {
+		return ""
+	}
+	if !decided {
+		return "run_once: " + n.RunOnce + " (not decided): if it holds, the play's first host runs it with its own variables and what it sets is set on every host of the play"
+	}
+	return "run_once: the play's first host runs it, with its own variables, and what it sets is set on every host of the play (this one too)"
+}
+
+// soleHost reports whether the host is the only host its play runs on, as far as the
+// inventory and the run's group changes tell (a group group_by makes at run time may get
+// other hosts too: then it is not sure).
+func (rt *runtimeRun) soleHost(pr *PlayRun) bool {
+	pattern := pr.Play.Hosts
+	if ansible.IsTemplated(pattern) {
+		return false
+	}
+	for _, op := range rt.hr.ops {
+		if !op.dynamic && strings.Contains(pattern, op.group) {
+			return false
+		}
+	}
+	inv, err := rt.hr.invAt(pr.Epoch)
+	if err != nil {
+		return false
+	}
+	for _, h := range inv.HostOrder {
+		if m, unsure := matchHosts(inv, pattern, h); unsure || m && h != rt.hr.Host {
+			return false
+		}
+	}
+	return true
+}
+
+// anotherHost is the lookup of a task another host may run in this host's place
+// (run_once): every variable is that host's, so none is known here.
+func anotherHost(ansible.Lookup) ansible.Lookup {
+	return func(string) (any, bool) { return ansible.Unknown, true }
+}
+
+// onceEvents says why run_once leaves the sets of a task open: they may run (their when:
+// is the first host's), and a value templated from variables is the first host's.
+func onceEvents(events []*RuntimeSet, once string) {
+	for _, e := range events {
+		if e.Runs == "no" {
+			continue
+		}
+		e.Facts = nil // the names are the other host's variables, not facts
+		if e.Why != "" && e.Runs == "unsure" {
+			e.Why = once + "; " + e.Why
+		} else {
+			e.Why = once
+		}
+		if !e.Known {
+			e.DependsOn = []string{"the variables of the host that runs it"}
+		}
+	}
 }
 
 // fileRun is the run of the task's file in the play (one that runs, when there is one).

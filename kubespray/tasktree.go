@@ -203,6 +203,10 @@ type TaskNode struct {
 	RolePath string
 	// Register is the task's register: name.
 	Register string
+	// RunOnce is the run_once: in force for the task as written ("" when none): its own,
+	// else its nearest block's, static import's or the play's (ansible-core 2.14
+	// _get_parent_attribute; a dynamic include's own keyword is skipped, as for tags).
+	RunOnce string
 	// VarsFiles are the files an include_vars task can load: the file it names, or, for a
 	// name templated from facts (kubespray's OS-specific vars, with_first_found), every
 	// file of the role's vars/ folder its names can match.
@@ -462,6 +466,8 @@ type scope struct {
 	inst     *roleInst
 	// whens are the when: conditions of the enclosing blocks (as written).
 	whens []string
+	// runOnce is the run_once: of the nearest enclosing block, import or play.
+	runOnce string
 	// tvars and iparams are the vars: of the enclosing blocks and includes (runtime.go).
 	tvars, iparams []ScopeVars
 	// items is the list the structure of the tasks read goes to; nostatic is set below a
@@ -469,6 +475,14 @@ type scope struct {
 	// params reached twice).
 	items    *[]*taskStep
 	nostatic bool
+}
+
+// ownRunOnce is the run_once: a task, block or import writes, else the one it inherits.
+func ownRunOnce(t *yaml.Node, inherited string) string {
+	if v := get(t, "run_once"); v != nil {
+		return v.Value
+	}
+	return inherited
 }
 
 // addStep appends a task's structure to the list being compiled.
@@ -529,7 +543,7 @@ func (b *treeBuilder) playbook(path string, inherit []string, depth int) {
 			pl.src = b.c.Plays[i]
 		}
 		pl.varsFiles = b.playVarsFiles(dir, get(p, "vars_files"))
-		sc := scope{play: pl, playDir: dir, tags: tags, dir: dir, file: path}
+		sc := scope{play: pl, playDir: dir, tags: tags, dir: dir, file: path, runOnce: scalar(get(p, "run_once"))}
 		b.insts = map[string][]*roleInst{}
 		b.staticSeen, b.imports = map[string]bool{}, [5][]*roleStep{}
 		section := func(k int, seq *yaml.Node, sc scope) {
@@ -635,7 +649,7 @@ func (b *treeBuilder) role(st *roleStep, name, parentPath string, sc scope, tags
 				ds.paramsKey += entryVarsKey(entries[i])
 			}
 			st.deps = append(st.deps, ds)
-			b.role(ds, d.Name, filepath.Dir(path), scope{play: sc.play, playDir: sc.playDir, gates: sc.gates, depth: sc.depth + 1, choices: sc.choices, tvars: sc.tvars, iparams: sc.iparams, nostatic: sc.nostatic},
+			b.role(ds, d.Name, filepath.Dir(path), scope{play: sc.play, playDir: sc.playDir, gates: sc.gates, depth: sc.depth + 1, choices: sc.choices, tvars: sc.tvars, iparams: sc.iparams, nostatic: sc.nostatic, runOnce: sc.runOnce},
 				union(tags, b.c.depTags[[2]*ansible.Role{r, d}]), "", "", pos, dkey)
 		}
 		// A dependency loaded with its entry's vars: is the one whose vars the role's
@@ -667,7 +681,7 @@ func (b *treeBuilder) role(st *roleStep, name, parentPath string, sc scope, tags
 		b.insts[key] = append(b.insts[key], inst)
 	}
 	st.inst = inst
-	rs := scope{play: sc.play, playDir: sc.playDir, role: name, rolePath: path, tags: tags, gates: sc.gates, depth: sc.depth + 1, choices: sc.choices, inst: inst, tvars: sc.tvars, iparams: sc.iparams, nostatic: sc.nostatic}
+	rs := scope{play: sc.play, playDir: sc.playDir, role: name, rolePath: path, tags: tags, gates: sc.gates, depth: sc.depth + 1, choices: sc.choices, inst: inst, tvars: sc.tvars, iparams: sc.iparams, nostatic: sc.nostatic, runOnce: sc.runOnce}
 	if from == "" {
 		from = "main"
 	}
@@ -948,6 +962,7 @@ func (b *treeBuilder) tasks(seq *yaml.Node, sc scope) {
 			inner := sc
 			inner.tags = tags
 			inner.whens = append(sc.whens[:len(sc.whens):len(sc.whens)], list(get(t, "when"))...)
+			inner.runOnce = ownRunOnce(t, sc.runOnce)
 			inner.tvars = withScopeVars(sc.tvars, sc.file, "block", t)
 			if !sc.handlers {
 				sc.play.blocks = append(sc.play.blocks, blockSpan{sc.file, t.Line, lastLine(t)})
@@ -1027,6 +1042,7 @@ func (b *treeBuilder) tasks(seq *yaml.Node, sc scope) {
 			}
 			if kind == "import_tasks" {
 				inner.tags = tags
+				inner.runOnce = ownRunOnce(t, sc.runOnce)
 			} else {
 				b.addNode(sc, &TaskNode{Pos: pos, End: end, Name: scalar(get(t, "name")), Role: sc.role, Action: "include_tasks", RawAction: action, Tags: tags, Gates: sc.gates, Include: true})
 				inner.tags = union(sc.tags, substituteTags(apply, sc.choices))
@@ -1081,6 +1097,7 @@ func (b *treeBuilder) tasks(seq *yaml.Node, sc scope) {
 			if kind == "import_role" {
 				// An import's apply: is an error in ansible; its tags are the task's.
 				apply = nil
+				inner.runOnce = ownRunOnce(t, sc.runOnce)
 			}
 			if kind == "include_role" {
 				b.addNode(sc, &TaskNode{Pos: pos, End: end, Name: scalar(get(t, "name")), Role: sc.role, Action: "include_role", RawAction: action, IncludedRole: name, Tags: tags, Gates: sc.gates, Include: true})
@@ -1117,7 +1134,7 @@ func (b *treeBuilder) tasks(seq *yaml.Node, sc scope) {
 		default:
 			n := &TaskNode{Pos: pos, End: end, Name: scalar(get(t, "name")), Role: sc.role, Action: strings.TrimPrefix(strings.TrimPrefix(action, "ansible.builtin."), "ansible.legacy."), RawAction: action,
 				Tags: tags, Gates: sc.gates, Handler: sc.handlers, Notify: list(get(t, "notify")), Listen: list(get(t, "listen")), Args: map[string]string{},
-				When: append(sc.whens[:len(sc.whens):len(sc.whens)], list(get(t, "when"))...), RolePath: sc.rolePath, Register: scalar(get(t, "register")),
+				When: append(sc.whens[:len(sc.whens):len(sc.whens)], list(get(t, "when"))...), RolePath: sc.rolePath, Register: scalar(get(t, "register")), RunOnce: ownRunOnce(t, sc.runOnce),
 				Vars: withScopeVars(sc.tvars, sc.file, "task", t), IncludeParams: sc.iparams}
 			n.src = t
 			if n.Action == "include_vars" {

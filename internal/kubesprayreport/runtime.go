@@ -27,6 +27,12 @@ func writeRuntimeSets(w io.Writer, r *kubespray.Report, ex *kubespray.Explained,
 		fmt.Fprintf(w, "    %s in play %q: %s\n", what, s.Play.Play.Name, val)
 		switch s.Runs {
 		case "yes":
+			if strings.HasPrefix(s.Why, "run_once") {
+				// Another host may run it in this one's place: say so (other yes answers
+				// keep their reason for --json).
+				fmt.Fprintf(w, "      sets it on this host (%s)", s.Why)
+				break
+			}
 			fmt.Fprintf(w, "      runs on this host")
 		case "no":
 			fmt.Fprintf(w, "      does not run on this host: %s", s.Why)

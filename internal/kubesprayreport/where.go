@@ -152,6 +152,9 @@ func WhereText(w io.Writer, name string, uses []kubespray.Use) {
 			if n.Rescue {
 				fmt.Fprintf(w, "      in a rescue: section: runs only when a task of its block fails\n")
 			}
+			if runOnce(n) {
+				fmt.Fprintf(w, "      run_once: %s: only the play's first host runs it, with that host's values (what a set_fact or include_vars sets goes to every host of the play)\n", printable(n.RunOnce))
+			}
 			if len(n.Choices) > 0 {
 				var cs []string
 				for _, c := range n.Choices {
@@ -247,6 +250,23 @@ func selection(n *kubespray.TaskNode) string {
 	return strings.Join(parts, " then ")
 }
 
+// runOnce: the task has a run_once: that may hold (true, or templated).
+func runOnce(n *kubespray.TaskNode) bool {
+	switch strings.ToLower(strings.TrimSpace(n.RunOnce)) {
+	case "", "false", "no", "off", "0":
+		return false
+	}
+	return true
+}
+
+// runOnceDoc is the run_once: as written when it may hold, for --json.
+func runOnceDoc(n *kubespray.TaskNode) string {
+	if runOnce(n) {
+		return n.RunOnce
+	}
+	return ""
+}
+
 // WhereDoc is the --json document of `k3sconf kubespray where`.
 type whereDoc struct {
 	output.Envelope
@@ -280,6 +300,7 @@ type siteDoc struct {
 	Action     string       `json:"action"`
 	Handler    bool         `json:"handler"`
 	Rescue     bool         `json:"rescue"`
+	RunOnce    string       `json:"runOnce,omitempty"`
 	Tags       []string     `json:"tags"`
 	Gates      [][]string   `json:"gates"`
 	Choices    []choiceDoc  `json:"choices"`
@@ -356,7 +377,7 @@ func whereJSON(name string, uses []kubespray.Use) *whereDoc {
 		for _, s := range u.Sites {
 			n := s.Task
 			sd := siteDoc{Play: n.Play().Name, Task: n.DisplayName(), File: n.Pos.File, Line: n.Pos.Line, Column: n.Pos.Column, Action: n.Action,
-				Handler: n.Handler, Rescue: n.Rescue, Tags: nonNil(n.Tags), Gates: [][]string{}, Choices: []choiceDoc{}, Dest: n.Dest, Templates: n.Templates, Handlers: []handlerDoc{}}
+				Handler: n.Handler, Rescue: n.Rescue, RunOnce: runOnceDoc(n), Tags: nonNil(n.Tags), Gates: [][]string{}, Choices: []choiceDoc{}, Dest: n.Dest, Templates: n.Templates, Handlers: []handlerDoc{}}
 			for _, g := range n.Gates {
 				sd.Gates = append(sd.Gates, nonNil(g))
 			}
