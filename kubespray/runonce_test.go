@@ -1,8 +1,6 @@
 package kubespray
 
 import (
-	"encoding/json"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -158,7 +156,7 @@ func TestRunOnceSets(t *testing.T) {
 	}
 	// One run of the whole inventory (no --limit: a limit would make each host the play's
 	// first), every host's markers compared.
-	got := runMarkersAllHosts(t, filepath.Dir(ks), ks, inv)
+	got := runMarkersHosts(t, filepath.Dir(ks), ks, inv, "", "", nil)
 	n := 0
 	for _, h := range []string{"n1", "n2", "cp1"} {
 		for _, s := range compareRT(sites[h], got[h], runOnceVars) {
@@ -169,70 +167,4 @@ func TestRunOnceSets(t *testing.T) {
 		}
 	}
 	t.Logf("%d marker×variable cases on three hosts compared with ansible-playbook", n)
-}
-
-// runMarkersAllHosts runs ks/cluster.yml on every host of inv and returns host -> label
-// -> var -> [to_json, type_debug] for each marker.
-func runMarkersAllHosts(t *testing.T, dir, ks, inv string) map[string]map[string]map[string]*[2]string {
-	t.Helper()
-	cmd := exec.Command("ansible-playbook", "-i", inv, "cluster.yml")
-	cmd.Dir = ks
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "LANG=C.UTF-8",
-		"ANSIBLE_ROLES_PATH=" + filepath.Join(ks, "roles"),
-		"ANSIBLE_LOCAL_TEMP=" + filepath.Join(dir, "tmp"), "ANSIBLE_REMOTE_TEMP=" + filepath.Join(dir, "rtmp"),
-		"ANSIBLE_HOME=" + filepath.Join(dir, "ahome"), "ANSIBLE_STDOUT_CALLBACK=json", "ANSIBLE_NOCOLOR=1",
-		"ANSIBLE_CALLBACKS_ENABLED=", "ANSIBLE_RETRY_FILES_ENABLED=0", "ANSIBLE_DEPRECATION_WARNINGS=0", "ANSIBLE_LOCALHOST_WARNING=0"}
-	out, err := cmd.Output()
-	if err != nil {
-		msg := ""
-		if ee, ok := err.(*exec.ExitError); ok {
-			msg = string(ee.Stderr)
-		}
-		t.Fatalf("ansible-playbook: %v\n%s\n%s", err, msg, lastLines(string(out), 60))
-	}
-	var doc struct {
-		Plays []struct {
-			Tasks []struct {
-				Task struct {
-					Name string `json:"name"`
-				} `json:"task"`
-				Hosts map[string]struct {
-					Msg     any  `json:"msg"`
-					Skipped bool `json:"skipped"`
-				} `json:"hosts"`
-			} `json:"tasks"`
-		} `json:"plays"`
-	}
-	if err := json.Unmarshal(out, &doc); err != nil {
-		t.Fatalf("ansible output: %v", err)
-	}
-	res := map[string]map[string]map[string]*[2]string{}
-	for _, p := range doc.Plays {
-		for _, task := range p.Tasks {
-			_, label, ok := strings.Cut(task.Task.Name, "U ")
-			if !ok {
-				continue
-			}
-			for h, hr := range task.Hosts {
-				if hr.Skipped {
-					continue
-				}
-				s, _ := hr.Msg.(string)
-				var m map[string]*[2]string
-				if err := json.Unmarshal([]byte(s), &m); err != nil {
-					t.Fatalf("marker %s on %s: %v: %v", label, h, err, hr.Msg)
-				}
-				for _, v := range m {
-					if v != nil && (v[1] == "AnsibleUnicode" || v[1] == "AnsibleUnsafeText") {
-						v[1] = "str"
-					}
-				}
-				if res[h] == nil {
-					res[h] = map[string]map[string]*[2]string{}
-				}
-				res[h][label] = m
-			}
-		}
-	}
-	return res
 }

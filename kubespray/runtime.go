@@ -219,12 +219,8 @@ func (rt *runtimeRun) runOnce(pr *PlayRun, n *TaskNode, lookup ansible.Lookup) s
 			v = fmt.Sprint(x)
 		}
 	}
-	if decided {
-		switch strings.ToLower(v) {
-		case "true", "yes", "on", "1":
-		default:
-			return "" // false, or no run_once
-		}
+	if decided && !keywordTrue(v) {
+		return "" // false, or no run_once
 	}
 	if rt.soleHost(pr) {
 		return ""
@@ -233,6 +229,15 @@ func (rt *runtimeRun) runOnce(pr *PlayRun, n *TaskNode, lookup ansible.Lookup) s
 		return "run_once: " + n.RunOnce + " (not decided): if it holds, the play's first host runs it with its own variables and what it sets is set on every host of the play"
 	}
 	return "run_once: the play's first host runs it, with its own variables, and what it sets is set on every host of the play (this one too)"
+}
+
+// keywordTrue: a task keyword's boolean as written holds (true, yes, on, 1, any case).
+func keywordTrue(s string) bool {
+	switch strings.ToLower(s) {
+	case "true", "yes", "on", "1":
+		return true
+	}
+	return false
 }
 
 // soleHost reports whether the host is the only host its play runs on, as far as the
@@ -381,9 +386,7 @@ func (rt *runtimeRun) decideSet(pr *PlayRun, f *FileRun, n *TaskNode, lookup ans
 	if runs == "no" || t == nil || get(t, "delegate_to") == nil {
 		return runs, why, unknown
 	}
-	switch strings.ToLower(scalar(get(t, "delegate_facts"))) {
-	case "true", "yes", "on", "1":
-	default:
+	if !keywordTrue(scalar(get(t, "delegate_facts"))) {
 		return runs, why, unknown // the facts stay with the host that runs it
 	}
 	to := scalar(get(t, "delegate_to"))

@@ -122,19 +122,34 @@ func explainSites(t *testing.T, o Options) map[string]map[string]*rtSite {
 // marker run.
 func runMarkersRT(t *testing.T, dir, ks, inv, host, factsDir string, extra []string) map[string]map[string]*[2]string {
 	t.Helper()
-	args := []string{"-i", inv, "-l", host, "-e", "ansible_connection=local", "-e", "ansible_python_interpreter=/usr/bin/python3"}
+	return runMarkersHosts(t, dir, ks, inv, host, factsDir, extra)[host]
+}
+
+// runMarkersHosts is runMarkersRT for every host the run reaches: limit "" runs the whole
+// inventory (a --limit makes each host its play's first, which run_once depends on),
+// factsDir "" keeps the facts in memory. host -> label -> var, the first run of a marker
+// on a host.
+func runMarkersHosts(t *testing.T, dir, ks, inv, limit, factsDir string, extra []string) map[string]map[string]map[string]*[2]string {
+	t.Helper()
+	args := []string{"-i", inv, "-e", "ansible_connection=local", "-e", "ansible_python_interpreter=/usr/bin/python3"}
+	if limit != "" {
+		args = append(args, "-l", limit)
+	}
 	for _, e := range extra {
 		args = append(args, "-e", e)
 	}
 	args = append(args, "cluster.yml")
+	cache := []string{"ANSIBLE_CACHE_PLUGIN=memory"}
+	if factsDir != "" {
+		cache = []string{"ANSIBLE_CACHE_PLUGIN=jsonfile", "ANSIBLE_CACHE_PLUGIN_CONNECTION=" + factsDir, "ANSIBLE_CACHE_PLUGIN_TIMEOUT=0"}
+	}
 	cmd := exec.Command("ansible-playbook", args...)
 	cmd.Dir = ks
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "LANG=C.UTF-8",
+	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "LANG=C.UTF-8",
 		"ANSIBLE_CONFIG=" + filepath.Join(ks, "ansible.cfg"), "ANSIBLE_ROLES_PATH=" + filepath.Join(ks, "roles"),
 		"ANSIBLE_LOCAL_TEMP=" + filepath.Join(dir, "tmp"), "ANSIBLE_REMOTE_TEMP=" + filepath.Join(dir, "rtmp"),
 		"ANSIBLE_HOME=" + filepath.Join(dir, "ahome"), "ANSIBLE_STDOUT_CALLBACK=json", "ANSIBLE_NOCOLOR=1",
-		"ANSIBLE_CACHE_PLUGIN=jsonfile", "ANSIBLE_CACHE_PLUGIN_CONNECTION=" + factsDir, "ANSIBLE_CACHE_PLUGIN_TIMEOUT=0",
-		"ANSIBLE_CALLBACKS_ENABLED=", "ANSIBLE_RETRY_FILES_ENABLED=0", "ANSIBLE_DEPRECATION_WARNINGS=0", "ANSIBLE_LOCALHOST_WARNING=0"}
+		"ANSIBLE_CALLBACKS_ENABLED=", "ANSIBLE_RETRY_FILES_ENABLED=0", "ANSIBLE_DEPRECATION_WARNINGS=0", "ANSIBLE_LOCALHOST_WARNING=0"}, cache...)
 	out, err := cmd.Output()
 	if err != nil {
 		msg := ""
@@ -159,7 +174,7 @@ func runMarkersRT(t *testing.T, dir, ks, inv, host, factsDir string, extra []str
 	if err := json.Unmarshal(out, &doc); err != nil {
 		t.Fatalf("ansible output: %v", err)
 	}
-	res := map[string]map[string]*[2]string{}
+	res := map[string]map[string]map[string]*[2]string{}
 	for _, p := range doc.Plays {
 		for _, task := range p.Tasks {
 			// A role's task is named "role : U label".
@@ -167,24 +182,28 @@ func runMarkersRT(t *testing.T, dir, ks, inv, host, factsDir string, extra []str
 			if !ok {
 				continue
 			}
-			hr, ok := task.Hosts[host]
-			if !ok || hr.Skipped || res[label] != nil {
-				continue
-			}
-			s, _ := hr.Msg.(string)
-			var m map[string]*[2]string
-			if err := json.Unmarshal([]byte(s), &m); err != nil {
-				t.Fatalf("marker %s: %v: %v", label, err, hr.Msg)
-			}
-			for _, v := range m {
-				if v != nil {
-					switch v[1] {
-					case "AnsibleUnicode", "AnsibleUnsafeText", "str":
-						v[1] = "str"
+			for h, hr := range task.Hosts {
+				if hr.Skipped || res[h][label] != nil {
+					continue
+				}
+				s, _ := hr.Msg.(string)
+				var m map[string]*[2]string
+				if err := json.Unmarshal([]byte(s), &m); err != nil {
+					t.Fatalf("marker %s on %s: %v: %v", label, h, err, hr.Msg)
+				}
+				for _, v := range m {
+					if v != nil {
+						switch v[1] {
+						case "AnsibleUnicode", "AnsibleUnsafeText", "str":
+							v[1] = "str"
+						}
 					}
 				}
+				if res[h] == nil {
+					res[h] = map[string]map[string]*[2]string{}
+				}
+				res[h][label] = m
 			}
-			res[label] = m
 		}
 	}
 	return res

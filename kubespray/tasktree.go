@@ -543,7 +543,7 @@ func (b *treeBuilder) playbook(path string, inherit []string, depth int) {
 			pl.src = b.c.Plays[i]
 		}
 		pl.varsFiles = b.playVarsFiles(dir, get(p, "vars_files"))
-		sc := scope{play: pl, playDir: dir, tags: tags, dir: dir, file: path, runOnce: scalar(get(p, "run_once"))}
+		sc := scope{play: pl, playDir: dir, tags: tags, dir: dir, file: path, runOnce: ownRunOnce(p, "")}
 		b.insts = map[string][]*roleInst{}
 		b.staticSeen, b.imports = map[string]bool{}, [5][]*roleStep{}
 		section := func(k int, seq *yaml.Node, sc scope) {
