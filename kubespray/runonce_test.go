@@ -1,6 +1,7 @@
 package kubespray
 
 import (
+	"encoding/json"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -167,4 +168,29 @@ func TestRunOnceSets(t *testing.T) {
 		}
 	}
 	t.Logf("%d marker×variable cases on three hosts compared with ansible-playbook", n)
+}
+
+// TestRunOnceNotQuoted: where names a templated run_once by the variables it uses and
+// does not quote the expression, which may hold a secret where's redactor (no inventory)
+// does not know; text and --json.
+func TestRunOnceNotQuoted(t *testing.T) {
+	ks, _ := siteTree(t, boiler+"- name: Nodes\n  hosts: kube_node\n  gather_facts: false\n  roles: [kubespray_defaults, q]\n", map[string]string{
+		"ks/roles/q/tasks/main.yml":                     "- name: Use it\n  debug:\n    msg: \"{{ q_var }}\"\n  run_once: \"{{ registry_password == 'Lit3ralS3cret' }}\"\n",
+		"ks/roles/kubespray_defaults/defaults/main.yml": "q_var: 1\nregistry_password: Lit3ralS3cret\n",
+	})
+	uses, err := Where(ks, "q_var")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var w strings.Builder
+	WhereText(&w, "q_var", uses)
+	doc, err := json.Marshal(WhereJSON("q_var", uses))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, out := range map[string]string{"text": w.String(), "json": string(doc)} {
+		if strings.Contains(out, "Lit3ralS3cret") || !strings.Contains(out, "templated on registry_password") {
+			t.Errorf("%s: the run_once expression is quoted, or its variables not named:\n%s", name, out)
+		}
+	}
 }

@@ -226,7 +226,7 @@ func (rt *runtimeRun) runOnce(pr *PlayRun, n *TaskNode, lookup ansible.Lookup) s
 		return ""
 	}
 	if !decided {
-		return "run_once: " + n.RunOnce + " (not decided): if it holds, the play's first host runs it with its own variables and what it sets is set on every host of the play"
+		return "run_once templated on " + strings.Join(ansible.Refs(n.RunOnce), ", ") + " (not decided): if it holds, the play's first host runs it with its own variables and what it sets is set on every host of the play"
 	}
 	return "run_once: the play's first host runs it, with its own variables, and what it sets is set on every host of the play (this one too)"
 }

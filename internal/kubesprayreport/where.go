@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/k3sconf/k3sconf/ansible"
 	"github.com/k3sconf/k3sconf/kubespray"
 	"github.com/k3sconf/k3sconf/output"
 )
@@ -153,7 +154,7 @@ func WhereText(w io.Writer, name string, uses []kubespray.Use) {
 				fmt.Fprintf(w, "      in a rescue: section: runs only when a task of its block fails\n")
 			}
 			if runOnce(n) {
-				fmt.Fprintf(w, "      run_once: %s: only the play's first host runs it, with that host's values (what a set_fact or include_vars sets goes to every host of the play)\n", printable(n.RunOnce))
+				fmt.Fprintf(w, "      run_once: %s: only the play's first host runs it, with that host's values (what a set_fact or include_vars sets goes to every host of the play)\n", printable(runOnceDoc(n)))
 			}
 			if len(n.Choices) > 0 {
 				var cs []string
@@ -259,12 +260,17 @@ func runOnce(n *kubespray.TaskNode) bool {
 	return true
 }
 
-// runOnceDoc is the run_once: as written when it may hold, for --json.
+// runOnceDoc is the run_once: when it may hold: a literal as written, a templated one as
+// the variables it uses (the expression itself is not quoted: it may compare with a
+// secret the redactor of where, which reads no inventory, does not know).
 func runOnceDoc(n *kubespray.TaskNode) string {
-	if runOnce(n) {
-		return n.RunOnce
+	switch {
+	case !runOnce(n):
+		return ""
+	case ansible.IsTemplated(n.RunOnce):
+		return "templated on " + strings.Join(ansible.Refs(n.RunOnce), ", ")
 	}
-	return ""
+	return n.RunOnce
 }
 
 // WhereDoc is the --json document of `k3sconf kubespray where`.
